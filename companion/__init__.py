@@ -1,0 +1,1 @@
+"""The companion: the only part of the project with I/O (web app, storage, command line)."""

@@ -1,0 +1,56 @@
+"""`dice-companion`: the command line.
+
+Each subcommand lives in its own module under `companion.commands` and exposes
+`register(subparsers)`, which adds its parser and sets `func` to a callable taking the
+parsed arguments and returning the exit code. Exit codes are shared by all commands:
+0 ok, 1 the input breaks a rule (for `check`), 2 bad input (one line on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Subcommand modules, in the order `--help` lists them.
+COMMANDS = [
+    "score",
+    "legal",
+    "check",
+    "play",
+]
+
+EXIT_OK = 0
+EXIT_RULE = 1
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """Input the command cannot use: printed as one line on stderr, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dice-companion", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(f"companion.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BadInput as exc:
+        print(f"dice-companion {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `dice-companion` subcommand; each exposes `register(subparsers)`."""

@@ -1,0 +1,159 @@
+"""The protocol every game speaks, and the checked boundary around it.
+
+A game object is built from one validated layout and is immutable. Sheets are immutable
+values too: `apply` returns a new sheet, so undo is keeping the old one (a snapshot).
+
+The fast core (`legal`, `apply`) trusts its caller: `apply` is only ever handed a
+placement that `legal` offered. Everything from a person or a camera goes through
+`play`, which checks the placement and raises `IllegalPlacement` with the rule's reason,
+leaving the sheet unchanged.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Iterable, Iterator, Sequence
+
+from .dice import Roll
+from .errors import IllegalPlacement, InvalidInput
+from .placement import Placement, Score
+
+ROLLER = "roller"
+OTHER = "other"
+ROLES = (ROLLER, OTHER)
+
+
+class LegalPlacements:
+    """A view of the legal placements: iterable, sized, supports `in` and truth testing.
+
+    Computed once on first use, so `if legal:` and `p in legal` cost one generation.
+    """
+
+    __slots__ = ("_make", "_items", "_set")
+
+    def __init__(self, make) -> None:
+        self._make = make
+        self._items: tuple[Placement, ...] | None = None
+        self._set: frozenset[Placement] | None = None
+
+    def _all(self) -> tuple[Placement, ...]:
+        if self._items is None:
+            self._items = tuple(self._make())
+        return self._items
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return bool(self._all())
+
+    def __contains__(self, placement: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._all())
+        return placement in self._set
+
+    def count(self) -> int:
+        return len(self)
+
+    def as_set(self) -> frozenset[Placement]:
+        if self._set is None:
+            self._set = frozenset(self._all())
+        return self._set
+
+
+class Game:
+    """Base class: one subclass per game, class attributes say what differs."""
+
+    name: ClassVar[str]               # "qwinto", "knister", ...
+    title: ClassVar[str]              # "Qwinto"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 6
+    max_attempts: ClassVar[int] = 2   # rolls a roller may make per turn
+
+    def __init__(self, layout: Any) -> None:
+        self.layout = layout
+
+    # -- sheets --------------------------------------------------------------------
+    def new_sheet(self):
+        raise NotImplementedError
+
+    def sheet_to_json(self, sheet) -> dict:
+        raise NotImplementedError
+
+    def sheet_from_json(self, data: Any):
+        """Read a sheet typed in by a person; shape errors raise `InvalidInput`.
+
+        Rule problems are *not* raised here: `problems()` lists them all, so a
+        paper sheet with mistakes can still be loaded and checked.
+        """
+        raise NotImplementedError
+
+    def problems(self, sheet) -> list[str]:
+        """Every rule the sheet breaks, each as a sentence (empty when it is fine)."""
+        raise NotImplementedError
+
+    # -- dice ----------------------------------------------------------------------
+    def roll_problem(self, roll: Roll) -> str | None:
+        """Why this roll cannot be a roll of this game (wrong dice), or None."""
+        raise NotImplementedError
+
+    def reroll_problem(self, first: Roll, second: Roll) -> str | None:
+        """Why `second` cannot be the second attempt after `first`, or None."""
+        raise NotImplementedError
+
+    def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
+        """A roll as a player would make it (the roller's choices drawn from `rng`)."""
+        raise NotImplementedError
+
+    # -- placements ----------------------------------------------------------------
+    def legal(self, sheet, roll: Roll, role: str = ROLLER) -> LegalPlacements:
+        return LegalPlacements(lambda: self._legal(sheet, roll, role))
+
+    def _legal(self, sheet, roll: Roll, role: str) -> Iterable[Placement]:
+        raise NotImplementedError
+
+    def apply(self, sheet, placement: Placement):
+        """Unchecked: write a placement that `legal` offered. Returns a new sheet."""
+        raise NotImplementedError
+
+    def why_illegal(self, sheet, roll: Roll, role: str, placement: Placement) -> str | None:
+        """The rule's reason why `placement` is not allowed, or None if it is."""
+        raise NotImplementedError
+
+    def play(self, sheet, roll: Roll, role: str, placement: Placement):
+        """Checked `apply`: refuses with the rule's reason, sheet unchanged."""
+        if role not in ROLES:
+            raise InvalidInput(f"unknown role '{role}': use 'roller' or 'other'")
+        problem = self.roll_problem(roll)
+        if problem:
+            raise InvalidInput(problem)
+        reason = self.why_illegal(sheet, roll, role, placement)
+        if reason:
+            raise IllegalPlacement(reason)
+        return self.apply(sheet, placement)
+
+    # -- scoring and the end -------------------------------------------------------
+    def score(self, sheet, final: bool = False) -> Score:
+        """The score with its breakdown; `final` once the game is over."""
+        raise NotImplementedError
+
+    def is_finished(self, sheet) -> bool:
+        """True when this sheet ends the game for everyone."""
+        raise NotImplementedError
+
+    def score_bounds(self) -> tuple[int, int]:
+        """The lowest and highest total any sheet can score (for invariants)."""
+        raise NotImplementedError
+
+
+def require(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidInput(message)
+
+
+def as_list(data: Any, length: int, what: str) -> Sequence[Any]:
+    require(isinstance(data, list), f"{what} must be a list")
+    require(len(data) == length, f"{what} must have {length} entries, not {len(data)}")
+    return data

@@ -1,0 +1,1 @@
+"""One module per game, all speaking the protocol of `engine.game.Game`."""

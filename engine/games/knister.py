@@ -1,0 +1,180 @@
+"""Knister: everyone writes the sum of two dice into a 5x5 grid; lines score poker hands.
+
+Rule text: shared/rules/knister.txt. Every player, the roller included, must write the
+sum into a free field; after 25 rounds the grid is full and the 5 rows, 5 columns and
+2 diagonals each score their best combination, the diagonals doubled.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..dice import Die, Roll
+from ..errors import InvalidLayout
+from ..game import Game, as_list, require
+from ..layouts import LayoutInfo, read_info
+from ..placement import ENTER, Mark, Placement, Score, ScoreLine
+
+COMBINATIONS = ("pair", "two_pairs", "three_of_a_kind", "full_house", "four_of_a_kind",
+                "five_of_a_kind", "straight_with_7", "straight_without_7")
+COMBINATION_NAMES = {
+    "pair": "pair", "two_pairs": "two pairs", "three_of_a_kind": "three of a kind",
+    "full_house": "full house", "four_of_a_kind": "four of a kind",
+    "five_of_a_kind": "five of a kind", "straight_with_7": "straight with 7",
+    "straight_without_7": "straight without 7",
+}
+ROW_LABELS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True)
+class KnisterLayout:
+    info: LayoutInfo
+    size: int
+    diagonal_multiplier: int
+    points: dict
+
+    @classmethod
+    def parse(cls, data: Any) -> "KnisterLayout":
+        info = read_info(data, "knister")
+        try:
+            size = int(data.get("size", 5))
+            mult = int(data.get("diagonal_multiplier", 2))
+            points = {k: int(data["points"][k]) for k in COMBINATIONS}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidLayout(f"knister layout '{info.name}': missing or bad field {exc}") from None
+        if size != 5:
+            raise InvalidLayout(f"knister layout '{info.name}': the grid is 5x5, not {size}x{size}")
+        return cls(info, size, mult, points)
+
+
+def combination(values: Iterable[int]) -> str | None:
+    """The best combination in a full line of five numbers, or None."""
+    values = list(values)
+    counts = sorted(Counter(values).values(), reverse=True)
+    if counts[0] == 1 and max(values) - min(values) == len(values) - 1:
+        return "straight_with_7" if 7 in values else "straight_without_7"
+    return {
+        (5,): "five_of_a_kind", (4, 1): "four_of_a_kind", (3, 2): "full_house",
+        (3, 1, 1): "three_of_a_kind", (2, 2, 1): "two_pairs", (2, 1, 1, 1): "pair",
+    }.get(tuple(counts))
+
+
+@dataclass(frozen=True)
+class KnisterSheet:
+    grid: tuple[tuple[int | None, ...], ...]
+
+
+class Knister(Game):
+    name = "knister"
+    title = "Knister"
+    min_players, max_players = 1, 99  # "as many players as you want"
+    max_attempts = 1
+    parse_layout = staticmethod(KnisterLayout.parse)
+
+    def __init__(self, layout: KnisterLayout) -> None:
+        super().__init__(layout)
+        n = layout.size
+        self._labels = ROW_LABELS[:n]
+        self._lines = (
+            [(f"row {self._labels[r]}", 1, [(r, c) for c in range(n)]) for r in range(n)]
+            + [(f"column {c}", 1, [(r, c) for r in range(n)]) for c in range(n)]
+            + [("diagonal \\", layout.diagonal_multiplier, [(i, i) for i in range(n)]),
+               ("diagonal /", layout.diagonal_multiplier, [(i, n - 1 - i) for i in range(n)])])
+
+    def new_sheet(self) -> KnisterSheet:
+        n = self.layout.size
+        return KnisterSheet(tuple((None,) * n for _ in range(n)))
+
+    def sheet_to_json(self, sheet: KnisterSheet) -> dict:
+        return {"layout": self.layout.info.name, "grid": [list(r) for r in sheet.grid]}
+
+    def sheet_from_json(self, data: Any) -> KnisterSheet:
+        require(isinstance(data, dict), "a Knister sheet must be a JSON object with a 'grid'")
+        n = self.layout.size
+        rows = as_list(data.get("grid"), n, "'grid'")
+        grid = []
+        for r, row in enumerate(rows):
+            row = as_list(row, n, f"row {self._labels[r]} of the grid")
+            for v in row:
+                require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
+                        f"row {self._labels[r]} holds '{v}': write numbers or null")
+            grid.append(tuple(row))
+        return KnisterSheet(tuple(grid))
+
+    def problems(self, sheet: KnisterSheet) -> list[str]:
+        return [f"{v} in row {self._labels[r]}, column {c} is not a sum of two dice (2-12)"
+                for r, row in enumerate(sheet.grid) for c, v in enumerate(row)
+                if v is not None and not 2 <= v <= 12]
+
+    def roll_problem(self, roll: Roll) -> str | None:
+        if len(roll) != 2:
+            return f"Knister is rolled with two dice, not {len(roll)}"
+        for die in roll:
+            if not isinstance(die.face, int) or not 1 <= die.face <= 6:
+                return f"'{die}' does not show a face 1-6"
+        return None
+
+    def reroll_problem(self, first: Roll, second: Roll) -> str | None:
+        return "Knister has a single roll per turn: no second attempt"
+
+    def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
+        return Roll((Die(None, rng.randint(1, 6)), Die(None, rng.randint(1, 6))))
+
+    def _legal(self, sheet: KnisterSheet, roll: Roll, role: str) -> Iterable[Placement]:
+        total = roll.total
+        labels = self._labels
+        for r, row in enumerate(sheet.grid):
+            for c, v in enumerate(row):
+                if v is None:
+                    yield Placement(ENTER, (Mark(labels[r], c, total),))
+
+    def apply(self, sheet: KnisterSheet, placement: Placement) -> KnisterSheet:
+        (mark,) = placement.marks
+        r = self._labels.index(mark.row)
+        grid = list(sheet.grid)
+        row = list(grid[r])
+        row[mark.col] = mark.value
+        grid[r] = tuple(row)
+        return KnisterSheet(tuple(grid))
+
+    def why_illegal(self, sheet: KnisterSheet, roll: Roll, role: str,
+                    placement: Placement) -> str | None:
+        if placement.kind != ENTER:
+            return "in Knister every player must write the sum into a free field"
+        if len(placement.marks) != 1:
+            return "the sum is written into exactly one field"
+        (mark,) = placement.marks
+        if mark.row not in self._labels or not 0 <= mark.col < self.layout.size:
+            return f"there is no field {mark.row}@{mark.col}: rows A-E, columns 0-4"
+        if mark.value != roll.total:
+            return f"the dice add up to {roll.total}, not {mark.value}"
+        held = sheet.grid[self._labels.index(mark.row)][mark.col]
+        if held is not None:
+            return f"row {mark.row}, column {mark.col} already holds {held}"
+        return None
+
+    def score(self, sheet: KnisterSheet, final: bool = False) -> Score:
+        """Only complete lines score: a combination needs all five numbers."""
+        lines = []
+        for label, mult, cells in self._lines:
+            values = [sheet.grid[r][c] for r, c in cells]
+            if any(v is None for v in values):
+                continue
+            combo = combination(values)
+            if combo is None:
+                lines.append(ScoreLine(label, 0, "no combination"))
+                continue
+            base = self.layout.points[combo]
+            detail = COMBINATION_NAMES[combo] + (f" x{mult}" if mult != 1 else "")
+            lines.append(ScoreLine(label, base * mult, detail))
+        return Score(lines)
+
+    def is_finished(self, sheet: KnisterSheet) -> bool:
+        return all(v is not None for row in sheet.grid for v in row)
+
+    def score_bounds(self) -> tuple[int, int]:
+        best = max(self.layout.points.values())
+        n = self.layout.size
+        return 0, best * (2 * n + 2 * self.layout.diagonal_multiplier)

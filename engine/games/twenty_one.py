@@ -1,0 +1,256 @@
+"""twenty one: six coloured dice, five rows filled top to bottom, exact hits earn bonuses.
+
+Rule text: shared/rules/twenty_one.txt. After the roller's (at most two) attempts every
+player must record at least one die in their current row - a die of a colour goes into
+the field of that colour if its face is not above the printed number - or cross out the
+leftmost empty field of that row. A full row scores its numbers plus a bonus for exact
+hits; the row a player is on when the game ends is scored as it stands.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Iterable
+
+from ..dice import Die, Roll
+from ..errors import InvalidLayout
+from ..game import Game, as_list, require
+from ..layouts import LayoutInfo, read_info
+from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
+
+DICE_COLOURS = ("white", "black", "red", "blue", "yellow", "green")
+CROSSED = "x"
+
+
+@dataclass(frozen=True)
+class TwentyOneRow:
+    label: str
+    numbers: tuple[int, ...]
+    colours: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TwentyOneLayout:
+    info: LayoutInfo
+    rows: tuple[TwentyOneRow, ...]
+    exact_hit_bonus: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, data: Any) -> "TwentyOneLayout":
+        info = read_info(data, "twenty_one")
+        name = f"twenty one sheet '{info.name}'"
+        try:
+            rows = tuple(TwentyOneRow(str(r["label"]).upper(),
+                                      tuple(int(n) for n in r["numbers"]),
+                                      tuple(str(c) for c in r["colours"]))
+                         for r in data["rows"])
+            bonus = tuple(int(b) for b in data["exact_hit_bonus"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
+        if len(rows) != 5:
+            raise InvalidLayout(f"{name}: needs 5 rows, not {len(rows)}")
+        for row in rows:
+            if sorted(row.colours) != sorted(DICE_COLOURS):
+                raise InvalidLayout(f"{name}: row {row.label} must hold each of "
+                                    f"{', '.join(DICE_COLOURS)} once")
+            if len(row.numbers) != 6 or not all(1 <= n <= 6 for n in row.numbers):
+                raise InvalidLayout(f"{name}: row {row.label} needs six printed numbers 1-6")
+        if len({r.label for r in rows}) != 5:
+            raise InvalidLayout(f"{name}: row labels must differ")
+        if len(bonus) != 7:
+            raise InvalidLayout(f"{name}: 'exact_hit_bonus' needs 7 entries (0-6 hits)")
+        return cls(info, rows, bonus)
+
+
+@dataclass(frozen=True)
+class TwentyOneSheet:
+    """`rows[r][p]`: None (empty), a number written, or "x" (crossed out)."""
+
+    rows: tuple[tuple[int | str | None, ...], ...]
+
+    @property
+    def current_row(self) -> int | None:
+        """Index of the row being filled (None once all five are full)."""
+        for r, row in enumerate(self.rows):
+            if None in row:
+                return r
+        return None
+
+
+class TwentyOne(Game):
+    name = "twenty_one"
+    title = "twenty one"
+    min_players, max_players = 1, 6
+    max_attempts = 2
+    parse_layout = staticmethod(TwentyOneLayout.parse)
+
+    def __init__(self, layout: TwentyOneLayout) -> None:
+        super().__init__(layout)
+        self._labels = [r.label for r in layout.rows]
+        # row index -> colour -> position
+        self._pos = [{c: p for p, c in enumerate(r.colours)} for r in layout.rows]
+
+    def new_sheet(self) -> TwentyOneSheet:
+        return TwentyOneSheet(tuple((None,) * 6 for _ in self.layout.rows))
+
+    def sheet_to_json(self, sheet: TwentyOneSheet) -> dict:
+        return {"layout": self.layout.info.name, "rows": [list(r) for r in sheet.rows]}
+
+    def sheet_from_json(self, data: Any) -> TwentyOneSheet:
+        require(isinstance(data, dict), "a twenty one sheet must be a JSON object with 'rows'")
+        rows = []
+        for r, row in enumerate(as_list(data.get("rows"), 5, "'rows'")):
+            row = as_list(row, 6, f"row {self._labels[r]}")
+            for v in row:
+                require(v is None or v == CROSSED or
+                        (isinstance(v, int) and not isinstance(v, bool)),
+                        f"row {self._labels[r]} holds '{v}': write numbers, \"x\" or null")
+            rows.append(tuple(row))
+        return TwentyOneSheet(tuple(rows))
+
+    def problems(self, sheet: TwentyOneSheet) -> list[str]:
+        out = []
+        current = sheet.current_row
+        for r, row in enumerate(sheet.rows):
+            lay = self.layout.rows[r]
+            for p, v in enumerate(row):
+                if isinstance(v, int) and not 1 <= v <= lay.numbers[p]:
+                    out.append(f"{v} in the {lay.colours[p]} field of row {lay.label} is "
+                               f"{'higher than' if v > lay.numbers[p] else 'below'} "
+                               f"the printed {lay.numbers[p] if v > lay.numbers[p] else 1}")
+            if current is not None and r > current and any(v is not None for v in row):
+                out.append(f"row {lay.label} has entries while row "
+                           f"{self._labels[current]} above it is not full: rows are filled "
+                           f"from top to bottom")
+            if CROSSED in row:
+                # only the leftmost empty field is ever crossed, so every field left of
+                # a cross was already written and cannot be empty now
+                last_cross = max(p for p, v in enumerate(row) if v == CROSSED)
+                if any(v is None for v in row[:last_cross]):
+                    out.append(f"row {lay.label}: a field was crossed out while an empty "
+                               f"field lay to its left (only the leftmost may be crossed)")
+        return out
+
+    def roll_problem(self, roll: Roll) -> str | None:
+        if len(roll) != 6 or sorted(roll.colours) != sorted(DICE_COLOURS):
+            return ("twenty one is rolled with six dice, one of each colour: "
+                    + ", ".join(DICE_COLOURS))
+        for die in roll:
+            if not isinstance(die.face, int) or not 1 <= die.face <= 6:
+                return f"'{die}' does not show a face 1-6"
+        return None
+
+    def reroll_problem(self, first: Roll, second: Roll) -> str | None:
+        problem = self.roll_problem(second)
+        if problem:
+            return problem
+        after = {d.colour: d.face for d in second}
+        moved = [d.colour for d in first if d.face == 1 and after[d.colour] != 1]
+        if moved:
+            return (f"dice that rolled a 1 must stay for the second attempt: the "
+                    f"{', '.join(moved)} die showed 1")
+        return None
+
+    def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
+        if previous is None:
+            return Roll(Die(c, rng.randint(1, 6)) for c in DICE_COLOURS)
+        return Roll(d if d.face == 1 else Die(d.colour, rng.randint(1, 6)) for d in previous)
+
+    def _candidates(self, sheet: TwentyOneSheet, roll: Roll) -> list[Mark]:
+        r = sheet.current_row
+        if r is None:
+            return []
+        row, lay, pos = sheet.rows[r], self.layout.rows[r], self._pos[r]
+        out = []
+        for die in roll:
+            p = pos.get(die.colour)
+            if p is not None and row[p] is None and die.face <= lay.numbers[p]:
+                out.append(Mark(lay.label, p, die.face))
+        return out
+
+    def _legal(self, sheet: TwentyOneSheet, roll: Roll, role: str) -> Iterable[Placement]:
+        if sheet.current_row is None:
+            return
+        cands = self._candidates(sheet, roll)
+        for k in range(1, len(cands) + 1):
+            for marks in combinations(cands, k):
+                yield Placement(ENTER, marks)
+        yield Placement.special(CROSS)
+
+    def apply(self, sheet: TwentyOneSheet, placement: Placement) -> TwentyOneSheet:
+        r = sheet.current_row
+        row = list(sheet.rows[r])
+        if placement.kind == CROSS:
+            row[row.index(None)] = CROSSED
+        else:
+            for mark in placement.marks:
+                row[mark.col] = mark.value
+        rows = list(sheet.rows)
+        rows[r] = tuple(row)
+        return TwentyOneSheet(tuple(rows))
+
+    def why_illegal(self, sheet: TwentyOneSheet, roll: Roll, role: str,
+                    placement: Placement) -> str | None:
+        r = sheet.current_row
+        if r is None:
+            return "all five rows are full: the sheet is finished"
+        if placement.kind == CROSS:
+            return None
+        if placement.kind != ENTER:
+            return ("every player must record at least one number or cross out the leftmost "
+                    "empty field of the current row")
+        lay = self.layout.rows[r]
+        dice = {d.colour: d.face for d in roll}
+        used = set()
+        for mark in placement.marks:
+            if mark.row != lay.label:
+                return (f"you are on row {lay.label}: numbers go only into the current row, "
+                        f"rows are filled from top to bottom")
+            if not 0 <= mark.col < 6:
+                return f"there is no column {mark.col}: columns 0-5"
+            colour = lay.colours[mark.col]
+            if mark.col in used:
+                return f"the {colour} field can take only one number"
+            used.add(mark.col)
+            if sheet.rows[r][mark.col] is not None:
+                return f"the {colour} field of row {lay.label} is already used"
+            if dice.get(colour) != mark.value:
+                return (f"the {colour} field takes the {colour} die, which shows "
+                        f"{dice.get(colour)}, not {mark.value}")
+            if mark.value > lay.numbers[mark.col]:
+                return (f"the {colour} {mark.value} is higher than the "
+                        f"{lay.numbers[mark.col]} in the {colour} field")
+        return None
+
+    def exact_hits(self, sheet: TwentyOneSheet, r: int) -> int:
+        nums = self.layout.rows[r].numbers
+        return sum(1 for p, v in enumerate(sheet.rows[r]) if v == nums[p])
+
+    def score(self, sheet: TwentyOneSheet, final: bool = False) -> Score:
+        """Full rows score; at the game's end the current row scores as it stands.
+
+        The partial row earns the exact-hit bonus for the hits it holds (the rule lets
+        players "add up their score for the row", which is numbers plus bonus).
+        """
+        lines = []
+        current = sheet.current_row
+        for r, row in enumerate(sheet.rows):
+            full = None not in row
+            if not full and not (final and r == current):
+                continue
+            numbers = sum(v for v in row if isinstance(v, int))
+            hits = self.exact_hits(sheet, r)
+            bonus = self.layout.exact_hit_bonus[hits]
+            state = "" if full else "partial row scored at game end, "
+            lines.append(ScoreLine(
+                f"row {self._labels[r]}", numbers + bonus,
+                f"{state}{numbers} + {bonus} bonus for {hits} exact hit{'s' * (hits != 1)}"))
+        return Score(lines)
+
+    def is_finished(self, sheet: TwentyOneSheet) -> bool:
+        return sheet.current_row is None
+
+    def score_bounds(self) -> tuple[int, int]:
+        numbers = sum(sum(r.numbers) for r in self.layout.rows)
+        return 0, numbers + len(self.layout.rows) * max(self.layout.exact_hit_bonus)

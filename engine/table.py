@@ -1,0 +1,301 @@
+"""A table of players: whose turn, who rolls, who must act, when the game ends.
+
+The table is a value: every action returns a new `Table`, so the companion can store
+the list of actions and rebuild any table by replaying them (`Table.replay`). Chance is
+explicit: the table never rolls; a `RollDice` action brings the dice (from a camera, a
+person, or `Game.random_roll` with a seeded generator).
+
+A turn: the roller makes 1..max_attempts rolls (each second attempt checked against the
+game's rule), then every player answers the final roll with one placement (the roller as
+"roller", the others as "other"). Once anyone has answered, the roll is fixed. When all
+have answered the turn is complete; until the next roll each player may still undo their
+own answer. The next roll starts the next player's turn.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence, Union
+
+from .dice import Roll
+from .errors import IllegalPlacement, InvalidInput
+from .game import OTHER, ROLLER, Game, LegalPlacements
+from .placement import Placement, Score
+
+
+@dataclass(frozen=True)
+class RollDice:
+    roll: Roll
+
+    def __str__(self) -> str:
+        return f"roll {self.roll}"
+
+
+@dataclass(frozen=True)
+class Place:
+    seat: int
+    placement: Placement
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.placement}"
+
+
+@dataclass(frozen=True)
+class Undo:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: undo"
+
+
+@dataclass(frozen=True)
+class CorrectRoll:
+    """Replace the last roll (a misread die) before anyone has answered it."""
+
+    roll: Roll
+
+    def __str__(self) -> str:
+        return f"correct {self.roll}"
+
+
+Action = Union[RollDice, Place, Undo, CorrectRoll]
+
+
+def action_to_json(action: Action) -> dict:
+    if isinstance(action, RollDice):
+        return {"type": "roll", "roll": str(action.roll)}
+    if isinstance(action, CorrectRoll):
+        return {"type": "correct", "roll": str(action.roll)}
+    if isinstance(action, Place):
+        return {"type": "place", "seat": action.seat, "placement": str(action.placement)}
+    return {"type": "undo", "seat": action.seat}
+
+
+def action_from_json(data: Any) -> Action:
+    if not isinstance(data, dict) or "type" not in data:
+        raise InvalidInput("an action must be a JSON object with a 'type'")
+    kind = data["type"]
+    try:
+        if kind == "roll":
+            return RollDice(Roll.parse(str(data["roll"])))
+        if kind == "correct":
+            return CorrectRoll(Roll.parse(str(data["roll"])))
+        if kind == "place":
+            return Place(int(data["seat"]), Placement.parse(str(data["placement"])))
+        if kind == "undo":
+            return Undo(int(data["seat"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, InvalidInput):
+            raise
+        raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
+    raise InvalidInput(f"unknown action type '{kind}': roll, correct, place or undo")
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    seat: int
+    player: str
+    score: Score
+
+
+@dataclass(frozen=True)
+class Table:
+    games: tuple[Game, ...]          # one per seat (twenty one: each a different sheet)
+    players: tuple[str, ...]
+    sheets: tuple[Any, ...]
+    roller: int = 0
+    attempts: tuple[Roll, ...] = ()
+    answers: tuple[Placement | None, ...] = ()
+    before: tuple[Any, ...] = ()     # each seat's sheet before its answer (undo)
+    turns: int = 0                   # completed turns
+    history: tuple[Action, ...] = field(default=(), compare=False)
+
+    # -- building ------------------------------------------------------------------
+    @classmethod
+    def new(cls, games: Game | Sequence[Game], players: Sequence[str]) -> "Table":
+        players = tuple(players)
+        if isinstance(games, Game):
+            games = (games,) * len(players)
+        games = tuple(games)
+        g = games[0]
+        if not g.min_players <= len(players) <= g.max_players:
+            raise InvalidInput(f"{g.title} is played by {g.min_players}-{g.max_players} "
+                               f"players, not {len(players)}")
+        if len(games) != len(players):
+            raise InvalidInput("one sheet layout per player is needed")
+        if len({type(x) for x in games}) != 1:
+            raise InvalidInput("all players must play the same game")
+        return cls(games, players, tuple(x.new_sheet() for x in games),
+                   answers=(None,) * len(players), before=(None,) * len(players))
+
+    @property
+    def game(self) -> Game:
+        return self.games[0]
+
+    # -- what is going on -------------------------------------------------------------
+    @property
+    def roll(self) -> Roll | None:
+        """The roll players answer: the last attempt of this turn."""
+        return self.attempts[-1] if self.attempts else None
+
+    @property
+    def turn_complete(self) -> bool:
+        return bool(self.attempts) and all(a is not None for a in self.answers)
+
+    @property
+    def is_over(self) -> bool:
+        return self.turn_complete and any(
+            g.is_finished(s) for g, s in zip(self.games, self.sheets))
+
+    @property
+    def next_roller(self) -> int:
+        """Who rolls next: the roller until the turn is complete, then the next seat."""
+        return (self.roller + 1) % len(self.players) if self.turn_complete else self.roller
+
+    def role(self, seat: int) -> str:
+        return ROLLER if seat == self.roller else OTHER
+
+    def pending(self) -> list[int]:
+        """Seats that must still answer the current roll (empty before the first roll)."""
+        if not self.attempts:
+            return []
+        return [s for s, a in enumerate(self.answers) if a is None]
+
+    def may_reroll(self) -> bool:
+        return (bool(self.attempts) and len(self.attempts) < self.game.max_attempts
+                and all(a is None for a in self.answers))
+
+    def legal(self, seat: int) -> LegalPlacements:
+        self._check_seat(seat)
+        if self.roll is None or self.answers[seat] is not None:
+            return LegalPlacements(tuple)
+        return self.games[seat].legal(self.sheets[seat], self.roll, self.role(seat))
+
+    def score(self, seat: int) -> Score:
+        return self.games[seat].score(self.sheets[seat], final=self.is_over)
+
+    def standings(self) -> list[Standing]:
+        """Players by score, best first; equal scores share a rank."""
+        scored = sorted(((self.score(s), s) for s in range(len(self.players))),
+                        key=lambda t: (-t[0].total, t[1]))
+        out: list[Standing] = []
+        for i, (sc, seat) in enumerate(scored):
+            rank = out[-1].rank if out and out[-1].score.total == sc.total else i + 1
+            out.append(Standing(rank, seat, self.players[seat], sc))
+        return out
+
+    # -- acting (checked) ------------------------------------------------------------
+    def apply(self, action: Action) -> "Table":
+        """Apply one action after checking it; raises with the reason, table unchanged."""
+        if isinstance(action, RollDice):
+            nxt = self._roll(action.roll)
+        elif isinstance(action, CorrectRoll):
+            nxt = self._correct(action.roll)
+        elif isinstance(action, Place):
+            nxt = self._place(action.seat, action.placement)
+        elif isinstance(action, Undo):
+            nxt = self._undo(action.seat)
+        else:
+            raise InvalidInput(f"unknown action {action!r}")
+        return replace(nxt, history=self.history + (action,))
+
+    def replay(self, actions: Sequence[Action]) -> "Table":
+        table = self
+        for action in actions:
+            table = table.apply(action)
+        return table
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.players):
+            raise InvalidInput(f"there is no seat {seat} at this table of {len(self.players)}")
+
+    def _roll(self, roll: Roll) -> "Table":
+        if self.is_over:
+            raise IllegalPlacement("the game is over")
+        table = self
+        if self.turn_complete:  # the next player's turn begins with this roll
+            n = len(self.players)
+            table = replace(self, roller=(self.roller + 1) % n, attempts=(),
+                            answers=(None,) * n, before=(None,) * n, turns=self.turns + 1)
+        if table.attempts:
+            if any(a is not None for a in table.answers):
+                raise IllegalPlacement("players have already written on this roll: "
+                                       "no further attempt")
+            if len(table.attempts) >= table.game.max_attempts:
+                raise IllegalPlacement(
+                    f"{table.game.title} allows {table.game.max_attempts} "
+                    f"attempt{'s' * (table.game.max_attempts != 1)} per turn")
+            problem = table.game.reroll_problem(table.attempts[-1], roll)
+        else:
+            problem = table.game.roll_problem(roll)
+        if problem:
+            raise IllegalPlacement(problem)
+        return replace(table, attempts=table.attempts + (roll,))
+
+    def _correct(self, roll: Roll) -> "Table":
+        if not self.attempts or self.turn_complete:
+            raise IllegalPlacement("there is no open roll to correct")
+        if any(a is not None for a in self.answers):
+            raise IllegalPlacement("players have already written on this roll: they must "
+                                   "undo their entries before it can be corrected")
+        earlier = self.attempts[:-1]
+        problem = (self.game.reroll_problem(earlier[-1], roll) if earlier
+                   else self.game.roll_problem(roll))
+        if problem:
+            raise IllegalPlacement(problem)
+        return replace(self, attempts=earlier + (roll,))
+
+    def _place(self, seat: int, placement: Placement) -> "Table":
+        self._check_seat(seat)
+        if self.roll is None:
+            raise IllegalPlacement("nothing has been rolled yet")
+        if self.answers[seat] is not None:
+            raise IllegalPlacement(f"{self.players[seat]} has already answered this roll")
+        game = self.games[seat]
+        sheet = game.play(self.sheets[seat], self.roll, self.role(seat), placement)
+        return replace(self,
+                       sheets=_set(self.sheets, seat, sheet),
+                       answers=_set(self.answers, seat, placement),
+                       before=_set(self.before, seat, self.sheets[seat]))
+
+    def _undo(self, seat: int) -> "Table":
+        self._check_seat(seat)
+        if self.answers[seat] is None:
+            raise IllegalPlacement(f"{self.players[seat]} has nothing to undo on this roll")
+        return replace(self,
+                       sheets=_set(self.sheets, seat, self.before[seat]),
+                       answers=_set(self.answers, seat, None),
+                       before=_set(self.before, seat, None))
+
+    # -- saving ----------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """The whole state; `Table.from_json` rebuilds an equal table."""
+        return {
+            "game": self.game.name,
+            "layouts": [g.layout.info.name for g in self.games],
+            "players": list(self.players),
+            "sheets": [g.sheet_to_json(s) for g, s in zip(self.games, self.sheets)],
+            "roller": self.roller,
+            "attempts": [str(r) for r in self.attempts],
+            "answers": [None if a is None else str(a) for a in self.answers],
+            "before": [None if b is None else g.sheet_to_json(b)
+                       for g, b in zip(self.games, self.before)],
+            "turns": self.turns,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, games: Sequence[Game]) -> "Table":
+        games = tuple(games)
+        return cls(
+            games, tuple(data["players"]),
+            tuple(g.sheet_from_json(s) for g, s in zip(games, data["sheets"])),
+            roller=int(data["roller"]),
+            attempts=tuple(Roll.parse(r) for r in data["attempts"]),
+            answers=tuple(None if a is None else Placement.parse(a) for a in data["answers"]),
+            before=tuple(None if b is None else g.sheet_from_json(b)
+                         for g, b in zip(games, data["before"])),
+            turns=int(data["turns"]))
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
