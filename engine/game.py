@@ -71,6 +71,9 @@ class Game:
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     max_attempts: ClassVar[int] = 2   # rolls a roller may make per turn
+    # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
+    # written on everybody's sheet.
+    shared_sheet: ClassVar[bool] = False
 
     def __init__(self, layout: Any) -> None:
         self.layout = layout
@@ -118,6 +121,18 @@ class Game:
         """Unchecked: write a placement that `legal` offered. Returns a new sheet."""
         raise NotImplementedError
 
+    def apply_result(self, sheet, roll: Roll, role: str, placement: Placement):
+        """Unchecked: write `placement` as the answer of `role` to `roll`.
+
+        The default is `apply`; a game whose result depends on the roll as well as on the
+        marks (a Kuh Vadis quad gives another turn) overrides this.
+        """
+        return self.apply(sheet, placement)
+
+    def canonical(self, placement: Placement) -> Placement:
+        """The form `legal` offers for an equivalent placement (for `in` tests)."""
+        return placement
+
     def why_illegal(self, sheet, roll: Roll, role: str, placement: Placement) -> str | None:
         """The rule's reason why `placement` is not allowed, or None if it is."""
         raise NotImplementedError
@@ -132,12 +147,37 @@ class Game:
         reason = self.why_illegal(sheet, roll, role, placement)
         if reason:
             raise IllegalPlacement(reason)
-        return self.apply(sheet, placement)
+        return self.apply_result(sheet, roll, role, placement)
+
+    # -- turns (hooks for the table; the defaults fit Qwinto, Knister, twenty one) ---
+    def must_answer(self, role: str) -> bool:
+        """Whether a player in `role` answers every roll (Kuh Vadis: the roller only)."""
+        return True
+
+    def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
+        """The seat that rolls after a completed turn of `roller` (sheets as they are now).
+
+        The default passes the dice to the next seat; Kuh Vadis keeps them with a
+        player who marked a quad.
+        """
+        return (roller + 1) % players
+
+    def end_side_problem(self, sheet) -> str | None:
+        """Why this sheet's side may not be ended voluntarily now, or None if it may."""
+        return f"{self.title} has no sheet side to end"
+
+    def end_side(self, sheet):
+        """Unchecked: end the current side voluntarily (The Choice). Returns a new sheet."""
+        raise NotImplementedError
 
     # -- scoring and the end -------------------------------------------------------
     def score(self, sheet, final: bool = False) -> Score:
         """The score with its breakdown; `final` once the game is over."""
         raise NotImplementedError
+
+    def seat_score(self, sheet, seat: int, final: bool = False) -> Score:
+        """The score of the player at `seat` (a shared sheet scores per seat)."""
+        return self.score(sheet, final)
 
     def is_finished(self, sheet) -> bool:
         """True when this sheet ends the game for everyone."""

@@ -24,17 +24,28 @@ CROSS = "cross"   # twenty one: cross out the leftmost empty field of the curren
 MISTHROW = "misthrow"  # The Choice: a misthrow mark (used by that game)
 SPECIAL_KINDS = (PASS, FAIL, CROSS, MISTHROW)
 
-_MARK_RE = re.compile(r"^([A-Za-z]+)(\d+|[a-z]+)@(\d+)$")
+# ROW VALUE @ COL [/ DICE]. An upper-case row label ends where the value starts, so a
+# word value reads unambiguously ("Acow@3" is a cow in row A, "Rred@2" red in row R).
+_MARK_RE = re.compile(r"^([A-Z]+|[A-Za-z]+?)(\d+|[a-z]+)@(\d+)(?:/([1-9]+))?$")
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Mark:
+    """`row`, `col`: the field; `value`: what is written there.
+
+    `dice` optionally records which dice of the roll produced the mark, as 1-based
+    positions in the roll (The Choice: `N7@4/12` is a 7 made of dice 1 and 2). Games
+    that do not need it leave it empty, and the text form is then unchanged.
+    """
+
     row: str
     col: int
     value: Value
+    dice: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.row}{self.value}@{self.col}"
+        tail = "/" + "".join(map(str, self.dice)) if self.dice else ""
+        return f"{self.row}{self.value}@{self.col}{tail}"
 
     @classmethod
     def parse(cls, text: str) -> "Mark":
@@ -42,24 +53,40 @@ class Mark:
         if not m:
             raise InvalidInput(
                 f"'{text}' is not a mark: write ROW VALUE @ COLUMN, e.g. Y7@4")
-        row, value, col = m.groups()
-        return cls(row.upper(), int(col), int(value) if value.isdigit() else value)
+        row, value, col, dice = m.groups()
+        return cls(row.upper(), int(col), int(value) if value.isdigit() else value,
+                   tuple(int(d) for d in dice) if dice else ())
+
+
+def _mark_key(mark: Mark):
+    # the dataclass order, made safe for a number and a word in the same field
+    return (mark.row, mark.col, isinstance(mark.value, str), mark.value, mark.dice)
 
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """One player's action on one roll: `marks` (kind "enter") or a special kind."""
+    """One player's action on one roll: `marks` (kind "enter") or a special kind.
+
+    Marks are kept in one canonical order so that equal placements compare equal. When
+    the order in which marks are made matters (The Choice draws its number line in
+    order), the placement is `ordered`: its marks keep the order given and its text
+    form separates them with " > ".
+    """
 
     kind: str = ENTER
     marks: tuple[Mark, ...] = ()
+    ordered: bool = False
 
     def __post_init__(self) -> None:
         if self.kind == ENTER and not self.marks:
             raise InvalidInput("a placement must write at least one mark")
         if self.kind != ENTER and self.marks:
             raise InvalidInput(f"a '{self.kind}' writes no marks")
-        # one canonical order, so that equal placements compare and hash equal
-        object.__setattr__(self, "marks", tuple(sorted(self.marks)))
+        if self.ordered:
+            object.__setattr__(self, "marks", tuple(self.marks))
+        else:
+            # one canonical order, so that equal placements compare and hash equal
+            object.__setattr__(self, "marks", tuple(sorted(self.marks, key=_mark_key)))
 
     @classmethod
     def of(cls, *marks: Mark) -> "Placement":
@@ -70,17 +97,23 @@ class Placement:
         return cls(kind, ())
 
     def __str__(self) -> str:
-        return " ".join(str(m) for m in self.marks) if self.kind == ENTER else self.kind
+        if self.kind != ENTER:
+            return self.kind
+        return (" > " if self.ordered else " ").join(str(m) for m in self.marks)
 
     @classmethod
     def parse(cls, text: str) -> "Placement":
-        """`Y7@4`, `A1@5 A3@3` (several marks), `pass`, `fail`, `cross`, `misthrow`."""
-        words = text.replace(",", " ").replace("+", " ").split()
+        """`Y7@4`, `A1@5 A3@3` (several marks), `pass`, `fail`, `cross`, `misthrow`;
+        `N8@4/1 > N5@8/2` keeps its marks in the order written."""
+        ordered = ">" in text
+        words = text.replace(",", " ").replace("+", " ").replace(">", " ").split()
         if not words:
             raise InvalidInput("empty placement")
         if len(words) == 1 and words[0].lower() in SPECIAL_KINDS:
+            if ordered:
+                raise InvalidInput(f"'{text.strip()}': a '{words[0].lower()}' has no marks to order")
             return cls.special(words[0].lower())
-        return cls(ENTER, tuple(Mark.parse(w) for w in words))
+        return cls(ENTER, tuple(Mark.parse(w) for w in words), ordered)
 
 
 @dataclass(frozen=True, slots=True)

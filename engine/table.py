@@ -10,6 +10,11 @@ game's rule), then every player answers the final roll with one placement (the r
 "roller", the others as "other"). Once anyone has answered, the roll is fixed. When all
 have answered the turn is complete; until the next roll each player may still undo their
 own answer. The next roll starts the next player's turn.
+
+Games adjust this through hooks on `Game` (the defaults keep the behaviour above): only
+some roles answer (`must_answer`: in Kuh Vadis only the roller marks), one sheet shared by
+all seats (`shared_sheet`), who rolls next (`roller_after`: a Kuh Vadis quad keeps the
+dice), and a voluntary end of a sheet side after a dice action (`EndSide`, The Choice).
 """
 from __future__ import annotations
 
@@ -57,7 +62,17 @@ class CorrectRoll:
         return f"correct {self.roll}"
 
 
-Action = Union[RollDice, Place, Undo, CorrectRoll]
+@dataclass(frozen=True)
+class EndSide:
+    """A player ends the current side of their sheet voluntarily (The Choice)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: end side"
+
+
+Action = Union[RollDice, Place, Undo, CorrectRoll, EndSide]
 
 
 def action_to_json(action: Action) -> dict:
@@ -67,6 +82,8 @@ def action_to_json(action: Action) -> dict:
         return {"type": "correct", "roll": str(action.roll)}
     if isinstance(action, Place):
         return {"type": "place", "seat": action.seat, "placement": str(action.placement)}
+    if isinstance(action, EndSide):
+        return {"type": "end_side", "seat": action.seat}
     return {"type": "undo", "seat": action.seat}
 
 
@@ -83,11 +100,14 @@ def action_from_json(data: Any) -> Action:
             return Place(int(data["seat"]), Placement.parse(str(data["placement"])))
         if kind == "undo":
             return Undo(int(data["seat"]))
+        if kind == "end_side":
+            return EndSide(int(data["seat"]))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
             raise
         raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
-    raise InvalidInput(f"unknown action type '{kind}': roll, correct, place or undo")
+    raise InvalidInput(
+        f"unknown action type '{kind}': roll, correct, place, undo or end_side")
 
 
 @dataclass(frozen=True)
@@ -112,7 +132,10 @@ class Table:
 
     # -- building ------------------------------------------------------------------
     @classmethod
-    def new(cls, games: Game | Sequence[Game], players: Sequence[str]) -> "Table":
+    def new(cls, games: Game | Sequence[Game], players: Sequence[str],
+            sheets: Sequence[Any] | None = None) -> "Table":
+        """A table at the start; `sheets` (one per seat) replaces the games' new sheets
+        (The Choice: a player who starts on the back side)."""
         players = tuple(players)
         if isinstance(games, Game):
             games = (games,) * len(players)
@@ -125,7 +148,15 @@ class Table:
             raise InvalidInput("one sheet layout per player is needed")
         if len({type(x) for x in games}) != 1:
             raise InvalidInput("all players must play the same game")
-        return cls(games, players, tuple(x.new_sheet() for x in games),
+        if sheets is None:
+            if g.shared_sheet:
+                sheets = (g.new_sheet(),) * len(players)
+            else:
+                sheets = tuple(x.new_sheet() for x in games)
+        sheets = tuple(sheets)
+        if len(sheets) != len(players):
+            raise InvalidInput("one sheet per player is needed")
+        return cls(games, players, sheets,
                    answers=(None,) * len(players), before=(None,) * len(players))
 
     @property
@@ -138,9 +169,14 @@ class Table:
         """The roll players answer: the last attempt of this turn."""
         return self.attempts[-1] if self.attempts else None
 
+    def answers_roll(self, seat: int) -> bool:
+        """Whether `seat` answers this turn's roll (everyone, unless the game says not)."""
+        return self.games[seat].must_answer(self.role(seat))
+
     @property
     def turn_complete(self) -> bool:
-        return bool(self.attempts) and all(a is not None for a in self.answers)
+        return bool(self.attempts) and all(
+            a is not None for s, a in enumerate(self.answers) if self.answers_roll(s))
 
     @property
     def is_over(self) -> bool:
@@ -150,7 +186,9 @@ class Table:
     @property
     def next_roller(self) -> int:
         """Who rolls next: the roller until the turn is complete, then the next seat."""
-        return (self.roller + 1) % len(self.players) if self.turn_complete else self.roller
+        if not self.turn_complete:
+            return self.roller
+        return self.game.roller_after(self.roller, self.sheets, len(self.players))
 
     def role(self, seat: int) -> str:
         return ROLLER if seat == self.roller else OTHER
@@ -159,7 +197,7 @@ class Table:
         """Seats that must still answer the current roll (empty before the first roll)."""
         if not self.attempts:
             return []
-        return [s for s, a in enumerate(self.answers) if a is None]
+        return [s for s, a in enumerate(self.answers) if a is None and self.answers_roll(s)]
 
     def may_reroll(self) -> bool:
         return (bool(self.attempts) and len(self.attempts) < self.game.max_attempts
@@ -167,12 +205,12 @@ class Table:
 
     def legal(self, seat: int) -> LegalPlacements:
         self._check_seat(seat)
-        if self.roll is None or self.answers[seat] is not None:
+        if self.roll is None or self.answers[seat] is not None or not self.answers_roll(seat):
             return LegalPlacements(tuple)
         return self.games[seat].legal(self.sheets[seat], self.roll, self.role(seat))
 
     def score(self, seat: int) -> Score:
-        return self.games[seat].score(self.sheets[seat], final=self.is_over)
+        return self.games[seat].seat_score(self.sheets[seat], seat, final=self.is_over)
 
     def standings(self) -> list[Standing]:
         """Players by score, best first; equal scores share a rank."""
@@ -195,6 +233,8 @@ class Table:
             nxt = self._place(action.seat, action.placement)
         elif isinstance(action, Undo):
             nxt = self._undo(action.seat)
+        elif isinstance(action, EndSide):
+            nxt = self._end_side(action.seat)
         else:
             raise InvalidInput(f"unknown action {action!r}")
         return replace(nxt, history=self.history + (action,))
@@ -215,7 +255,7 @@ class Table:
         table = self
         if self.turn_complete:  # the next player's turn begins with this roll
             n = len(self.players)
-            table = replace(self, roller=(self.roller + 1) % n, attempts=(),
+            table = replace(self, roller=self.next_roller, attempts=(),
                             answers=(None,) * n, before=(None,) * n, turns=self.turns + 1)
         if table.attempts:
             if any(a is not None for a in table.answers):
@@ -252,18 +292,38 @@ class Table:
         if self.answers[seat] is not None:
             raise IllegalPlacement(f"{self.players[seat]} has already answered this roll")
         game = self.games[seat]
+        if not self.answers_roll(seat):
+            raise IllegalPlacement(f"in {game.title} only the roller answers the roll: "
+                                   f"it is {self.players[self.roller]}'s turn")
         sheet = game.play(self.sheets[seat], self.roll, self.role(seat), placement)
         return replace(self,
-                       sheets=_set(self.sheets, seat, sheet),
+                       sheets=self._write(seat, sheet),
                        answers=_set(self.answers, seat, placement),
                        before=_set(self.before, seat, self.sheets[seat]))
+
+    def _write(self, seat: int, sheet: Any) -> tuple:
+        """The sheets after `seat` writes `sheet` (on a shared pad, everybody's)."""
+        if self.game.shared_sheet:
+            return (sheet,) * len(self.players)
+        return _set(self.sheets, seat, sheet)
+
+    def _end_side(self, seat: int) -> "Table":
+        self._check_seat(seat)
+        if self.roll is None or self.answers[seat] is None:
+            raise IllegalPlacement(f"{self.players[seat]} may end a side only after "
+                                   f"answering a roll (after a dice action)")
+        game = self.games[seat]
+        problem = game.end_side_problem(self.sheets[seat])
+        if problem:
+            raise IllegalPlacement(problem)
+        return replace(self, sheets=self._write(seat, game.end_side(self.sheets[seat])))
 
     def _undo(self, seat: int) -> "Table":
         self._check_seat(seat)
         if self.answers[seat] is None:
             raise IllegalPlacement(f"{self.players[seat]} has nothing to undo on this roll")
         return replace(self,
-                       sheets=_set(self.sheets, seat, self.before[seat]),
+                       sheets=self._write(seat, self.before[seat]),
                        answers=_set(self.answers, seat, None),
                        before=_set(self.before, seat, None))
 
