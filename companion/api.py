@@ -1,0 +1,446 @@
+"""The JSON API under /api: tables, seats, actions, frames, events, and "check my paper".
+
+Errors are JSON `{"error": message}` with the status that says what went wrong:
+400 malformed JSON / bad input / corrupt frame, 403 another player's sheet, 404 unknown
+table, 409 an action the rules refuse (the message is the rule's reason) or a seat
+already taken, 413 an upload over the size limit, 503 camera reading unavailable.
+
+Who may do what (the server never trusts a client's idea of legality, and checks every
+action with the engine before it is written):
+- a player (their seat's token, in the cookie `dc_<CODE>` or the `X-Token` header) writes
+  and undoes on their own sheet only;
+- the table's creator may roll and correct the roll, and writes for seats nobody has
+  joined (a player without a phone);
+- the player whose turn it is may roll and correct their own roll.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (Blueprint, Response, current_app, jsonify, make_response,
+                   request, stream_with_context)
+from werkzeug.exceptions import HTTPException
+
+from engine.dice import Die, Roll
+from engine.errors import IllegalPlacement, InvalidInput
+from engine.game import OTHER, ROLLER
+from engine.placement import ENTER, Mark, Placement
+from engine.registry import game_class
+from engine.table import CorrectRoll, RollDice, Table, action_from_json
+
+from . import games as G
+from .db import get_store
+from .reader import BadFrame, ReaderUnavailable, Settler, decode_frame, read_dice
+from .store import SeatTaken, TableRecord, UnknownTable, games_for
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+COOKIE_PREFIX = "dc_"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    return jsonify({"error": exc.message, **exc.extra}), exc.status
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException):
+    message = {413: "the upload is too large"}.get(exc.code, exc.description)
+    return jsonify({"error": message}), exc.code
+
+
+@bp.errorhandler(UnknownTable)
+def _unknown(exc):
+    return jsonify({"error": str(exc)}), 404
+
+
+@bp.errorhandler(IllegalPlacement)
+def _illegal(exc):
+    return jsonify({"error": str(exc)}), 409
+
+
+@bp.errorhandler(InvalidInput)
+def _invalid(exc):
+    return jsonify({"error": str(exc)}), 400
+
+
+# -- helpers ------------------------------------------------------------------------------
+def body_json() -> Any:
+    """The request's JSON body, or 400 "malformed JSON"."""
+    raw = request.get_data(cache=True)   # 413 when over MAX_CONTENT_LENGTH
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+
+
+def token_for(code: str) -> str | None:
+    return request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code)
+
+
+def set_token(resp: Response, code: str, token: str) -> Response:
+    resp.set_cookie(COOKIE_PREFIX + code, token, max_age=60 * 60 * 24 * 30,
+                    httponly=True, samesite="Lax", secure=request.is_secure)
+    return resp
+
+
+def viewer(rec: TableRecord) -> tuple[int | None, bool]:
+    token = token_for(rec.code)
+    return get_store().seat_of(rec, token), bool(token) and token == rec.creator_token
+
+
+def die_json(die) -> dict:
+    return {"colour": die.colour, "face": die.face}
+
+
+def roll_json(roll: Roll | None) -> list | None:
+    return None if roll is None else [die_json(d) for d in roll]
+
+
+def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
+                creator: bool) -> dict:
+    """Everything a page shows, for one viewer (their legal placements and reasons)."""
+    players = []
+    for s, info in enumerate(rec.seats):
+        game = table.games[s]
+        sc = table.score(s)
+        layout = game.layout.info
+        answer = table.answers[s] if table.answers else None
+        players.append({
+            "seat": s, "name": info.name, "claimed": info.claimed,
+            "layout": {"name": layout.name, "confidence": layout.confidence,
+                       "recon": layout.is_recon, "note": layout.note},
+            "sheet": game.sheet_to_json(table.sheets[s]),
+            "view": G.sheet_view(game, table.sheets[s]),
+            "score": sc.to_json(),
+            "answered": answer is not None,
+            "answer": None if answer is None else str(answer),
+            "role": table.role(s),
+        })
+    state = {
+        "code": rec.code, "seq": seq,
+        "game": {"name": table.game.name, "title": table.game.title,
+                 "max_attempts": table.game.max_attempts, "dice": G.dice_spec(table.game.name)},
+        "players": players,
+        "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,
+        "attempts": [roll_json(r) for r in table.attempts],
+        "roll": roll_json(table.roll),
+        "pending": table.pending(), "may_reroll": table.may_reroll(),
+        "turn_complete": table.turn_complete, "is_over": table.is_over,
+        "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
+                       "total": st.score.total} for st in table.standings()],
+    }
+    me: dict[str, Any] = {"seat": seat, "creator": creator,
+                          "can_roll": creator or (seat is not None and seat == table.next_roller
+                                                  and not table.is_over)}
+    me["writes_for"] = [s for s in range(len(rec.seats))
+                        if s == seat or (creator and not rec.seats[s].claimed)]
+    me["seats"] = {str(s): seat_options(table, s) for s in me["writes_for"]}
+    state["me"] = me
+    return state
+
+
+def seat_options(table: Table, s: int) -> dict:
+    """The legal placements of seat s for the current roll, and why the other fields are not."""
+    legal = list(table.legal(s))
+    out: dict[str, Any] = {
+        "legal": [str(p) for p in legal],
+        "specials": [p.kind for p in legal if p.kind != ENTER],
+        "marks": sorted({str(m) for p in legal for m in p.marks}),
+        "multi": any(len(p.marks) > 1 for p in legal),
+        "can_undo": bool(table.answers) and table.answers[s] is not None,
+        "reasons": {},
+    }
+    roll = table.roll
+    game = table.games[s]
+    view = G.sheet_view(game, table.sheets[s])
+    if roll is None or table.answers[s] is not None or view is None:
+        return out
+    lit = {(m.row, m.col) for p in legal for m in p.marks}
+    role = table.role(s)
+    for row in view["rows"]:
+        for cell in row["cells"]:
+            if cell is None or (cell["row"], cell["col"]) in lit:
+                continue
+            value = _cell_candidate(view, cell, roll)
+            if value is None:
+                continue
+            reason = game.why_illegal(table.sheets[s], roll, role,
+                                      Placement.of(Mark(cell["row"], cell["col"], value)))
+            if reason:
+                out["reasons"][f"{cell['row']}@{cell['col']}"] = reason
+    return out
+
+
+def _cell_candidate(view: dict, cell: dict, roll: Roll):
+    """The value a player would write into this field from this roll (for its reason)."""
+    rule = view.get("value", "sum")
+    if rule == "die-of-colour":
+        for d in roll:
+            if d.colour == cell["colour"] and isinstance(d.face, int):
+                return d.face
+        return None
+    return roll.total
+
+
+def load(code: str) -> tuple[TableRecord, int, Table]:
+    store = get_store()
+    rec = store.table_record(code)
+    seq, table = store.state(rec)
+    return rec, seq, table
+
+
+def state_response(rec: TableRecord, seq: int, table: Table, status: int = 200):
+    seat, creator = viewer(rec)
+    return jsonify(table_state(rec, seq, table, seat, creator)), status
+
+
+# -- games ----------------------------------------------------------------------------------
+@bp.get("/games")
+def games():
+    return jsonify({"games": G.all_games()})
+
+
+@bp.get("/games/<name>")
+def game(name: str):
+    return jsonify(G.game_info(name))
+
+
+# -- tables --------------------------------------------------------------------------------
+@bp.post("/tables")
+def create_table():
+    """{"game", "players": [names], "layouts": [per seat: name | "uploaded" | object]?,
+    "layout": one for all?, "uploaded": layout object?, "claim": seat?}"""
+    data = body_json()
+    if not isinstance(data, dict):
+        raise ApiError(400, "send a JSON object")
+    game_name = game_class(str(data.get("game", ""))).name
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip()
+                                                for p in players):
+        raise ApiError(400, "'players' must be a list of names")
+    players = [p.strip()[:40] for p in players]
+    cls = game_class(game_name)
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise ApiError(400, f"{cls.title} is played by {cls.min_players}-{cls.max_players} "
+                            f"players, not {len(players)}")
+    if len(set(players)) != len(players):
+        raise ApiError(400, "two players have the same name")
+    n = len(players)
+    specs = data.get("layouts")
+    if specs is None:
+        one = data.get("layout")
+        specs = [one] * n if one is not None else G.default_layouts(game_name, n)
+    if not isinstance(specs, list) or len(specs) != n:
+        raise ApiError(400, "'layouts' needs one entry per player")
+    uploaded = data.get("uploaded")
+    if uploaded is not None and not isinstance(uploaded, dict):
+        raise ApiError(400, "'uploaded' must be a layout object")
+    layouts = [G.resolve_layout(game_name, s, uploaded) for s in specs]
+    store = get_store()
+    rec, table = store.create_table(game_name, players, layouts)
+    claim = data.get("claim")
+    if claim is not None:
+        if not isinstance(claim, int) or not 0 <= claim < n:
+            raise ApiError(400, f"'claim' must be a seat 0-{n - 1}")
+        store.join(rec, claim, rec.creator_token)
+        rec = store.table_record(rec.code)
+    resp = make_response(jsonify(
+        {"code": rec.code, "url": f"/t/{rec.code}",
+         "state": table_state(rec, 0, table, claim, True)}), 201)
+    resp.headers["Location"] = f"/api/tables/{rec.code}"
+    return set_token(resp, rec.code, rec.creator_token)
+
+
+@bp.get("/tables/<code>")
+def table(code: str):
+    rec, seq, table = load(code)
+    return state_response(rec, seq, table)
+
+
+@bp.get("/tables/<code>/log")
+def log(code: str):
+    store = get_store()
+    rec = store.table_record(code)
+    return jsonify({"code": rec.code, "actions": store.actions(rec)})
+
+
+@bp.post("/tables/<code>/join")
+def join(code: str):
+    data = body_json()
+    if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
+        raise ApiError(400, "send {\"seat\": number}")
+    store = get_store()
+    rec = store.table_record(code)
+    token = token_for(rec.code)
+    seat, creator = viewer(rec)
+    if seat is not None:
+        raise ApiError(409, f"you already sit at this table as {rec.seats[seat].name}")
+    try:
+        token = store.join(rec, data["seat"], rec.creator_token if creator else None)
+    except SeatTaken as exc:
+        raise ApiError(409, str(exc)) from None
+    rec = store.table_record(rec.code)
+    seq, table = store.state(rec)
+    current_app.extensions["broker"].publish(rec.code, "joined", {"seq": seq,
+                                                                  "seat": data["seat"]})
+    resp = make_response(jsonify(table_state(rec, seq, table, data["seat"], creator)))
+    return set_token(resp, rec.code, token)
+
+
+@bp.post("/tables/<code>/actions")
+def act(code: str):
+    """One action: {"type": "roll"|"correct", "roll": text | [dice]} or
+    {"type": "place", "seat", "placement": text} or {"type": "undo", "seat"}."""
+    data = body_json()
+    if not isinstance(data, dict):
+        raise ApiError(400, "an action must be a JSON object with a 'type'")
+    if isinstance(data.get("roll"), list):
+        data = dict(data, roll=str(G.roll_from_dice(data["roll"])))
+    action = action_from_json(data)
+    store = get_store()
+    rec = store.table_record(code)
+    seat, creator = viewer(rec)
+    _, current = store.state(rec)
+    if isinstance(action, (RollDice, CorrectRoll)):
+        roller = current.next_roller if isinstance(action, RollDice) else current.roller
+        if not (creator or seat == roller):
+            raise ApiError(403, f"only the table's creator or {rec.seats[roller].name}, "
+                                f"whose turn it is, may {'roll' if isinstance(action, RollDice) else 'correct the roll'}")
+        by = seat if seat is not None and not creator else -1
+    else:
+        target = action.seat
+        if not 0 <= target < len(rec.seats):
+            raise ApiError(400, f"there is no seat {target} at this table")
+        mine = seat == target
+        stand_in = creator and not rec.seats[target].claimed
+        if not (mine or stand_in):
+            raise ApiError(403, f"this is {rec.seats[target].name}'s sheet: only "
+                                f"{rec.seats[target].name} may write on it")
+        by = target
+    seq, table = store.append(rec, action, by)
+    current_app.extensions["broker"].publish(
+        rec.code, "action", {"seq": seq, "action": data.get("type"),
+                             "seat": getattr(action, "seat", None)})
+    return state_response(rec, seq, table)
+
+
+@bp.post("/tables/<code>/why")
+def why(code: str):
+    """Why a placement is not allowed for a seat now: {"seat", "placement"} -> reason."""
+    data = body_json()
+    if not isinstance(data, dict):
+        raise ApiError(400, "send {\"seat\", \"placement\"}")
+    rec, seq, table = load(code)
+    s = data.get("seat")
+    if not isinstance(s, int) or not 0 <= s < len(rec.seats):
+        raise ApiError(400, "'seat' must be a seat number")
+    placement = Placement.parse(str(data.get("placement", "")))
+    if table.roll is None:
+        return jsonify({"legal": False, "reason": "nothing has been rolled yet"})
+    if table.answers[s] is not None:
+        return jsonify({"legal": False, "reason": "you have already answered this roll"})
+    game = table.games[s]
+    reason = game.why_illegal(table.sheets[s], table.roll, table.role(s), placement)
+    return jsonify({"legal": reason is None, "reason": reason})
+
+
+# -- camera frames ----------------------------------------------------------------------------
+def _settler(code: str) -> Settler:
+    settlers = current_app.extensions["settlers"]
+    s = settlers.get(code)
+    if s is None:
+        s = settlers.setdefault(code, Settler(current_app.config["SETTLE_FRAMES"]))
+    return s
+
+
+@bp.post("/tables/<code>/frame")
+def frame(code: str):
+    """A camera frame (JPEG/PNG as the body, or the form field 'frame') -> dice reading.
+
+    Answers the reading, whether it has settled, and for the sender's seat the placements
+    the settled dice would allow (a preview; nothing is written until the roll is sent)."""
+    rec, seq, table = load(code)
+    if request.files:
+        upload = request.files.get("frame")
+        data = upload.read() if upload else b""
+    else:
+        data = request.get_data(cache=False)
+    settler = _settler(rec.code)
+    try:
+        image = decode_frame(data)
+    except BadFrame as exc:
+        last = settler.settled
+        raise ApiError(400, str(exc), last=None if last is None else
+                       [d.to_json() for d in last.dice]) from None
+    spec = G.dice_spec(table.game.name)
+    palette = [c["colour"] for c in spec["colours"]]
+    faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
+    try:
+        reading = read_dice(image, palette, faces)
+    except ReaderUnavailable as exc:
+        raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
+    settled = settler.add(reading)
+    out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
+           "width": reading.width, "height": reading.height,
+           "elapsed_ms": round(reading.elapsed_ms, 1)}
+    seat, creator = viewer(rec)
+    if reading.dice:
+        roll = Roll(Die(d.colour, d.face) for d in reading.dice)
+        problem = table.game.roll_problem(roll)
+        out["roll"] = str(roll)
+        out["problem"] = problem
+        if problem is None and seat is not None:
+            role = ROLLER if seat == table.next_roller else OTHER
+            sheet = table.sheets[seat]
+            out["legal"] = [str(p) for p in table.games[seat].legal(sheet, roll, role)]
+    current_app.extensions["broker"].publish(rec.code, "reading", out)
+    return jsonify(out)
+
+
+# -- events ----------------------------------------------------------------------------------
+@bp.get("/tables/<code>/events")
+def events(code: str):
+    store = get_store()
+    rec = store.table_record(code)
+    seq = store.log_length(rec)
+    limit = request.args.get("limit", type=float)
+    stream = current_app.extensions["broker"].subscribe(
+        rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit)
+    resp = Response(stream_with_context(stream), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+# -- check my paper --------------------------------------------------------------------------
+@bp.post("/check")
+def check():
+    """{"game", "layout": name | object, "sheet": sheet JSON} or {..., "cells": {"Y@3": 7},
+    "extras": {...}} -> every rule problem and the score with its breakdown."""
+    data = body_json()
+    if not isinstance(data, dict):
+        raise ApiError(400, "send a JSON object")
+    game_name = game_class(str(data.get("game", ""))).name
+    spec = data.get("layout") or G.default_layouts(game_name, 1)[0]
+    layout = G.resolve_layout(game_name, spec, data.get("uploaded"))
+    (g_,) = games_for(game_name, [layout])
+    if "cells" in data:
+        if not isinstance(data["cells"], dict):
+            raise ApiError(400, "'cells' must map fields to values")
+        sheet_json = G.sheet_from_cells(g_, data["cells"], data.get("extras") or {})
+    else:
+        sheet_json = data.get("sheet")
+    sheet = g_.sheet_from_json(sheet_json)
+    problems = g_.problems(sheet)
+    return jsonify({"problems": problems, "ok": not problems,
+                    "score": g_.score(sheet, final=bool(data.get("final", True))).to_json(),
+                    "finished": g_.is_finished(sheet),
+                    "sheet": g_.sheet_to_json(sheet), "view": G.sheet_view(g_, sheet)})

@@ -1,0 +1,53 @@
+"""The app factory (flaskr style): `create_app(config)` builds the companion web app.
+
+Defaults: the database `companion.sqlite` in the instance folder, uploads up to
+`MAX_CONTENT_LENGTH` bytes, a roll counts as settled after `SETTLE_FRAMES` equal readings.
+`config` (a mapping) overrides any of them; tests pass a temporary database.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from flask import Flask, jsonify, request
+
+from . import db
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,   # frames and layout files; more -> 413
+        SETTLE_FRAMES=3,
+        SSE_HEARTBEAT=15.0,
+        JSON_SORT_KEYS=False,
+        PUBLIC_URL=None,                      # the LAN address printed by `serve`
+        FRAME_SOURCE=None,                    # a server-side camera / demo source
+    )
+    if config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(config)
+    db_dir = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
+    os.makedirs(db_dir, exist_ok=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    db.init_app(app)
+    db.init_db(app.config["DATABASE"])      # the app creates and migrates its own schema
+
+    from .events import Broker
+    app.extensions["broker"] = Broker()
+    app.extensions["settlers"] = {}
+
+    from . import api, pages
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+
+    @app.errorhandler(413)
+    def too_large(exc):
+        if request.path.startswith("/api/"):
+            return jsonify({"error": "the upload is too large"}), 413
+        return pages.error_page(413, "the upload is too large")
+
+    return app

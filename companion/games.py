@@ -1,0 +1,301 @@
+"""What the pages need to know about a game, asked of the engine through its protocol.
+
+- `game_info`: title, player counts, attempts, the shipped layouts with their confidence
+  (RECON ones are labelled), and the dice a person can tap (`dice_spec`).
+- `sheet_view`: a sheet as a grid of cells for drawing it like the paper one. A cell is
+  addressed the way a `Mark` is (row label + column), so the legal placements of the engine
+  light up cells without the page knowing any rule. Views are presentation only; a game
+  without a view is still fully playable (the page lists its legal placements as buttons
+  and shows the sheet's JSON).
+- `sheet_from_cells`: the reverse, for "check my paper": cells typed by a person -> the
+  game's sheet JSON, which `Game.sheet_from_json` / `problems` / `score` then judge.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Callable
+
+from engine.dice import Roll
+from engine.errors import InvalidInput
+from engine.game import Game
+from engine.layouts import builtin_layout_data
+from engine.registry import GAMES, DEFAULT_LAYOUT, game_class, layout_names
+
+
+# -- dice -------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _dice_spec_for(game_name: str, layout_key: str) -> dict:
+    game = _default_game(game_name)
+    declared = getattr(type(game), "dice", None)
+    if isinstance(declared, dict):
+        return declared
+    # Ask the game itself: its own random rolls show which dice exist and which faces they
+    # show; every roll a person enters is still checked by `Game.roll_problem`.
+    rng = random.Random(1234)
+    faces: dict[str | None, set] = {}
+    sizes = set()
+    for _ in range(400):
+        roll = game.random_roll(rng)
+        sizes.add(len(roll))
+        for die in roll:
+            faces.setdefault(die.colour, set()).add(die.face)
+    colours = sorted(faces, key=lambda c: ("" if c is None else c))
+    return {
+        "colours": [{"colour": c, "faces": sorted(faces[c], key=_face_key)} for c in colours],
+        "min_dice": min(sizes),
+        "max_dice": max(sizes),
+        # several dice of one colour at once (Knister's two plain dice)?
+        "repeat_colours": _repeats(game, rng),
+    }
+
+
+def _repeats(game: Game, rng: random.Random) -> bool:
+    for _ in range(200):
+        colours = game.random_roll(rng).colours
+        if len(set(colours)) != len(colours):
+            return True
+    return False
+
+
+def _face_key(face) -> tuple:
+    return (0, face, "") if isinstance(face, int) else (1, 0, str(face))
+
+
+def dice_spec(game_name: str) -> dict:
+    return _dice_spec_for(game_class(game_name).name, "")
+
+
+@lru_cache(maxsize=None)
+def _default_game(game_name: str) -> Game:
+    cls = game_class(game_name)
+    name = DEFAULT_LAYOUT.get(cls.name) or layout_names(cls.name)[0]
+    return cls(cls.parse_layout(builtin_layout_data(cls.name, name)))
+
+
+# -- games and layouts ------------------------------------------------------------------
+def layouts_of(game_name: str) -> list[dict]:
+    cls = game_class(game_name)
+    out = []
+    for name in layout_names(cls.name):
+        data = builtin_layout_data(cls.name, name)
+        info = cls.parse_layout(data).info
+        out.append({"name": info.name, "confidence": info.confidence,
+                    "recon": info.is_recon, "note": info.note})
+    return out
+
+
+def game_info(game_name: str) -> dict:
+    cls = game_class(game_name)
+    return {
+        "name": cls.name, "title": cls.title,
+        "min_players": cls.min_players, "max_players": min(cls.max_players, 12),
+        "max_attempts": cls.max_attempts,
+        "default_layout": DEFAULT_LAYOUT.get(cls.name) or layout_names(cls.name)[0],
+        "layouts": layouts_of(cls.name),
+        "dice": dice_spec(cls.name),
+        "seat_layouts": _per_seat_layouts(cls.name),
+    }
+
+
+def _per_seat_layouts(game_name: str) -> bool:
+    """True for games where each player should get a different printed sheet (twenty one:
+    sheets A-F). Told by the data: several shipped layouts of equal standing."""
+    names = layout_names(game_name)
+    return len(names) > 1 and all(len(n) == 1 for n in names)
+
+
+def all_games() -> list[dict]:
+    out = []
+    for name in sorted(GAMES):
+        try:
+            out.append(game_info(name))
+        except Exception as exc:  # a game being added may not be complete yet
+            out.append({"name": name, "title": name, "error": str(exc)})
+    return [g for g in out if "error" not in g]
+
+
+def default_layouts(game_name: str, n: int) -> list[str]:
+    """The shipped layout each of n seats gets by default."""
+    cls = game_class(game_name)
+    names = layout_names(cls.name)
+    if _per_seat_layouts(cls.name):
+        return [names[i % len(names)] for i in range(n)]
+    default = DEFAULT_LAYOUT.get(cls.name) or names[0]
+    return [default] * n
+
+
+def resolve_layout(game_name: str, spec: Any, uploaded: dict | None) -> dict:
+    """A seat's layout: a shipped name, "uploaded", or layout data; checked by the game."""
+    cls = game_class(game_name)
+    if spec == "uploaded":
+        if uploaded is None:
+            raise InvalidInput("no layout file was uploaded")
+        data = uploaded
+    elif isinstance(spec, dict):
+        data = spec
+    elif isinstance(spec, str):
+        data = builtin_layout_data(cls.name, spec)
+    else:
+        raise InvalidInput("a layout is a shipped layout's name or a layout object")
+    cls.parse_layout(data)  # raises InvalidLayout with the reason
+    return data
+
+
+# -- sheet views ------------------------------------------------------------------------
+# A view: {"columns": n, "rows": [{"label", "colour", "cells": [cell, ...]}], "extras": [...]}
+# cell: {"row": label, "col": int, "value": v | None, "colour": css colour name | None,
+#        "printed": text printed in the field | None, "shape": "square" | "pentagon"}
+# value: which number a field would take from a roll, for explaining a refusal: "sum" (the
+#        dice's total, the default) or "die-of-colour" (the die of the field's colour).
+# extras: counters written outside the grid (Qwinto's failed attempts): {"key", "label",
+#        "value", "max"}.
+Views = dict[str, Callable[[Game, Any], dict]]
+VIEWS: Views = {}
+
+
+def view(name: str):
+    def register(fn):
+        VIEWS[name] = fn
+        return fn
+    return register
+
+
+def sheet_view(game: Game, sheet: Any) -> dict | None:
+    fn = VIEWS.get(game.name)
+    return None if fn is None else fn(game, game.sheet_to_json(sheet))
+
+
+def empty_view(game: Game) -> dict | None:
+    return sheet_view(game, game.new_sheet())
+
+
+@view("qwinto")
+def _qwinto_view(game: Game, data: dict) -> dict:
+    lay = game.layout
+    rows = []
+    for row in lay.rows:
+        values = dict(zip(row.fields, data["rows"][row.colour]))
+        rows.append({"label": row.label, "colour": row.colour, "cells": [
+            {"row": row.label, "col": p, "value": values.get(p), "colour": row.colour,
+             "printed": None, "shape": "pentagon" if p in row.pentagons else "square"}
+            if p in row.fields else None
+            for p in range(lay.columns)]})
+    return {"columns": lay.columns, "rows": rows, "extras": [
+        {"key": "failed_attempts", "label": "failed attempts", "value": data["failed_attempts"],
+         "max": lay.failed_attempts_to_end, "points": lay.failed_attempt_points}]}
+
+
+@view("knister")
+def _knister_view(game: Game, data: dict) -> dict:
+    labels = "ABCDEFGHIJ"
+    grid = data["grid"]
+    return {"columns": len(grid), "rows": [
+        {"label": labels[r], "colour": None, "cells": [
+            {"row": labels[r], "col": c, "value": v, "colour": None, "printed": None,
+             "shape": "square"} for c, v in enumerate(row)]}
+        for r, row in enumerate(grid)], "extras": []}
+
+
+@view("twenty_one")
+def _twenty_one_view(game: Game, data: dict) -> dict:
+    rows = []
+    for lay_row, values in zip(game.layout.rows, data["rows"]):
+        rows.append({"label": lay_row.label, "colour": None, "cells": [
+            {"row": lay_row.label, "col": p, "value": v, "colour": lay_row.colours[p],
+             "printed": str(lay_row.numbers[p]), "shape": "square"}
+            for p, v in enumerate(values)]})
+    return {"columns": 6, "rows": rows, "extras": [], "value": "die-of-colour"}
+
+
+# -- check my paper: cells -> sheet JSON --------------------------------------------------
+def sheet_from_cells(game: Game, cells: dict, extras: dict) -> dict:
+    """Build the game's sheet JSON from typed cells {"Y@3": 7, ...} using the game's view.
+
+    The empty sheet's view tells which cells exist; its JSON is rebuilt by writing each
+    typed value into the matching place of `sheet_to_json(new_sheet())`. Only games with a
+    view can do this; the others take the sheet JSON as typed.
+    """
+    writer = WRITERS.get(game.name)
+    if writer is None:
+        raise InvalidInput(f"{game.title} has no grid entry yet: type the sheet as JSON")
+    known = {f"{c['row']}@{c['col']}" for r in empty_view(game)["rows"] for c in r["cells"] if c}
+    unknown = sorted(set(cells) - known)
+    if unknown:
+        raise InvalidInput(f"no such field(s): {', '.join(unknown)}")
+    parsed = {}
+    for key, raw in cells.items():
+        if raw is None or raw == "":
+            continue
+        parsed[key] = _cell_value(raw, key)
+    return writer(game, game.sheet_to_json(game.new_sheet()), parsed, extras or {})
+
+
+def _cell_value(raw: Any, key: str):
+    if isinstance(raw, bool):
+        raise InvalidInput(f"field {key}: '{raw}' is not something written on a sheet")
+    if isinstance(raw, int):
+        return raw
+    text = str(raw).strip().lower()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text.isalpha() and len(text) <= 8:
+        return text
+    raise InvalidInput(f"field {key}: '{raw}' is not a number or a mark")
+
+
+Writers = dict[str, Callable[[Game, dict, dict, dict], dict]]
+WRITERS: Writers = {}
+
+
+def _writer(name: str):
+    def register(fn):
+        WRITERS[name] = fn
+        return fn
+    return register
+
+
+@_writer("qwinto")
+def _qwinto_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
+    for row in game.layout.rows:
+        data["rows"][row.colour] = [cells.get(f"{row.label}@{p}") for p in row.fields]
+    data["failed_attempts"] = _count(extras.get("failed_attempts", 0), "failed attempts")
+    return data
+
+
+@_writer("knister")
+def _knister_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
+    labels = "ABCDEFGHIJ"
+    n = len(data["grid"])
+    data["grid"] = [[cells.get(f"{labels[r]}@{c}") for c in range(n)] for r in range(n)]
+    return data
+
+
+@_writer("twenty_one")
+def _twenty_one_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
+    data["rows"] = [[cells.get(f"{row.label}@{p}") for p in range(6)]
+                    for row in game.layout.rows]
+    return data
+
+
+def _count(raw: Any, what: str) -> int:
+    try:
+        n = int(raw or 0)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{what} must be a whole number") from None
+    return n
+
+
+def roll_from_dice(items: Any) -> Roll:
+    """A roll from [{"colour": c, "face": f}, ...] or from text."""
+    if isinstance(items, str):
+        return Roll.parse(items)
+    if not isinstance(items, list) or not items:
+        raise InvalidInput("a roll is a list of dice")
+    parts = []
+    for d in items:
+        if not isinstance(d, dict) or "face" not in d:
+            raise InvalidInput("each die needs a 'face'")
+        colour = d.get("colour")
+        parts.append(f"{colour}:{d['face']}" if colour else str(d["face"]))
+    return Roll.parse(" ".join(parts))

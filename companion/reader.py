@@ -1,0 +1,130 @@
+"""Frames -> dice: the one place the companion calls vision, and the settling of readings.
+
+`decode_frame` checks an uploaded frame (JPEG/PNG bytes) and raises `BadFrame` with a
+message for anything that is not a readable image. `read_dice` hands the image to the
+vision package's reader when vision has one; until then it raises `ReaderUnavailable`
+("camera reading unavailable"), and the table is played by tapping the dice in.
+
+`Settler` turns a stream of readings into a settled roll: the reading is shown only once
+the same dice were seen in `frames` consecutive frames. It keeps the last good reading, so
+a corrupt frame in between changes nothing.
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+MAX_SIDE = 4096
+
+
+class BadFrame(ValueError):
+    """The upload is not an image we can read (400)."""
+
+
+class ReaderUnavailable(RuntimeError):
+    """vision has no dice reader (yet): the roll must be tapped in."""
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    colour: str | None
+    face: int | str
+    box: tuple[int, int, int, int]
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"colour": self.colour, "face": self.face, "box": list(self.box),
+                "confidence": round(float(self.confidence), 3)}
+
+
+@dataclass(frozen=True)
+class Reading:
+    dice: tuple[SeenDie, ...]
+    width: int
+    height: int
+    elapsed_ms: float
+
+    def key(self) -> tuple:
+        return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
+
+
+def decode_frame(data: bytes):
+    """The frame as a BGR image; `BadFrame` when it is empty, not an image, or corrupt."""
+    if not data:
+        raise BadFrame("the frame is empty")
+    if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
+        raise BadFrame("the frame is not a JPEG or PNG image")
+    import cv2
+    import numpy as np
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise BadFrame("the frame is corrupt: it could not be decoded")
+    h, w = image.shape[:2]
+    if max(h, w) > MAX_SIDE:
+        raise BadFrame(f"the frame is {w}x{h}: at most {MAX_SIDE} pixels a side")
+    return image
+
+
+_VISION_ENTRY = None
+_VISION_LOCK = threading.Lock()
+
+
+def _vision_reader():
+    """The vision package's dice reader, built once; `ReaderUnavailable` if it has none."""
+    global _VISION_ENTRY
+    with _VISION_LOCK:
+        if _VISION_ENTRY is not None:
+            return _VISION_ENTRY
+        try:
+            module = importlib.import_module("vision.reader")
+        except ImportError as exc:
+            raise ReaderUnavailable(f"camera reading unavailable: vision has no reader "
+                                    f"yet ({exc})") from None
+        make = getattr(module, "DiceReader", None)
+        if make is None:
+            raise ReaderUnavailable("camera reading unavailable: vision.reader has no "
+                                    "DiceReader")
+        try:
+            _VISION_ENTRY = make()
+        except (FileNotFoundError, OSError, RuntimeError) as exc:
+            raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
+        return _VISION_ENTRY
+
+
+def read_dice(image, palette: Sequence[str | None], faces: Sequence[Any]) -> Reading:
+    """Read the dice in a BGR image, naming colours from `palette` and faces from `faces`."""
+    reader = _vision_reader()
+    t0 = time.perf_counter()
+    result = reader(image, palette=list(palette), faces=list(faces))
+    dice = tuple(SeenDie(getattr(d, "colour", None), getattr(d, "value", None) if
+                         hasattr(d, "value") else getattr(d, "face"),
+                         tuple(int(v) for v in d.box), float(getattr(d, "confidence", 1.0)))
+                 for d in getattr(result, "dice", result))
+    h, w = image.shape[:2]
+    return Reading(dice, w, h, (time.perf_counter() - t0) * 1000)
+
+
+@dataclass
+class Settler:
+    """Settled = the same dice in `frames` consecutive readings."""
+
+    frames: int = 3
+    last_key: tuple | None = None
+    same: int = 0
+    last: Reading | None = None
+    settled: Reading | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, reading: Reading) -> bool:
+        with self.lock:
+            key = reading.key()
+            self.same = self.same + 1 if key == self.last_key else 1
+            self.last_key = key
+            self.last = reading
+            if self.same >= self.frames and reading.dice:
+                self.settled = reading
+                return True
+            return False

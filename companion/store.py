@@ -1,0 +1,306 @@
+"""The game store: SQLite in the instance folder, one append-only log of actions per table.
+
+A table's state is never stored, only its actions: the state is `engine.Table.replay` of
+the log. That gives undo, history, crash safety and an audit of every table.
+
+Layout of the data (schema version in `PRAGMA user_version`, migrated by `migrate`):
+
+- ``tables``: one row per table: its join code, game, the layout data of every seat (the
+  full JSON, so a table stays playable if a shipped layout changes), the creator's token.
+- ``players``: one row per seat: name and, once someone joined as that seat, its token.
+- ``actions``: the log: (table, seq) -> the action as JSON (`engine.table.action_to_json`).
+
+Connections are per request (flaskr style, see `get_db`); the database runs in WAL mode
+with `synchronous=FULL`, and every accepted action is committed before the caller answers.
+A small in-process cache keeps the replayed `Table` of each table keyed by the length of its
+log, so a request replays only when another process wrote (or on the first request).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engine.errors import InvalidInput
+from engine.game import Game
+from engine.registry import game_class
+from engine.table import Action, Table, action_from_json, action_to_json
+
+SCHEMA_VERSION = 2
+
+# Each step takes the database from version i to i + 1.
+MIGRATIONS: list[str] = [
+    # 0 -> 1: tables, seats, the action log
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        code TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        layouts TEXT NOT NULL,          -- JSON list: the layout data of each seat
+        creator_token TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    CREATE TABLE players (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        token TEXT UNIQUE,              -- NULL until someone joins as this seat
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,           -- 1, 2, 3, ... per table
+        action TEXT NOT NULL,           -- JSON, engine.table.action_to_json
+        created REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    """,
+    # 1 -> 2: who wrote each action (seat, or -1 for the creator acting as the table)
+    """
+    ALTER TABLE actions ADD COLUMN by_seat INTEGER;
+    """,
+]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 5
+
+
+class UnknownTable(LookupError):
+    """No table has this code (404)."""
+
+
+class SeatTaken(ValueError):
+    """Someone already joined as this seat (409)."""
+
+
+def connect(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA busy_timeout=10000")
+    return db
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the schema up to `SCHEMA_VERSION`; returns the version found before."""
+    found = db.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        raise RuntimeError(f"the database has schema {found}, newer than this program "
+                           f"({SCHEMA_VERSION})")
+    for version in range(found, SCHEMA_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(MIGRATIONS[version]):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version={version + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    id: int
+    code: str
+    game: str
+    layouts: tuple[dict, ...]
+    creator_token: str
+    seats: tuple[Seat, ...]
+
+    def games(self) -> tuple[Game, ...]:
+        return games_for(self.game, self.layouts)
+
+
+_GAME_CACHE: dict[tuple[str, str], Game] = {}
+_GAME_LOCK = threading.Lock()
+
+
+def games_for(game: str, layouts: Sequence[dict]) -> tuple[Game, ...]:
+    """One game object per seat, built from stored layout data (cached by content)."""
+    cls = game_class(game)
+    out = []
+    for data in layouts:
+        key = (cls.name, json.dumps(data, sort_keys=True))
+        with _GAME_LOCK:
+            g = _GAME_CACHE.get(key)
+            if g is None:
+                g = _GAME_CACHE[key] = cls(cls.parse_layout(data))
+        out.append(g)
+    return tuple(out)
+
+
+class Store:
+    """The operations of the app on one SQLite connection."""
+
+    # (db path, table id) -> (log length, Table); shared by all connections of a process
+    _cache: dict[tuple[str, int], tuple[int, Table]] = {}
+    _locks: dict[tuple[str, int], threading.Lock] = {}
+    _locks_guard = threading.Lock()
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+
+    # -- tables ----------------------------------------------------------------------
+    def create_table(self, game: str, players: Sequence[str],
+                     layouts: Sequence[dict]) -> tuple[TableRecord, Table]:
+        """Create a table (checked by building it); returns the record and the new Table."""
+        games = games_for(game, layouts)
+        table = Table.new(games, players)          # raises InvalidInput when wrong
+        name = games[0].name
+        token = secrets.token_urlsafe(24)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for _ in range(50):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if not self.db.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone():
+                    break
+            cur = self.db.execute(
+                "INSERT INTO tables (code, game, layouts, creator_token, created) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (code, name, json.dumps(list(layouts)), token, time.time()))
+            tid = cur.lastrowid
+            self.db.executemany(
+                "INSERT INTO players (table_id, seat, name) VALUES (?, ?, ?)",
+                [(tid, i, p) for i, p in enumerate(players)])
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return self.table_record(code), table
+
+    def table_record(self, code: str) -> TableRecord:
+        row = self.db.execute("SELECT * FROM tables WHERE code=?",
+                              (code.strip().upper(),)).fetchone()
+        if row is None:
+            raise UnknownTable(f"there is no table '{code}'")
+        seats = tuple(Seat(r["seat"], r["name"], r["token"] is not None) for r in
+                      self.db.execute("SELECT seat, name, token FROM players WHERE table_id=? "
+                                      "ORDER BY seat", (row["id"],)))
+        return TableRecord(row["id"], row["code"], row["game"],
+                           tuple(json.loads(row["layouts"])), row["creator_token"], seats)
+
+    def list_tables(self, limit: int = 20) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT t.code, t.game, t.created, (SELECT COUNT(*) FROM actions a "
+            "WHERE a.table_id=t.id) AS n FROM tables t ORDER BY t.id DESC LIMIT ?", (limit,))
+        return [dict(r) for r in rows]
+
+    # -- players ---------------------------------------------------------------------
+    def join(self, rec: TableRecord, seat: int, token: str | None = None) -> str:
+        """Claim a seat: returns the player's secret token; `SeatTaken` if claimed.
+
+        The creator joins with their own token, so one cookie says both."""
+        if not 0 <= seat < len(rec.seats):
+            raise InvalidInput(f"there is no seat {seat} at this table of {len(rec.seats)}")
+        token = token or secrets.token_urlsafe(24)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = self.db.execute(
+                "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token IS NULL",
+                (token, rec.id, seat))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        if cur.rowcount != 1:
+            raise SeatTaken(f"{rec.seats[seat].name} has already joined this table")
+        return token
+
+    def seat_of(self, rec: TableRecord, token: str | None) -> int | None:
+        if not token:
+            return None
+        row = self.db.execute("SELECT seat FROM players WHERE table_id=? AND token=?",
+                              (rec.id, token)).fetchone()
+        return None if row is None else row["seat"]
+
+    # -- the log ---------------------------------------------------------------------
+    def _lock(self, rec: TableRecord) -> threading.Lock:
+        key = (self.path, rec.id)
+        with self._locks_guard:
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = threading.Lock()
+            return lock
+
+    def log_length(self, rec: TableRecord) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?",
+                               (rec.id,)).fetchone()[0]
+
+    def actions(self, rec: TableRecord) -> list[dict]:
+        return [json.loads(r["action"]) | {"seq": r["seq"], "by_seat": r["by_seat"],
+                                           "at": r["created"]}
+                for r in self.db.execute("SELECT seq, action, by_seat, created FROM actions "
+                                         "WHERE table_id=? ORDER BY seq", (rec.id,))]
+
+    def replay(self, rec: TableRecord) -> Table:
+        """The table as its whole log makes it (no cache)."""
+        table = Table.new(rec.games(), [s.name for s in rec.seats])
+        rows = self.db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY seq",
+                               (rec.id,)).fetchall()
+        return table.replay([action_from_json(json.loads(r["action"])) for r in rows])
+
+    def state(self, rec: TableRecord) -> tuple[int, Table]:
+        """(log length, table): cached, replayed again when the log has grown elsewhere."""
+        with self._lock(rec):
+            return self._current(rec)
+
+    def _current(self, rec: TableRecord) -> tuple[int, Table]:
+        key = (self.path, rec.id)
+        n = self.log_length(rec)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == n:
+            return hit
+        table = self.replay(rec)
+        self._cache[key] = (n, table)
+        return n, table
+
+    def append(self, rec: TableRecord, action: Action, by_seat: int | None) -> tuple[int, Table]:
+        """Check `action` against the current table, then commit it to the log.
+
+        Raises the engine's `IllegalPlacement` / `InvalidInput` (nothing written) when the
+        action is refused. Returns (new log length, new table) once the action is durable.
+        """
+        with self._lock(rec):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                n, table = self._current(rec)
+                table = table.apply(action)
+                self.db.execute(
+                    "INSERT INTO actions (table_id, seq, action, created, by_seat) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self._cache[(self.path, rec.id)] = (n + 1, table)
+            return n + 1, table
+
+
+def layout_list(data: Any) -> list[dict]:
+    """Check a list of layout dicts read from storage or a request."""
+    if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+        raise InvalidInput("layouts must be a list of layout objects")
+    return data

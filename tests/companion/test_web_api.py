@@ -1,0 +1,367 @@
+"""The JSON API through Flask's test client: every route and every error status."""
+import io
+import json
+import random
+
+import pytest
+
+from engine.registry import load_game
+from engine.simulate import random_game
+from engine.table import action_to_json
+
+
+class TestGames:
+    def test_lists_every_registered_game_with_dice_and_layouts(self, client):
+        r = client.get("/api/games")
+        assert r.status_code == 200
+        names = {g["name"] for g in r.json["games"]}
+        assert {"qwinto", "knister", "twenty_one"} <= names
+        qwinto = next(g for g in r.json["games"] if g["name"] == "qwinto")
+        assert sorted(c["colour"] for c in qwinto["dice"]["colours"]) == ["orange", "purple",
+                                                                          "yellow"]
+        assert (qwinto["dice"]["min_dice"], qwinto["dice"]["max_dice"]) == (1, 3)
+
+    def test_recon_layouts_are_labelled(self, client):
+        twenty_one = client.get("/api/games/twenty_one").json
+        assert twenty_one["layouts"] and all(l["recon"] for l in twenty_one["layouts"])
+        assert twenty_one["seat_layouts"] is True
+        assert client.get("/api/games/qwinto").json["layouts"][0]["recon"] is False
+
+    def test_knister_dice_have_no_colour_and_repeat(self, client):
+        dice = client.get("/api/games/knister").json["dice"]
+        assert dice["colours"] == [{"colour": None, "faces": [1, 2, 3, 4, 5, 6]}]
+        assert dice["repeat_colours"] is True
+
+    def test_unknown_game_is_400(self, client):
+        r = client.get("/api/games/chess")
+        assert r.status_code == 400 and "unknown game" in r.json["error"]
+
+
+class TestCreateAndJoin:
+    def test_create_sets_creator_cookie_and_claims_seat(self, client):
+        r = client.post("/api/tables", json={"game": "qwinto", "players": ["Ann", "Bob"],
+                                             "claim": 0})
+        assert r.status_code == 201
+        code = r.json["code"]
+        assert r.headers["Location"] == f"/api/tables/{code}"
+        state = client.get(f"/api/tables/{code}").json
+        assert state["me"]["seat"] == 0 and state["me"]["creator"] is True
+        assert [p["claimed"] for p in state["players"]] == [True, False]
+
+    def test_twenty_one_seats_get_different_sheets_by_default(self, client, make_table):
+        code = make_table(client, "twenty_one", ["A", "B", "C"])
+        layouts = [p["layout"]["name"] for p in client.get(f"/api/tables/{code}").json["players"]]
+        assert layouts == ["A", "B", "C"]
+
+    def test_uploaded_layout(self, client):
+        from engine.layouts import builtin_layout_data
+        mine = builtin_layout_data("twenty_one", "A") | {"name": "my pad"}
+        r = client.post("/api/tables", json={"game": "twenty_one", "players": ["A", "B"],
+                                             "layouts": ["uploaded", "B"], "uploaded": mine})
+        assert r.status_code == 201
+        players = r.json["state"]["players"]
+        assert [p["layout"]["name"] for p in players] == ["my pad", "B"]
+
+    def test_bad_uploaded_layout_is_400_with_reason(self, client):
+        r = client.post("/api/tables", json={"game": "qwinto", "players": ["A"],
+                                             "layout": "uploaded",
+                                             "uploaded": {"game": "qwinto", "name": "x"}})
+        assert r.status_code == 400 and "qwinto layout" in r.json["error"]
+
+    @pytest.mark.parametrize("body, message", [
+        ({"game": "qwinto", "players": []}, "played by"),
+        ({"game": "qwinto", "players": "Ann"}, "list of names"),
+        ({"game": "qwinto", "players": ["A", "A"]}, "same name"),
+        ({"game": "nope", "players": ["A"]}, "unknown game"),
+        ({"game": "qwinto", "players": ["A"], "layouts": ["standard", "standard"]}, "one entry"),
+        ({"game": "qwinto", "players": ["A"], "layout": "nope"}, "no built-in layout"),
+        ([1, 2], "JSON object"),
+    ])
+    def test_bad_create_is_400(self, client, body, message):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400 and message in r.json["error"], r.json
+
+    def test_join_gives_a_token_and_a_seat_only_once(self, client, client2, make_table):
+        code = make_table(client)
+        r = client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        assert r.status_code == 200 and r.json["me"]["seat"] == 1
+        assert f"dc_{code}=" in r.headers["Set-Cookie"]
+        third = client.application.test_client()
+        r = third.post(f"/api/tables/{code}/join", json={"seat": 1})
+        assert r.status_code == 409 and "already joined" in r.json["error"]
+        r = client2.post(f"/api/tables/{code}/join", json={"seat": 0})
+        assert r.status_code == 409
+
+    def test_join_unknown_seat_is_400(self, client, client2, make_table):
+        code = make_table(client)
+        assert client2.post(f"/api/tables/{code}/join", json={"seat": 7}).status_code == 400
+        assert client2.post(f"/api/tables/{code}/join", json={"seat": "1"}).status_code == 400
+
+    def test_codes_are_case_insensitive(self, client, make_table):
+        code = make_table(client)
+        assert client.get(f"/api/tables/{code.lower()}").status_code == 200
+
+
+class TestErrors:
+    def test_unknown_table_is_404_everywhere(self, client):
+        for method, path in [("get", "/api/tables/ZZZZZ"), ("get", "/api/tables/ZZZZZ/log"),
+                             ("post", "/api/tables/ZZZZZ/actions"),
+                             ("post", "/api/tables/ZZZZZ/join"),
+                             ("post", "/api/tables/ZZZZZ/frame"),
+                             ("get", "/api/tables/ZZZZZ/events")]:
+            kwargs = {"json": {"type": "undo", "seat": 0, "seat_": 0}} if method == "post" else {}
+            if path.endswith("join"):
+                kwargs = {"json": {"seat": 0}}
+            r = getattr(client, method)(path, **kwargs)
+            assert r.status_code == 404, (path, r.status_code)
+            assert "no table" in r.json["error"]
+
+    def test_malformed_json_is_400(self, client, make_table):
+        code = make_table(client)
+        for path in ["/api/tables", f"/api/tables/{code}/actions", f"/api/tables/{code}/join",
+                     "/api/check", f"/api/tables/{code}/why"]:
+            r = client.post(path, data="{not json", content_type="application/json")
+            assert r.status_code == 400 and "malformed JSON" in r.json["error"], path
+
+    def test_malformed_action_is_400(self, client, make_table):
+        code = make_table(client)
+        for body in [{"type": "dance"}, {"kind": "roll"}, {"type": "roll"},
+                     {"type": "roll", "roll": "orange:9"}, {"type": "place", "seat": 0,
+                                                            "placement": "Q@@"}]:
+            r = client.post(f"/api/tables/{code}/actions", json=body)
+            assert r.status_code == 400, body
+
+    def test_over_the_size_limit_is_413(self, client, make_table):
+        code = make_table(client)
+        big = b"\xff\xd8\xff" + b"0" * (300 * 1024)
+        r = client.post(f"/api/tables/{code}/frame", data=big, content_type="image/jpeg")
+        assert r.status_code == 413 and "too large" in r.json["error"]
+        r = client.post("/api/tables", data=b"[" + b"1," * 200_000 + b"1]",
+                        content_type="application/json")
+        assert r.status_code == 413
+
+    def test_other_players_sheet_is_403(self, client, client2, make_table):
+        code = make_table(client)
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "place", "seat": 0, "placement": "pass"})
+        assert r.status_code == 403 and "Ann's sheet" in r.json["error"]
+        # the creator may not write on a sheet that a player has claimed either
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": 1, "placement": "pass"})
+        assert r.status_code == 403
+        # a stranger without a token writes nothing
+        stranger = client.application.test_client()
+        r = stranger.post(f"/api/tables/{code}/actions",
+                          json={"type": "place", "seat": 1, "placement": "pass"})
+        assert r.status_code == 403
+
+    def test_only_creator_or_roller_rolls(self, client, client2, make_table):
+        code = make_table(client)
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        r = client2.post(f"/api/tables/{code}/actions", json={"type": "roll",
+                                                             "roll": "orange:3"})
+        assert r.status_code == 403 and "whose turn" in r.json["error"]
+
+    def test_illegal_placement_is_409_with_the_rules_reason(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll",
+                                                        "roll": "orange:3 yellow:4"})
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": 0, "placement": "P7@0"})
+        assert r.status_code == 409
+        assert r.json["error"] == ("the purple die was not rolled: 7 may only go into the "
+                                   "orange or yellow row")
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": 0, "placement": "pass"})
+        assert r.status_code == 409 and "roller must enter" in r.json["error"]
+
+    def test_illegal_reroll_is_409(self, client, make_table):
+        code = make_table(client, "twenty_one", ["A", "B"])
+        first = "white:1 black:2 red:3 blue:4 yellow:5 green:6"
+        assert client.post(f"/api/tables/{code}/actions",
+                           json={"type": "roll", "roll": first}).status_code == 200
+        r = client.post(f"/api/tables/{code}/actions", json={
+            "type": "roll", "roll": "white:2 black:2 red:3 blue:4 yellow:5 green:6"})
+        assert r.status_code == 409 and "must stay" in r.json["error"]
+
+    def test_refused_action_writes_nothing(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        before = client.get(f"/api/tables/{code}/log").json["actions"]
+        client.post(f"/api/tables/{code}/actions",
+                    json={"type": "place", "seat": 0, "placement": "Y3@1"})
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == before
+
+
+class TestPlay:
+    def test_state_offers_legal_placements_and_reasons(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "roll", "roll": [{"colour": "orange", "face": 3},
+                                                       {"colour": "yellow", "face": 4}]})
+        mine = r.json["me"]["seats"]["0"]
+        assert "O7@2" in mine["legal"] and "fail" in mine["legal"]
+        assert mine["specials"] == ["fail"] and mine["multi"] is False
+        assert "purple die was not rolled" in mine["reasons"]["P@0"]
+        # the creator writes for Bob, who has not joined
+        assert r.json["me"]["writes_for"] == [0, 1]
+        assert r.json["me"]["seats"]["1"]["specials"] == ["pass"]
+
+    def test_place_undo_and_score(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll",
+                                                        "roll": "orange:3 yellow:4"})
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": 0, "placement": "O7@2"})
+        assert r.status_code == 200
+        assert r.json["players"][0]["sheet"]["rows"]["orange"][0] == 7
+        assert r.json["players"][0]["score"]["total"] == 1
+        assert r.json["me"]["seats"]["0"]["can_undo"] is True
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "undo", "seat": 0})
+        assert r.json["players"][0]["sheet"]["rows"]["orange"][0] is None
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "undo", "seat": 0})
+        assert r.status_code == 409 and "nothing to undo" in r.json["error"]
+
+    def test_correct_the_roll(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "correct",
+                                                            "roll": "orange:5"})
+        assert r.status_code == 200 and r.json["roll"] == [{"colour": "orange", "face": 5}]
+        assert len(r.json["attempts"]) == 1
+
+    def test_why(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/why", json={"seat": 0, "placement": "O7@2"})
+        assert r.json == {"legal": False, "reason": "nothing has been rolled yet"}
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client.post(f"/api/tables/{code}/why", json={"seat": 0, "placement": "O4@2"})
+        assert r.json == {"legal": False, "reason": "the dice add up to 3, not 4"}
+        assert client.post(f"/api/tables/{code}/why",
+                           json={"seat": 0, "placement": "O3@2"}).json["legal"] is True
+        assert client.post(f"/api/tables/{code}/why", json={"seat": 9}).status_code == 400
+
+    def test_log_lists_actions_in_order(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        client.post(f"/api/tables/{code}/actions",
+                    json={"type": "place", "seat": 0, "placement": "O3@2"})
+        log = client.get(f"/api/tables/{code}/log").json["actions"]
+        assert [(a["seq"], a["type"]) for a in log] == [(1, "roll"), (2, "place")]
+        assert log[1]["by_seat"] == 0
+
+    @pytest.mark.parametrize("game, layout", [("qwinto", None), ("knister", None),
+                                              ("twenty_one", None)])
+    def test_a_whole_random_game_through_the_api_equals_the_engine(self, client, game,
+                                                                   layout):
+        """Replay an engine game through HTTP: same sheets, same ranking, game over."""
+        players = ["P1", "P2", "P3"]
+        code = client.post("/api/tables", json={"game": game, "players": players}).json["code"]
+        layouts = [p["layout"]["name"] for p in client.get(f"/api/tables/{code}").json["players"]]
+        games = [load_game(game, name) for name in layouts]
+        table = random_game(games, 3, seed=7)
+        for action in table.history:
+            r = client.post(f"/api/tables/{code}/actions", json=action_to_json(action))
+            assert r.status_code == 200, (str(action), r.json)
+        state = r.json
+        assert state["is_over"] is True
+        assert [p["sheet"] for p in state["players"]] == \
+            [g.sheet_to_json(s) for g, s in zip(table.games, table.sheets)]
+        assert [s["total"] for s in state["standings"]] == \
+            [s.score.total for s in table.standings()]
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "1 2"})
+        assert r.status_code in (400, 409)
+
+
+class TestCheck:
+    def test_cells_find_every_problem_and_score(self, client):
+        r = client.post("/api/check", json={"game": "qwinto", "cells": {
+            "O@2": 5, "O@3": 4, "Y@3": 5}, "extras": {"failed_attempts": 1}})
+        assert r.status_code == 200
+        body = r.json
+        assert body["ok"] is False
+        assert any("greater than the 5" in p for p in body["problems"])
+        assert any("5 stands twice in column" not in p for p in body["problems"])
+        assert body["score"]["total"] == 2 + 1 - 5
+        assert body["view"]["rows"][0]["cells"][2]["value"] == 5
+
+    def test_sheet_json_and_a_clean_sheet(self, client):
+        r = client.post("/api/check", json={"game": "twenty_one", "layout": "A", "sheet": {
+            "rows": [[6, 5, 4, 3, 2, 1]] + [[None] * 6] * 4}})
+        assert r.json["ok"] is True and r.json["problems"] == []
+        assert r.json["score"]["total"] == 21 + 21
+
+    @pytest.mark.parametrize("body", [
+        {"game": "qwinto", "cells": {"Z@1": 3}},
+        {"game": "qwinto", "cells": {"O@2": "3.5"}},
+        {"game": "qwinto", "cells": [1]},
+        {"game": "knister", "sheet": {"grid": [[1]]}},
+        {"game": "qwinto", "layout": "nope", "cells": {}},
+    ])
+    def test_bad_sheets_are_400(self, client, body):
+        r = client.post("/api/check", json=body)
+        assert r.status_code == 400 and r.json["error"]
+
+
+class TestFrames:
+    def test_non_image_is_400(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/frame", data=b"hello", content_type="image/jpeg")
+        assert r.status_code == 400 and "not a JPEG or PNG" in r.json["error"]
+        assert r.json["last"] is None
+
+    def test_corrupt_jpeg_is_400(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/frame", data=b"\xff\xd8\xff\xe0" + bytes(500),
+                        content_type="image/jpeg")
+        assert r.status_code == 400 and "corrupt" in r.json["error"]
+        r = client.post(f"/api/tables/{code}/frame", data=b"", content_type="image/jpeg")
+        assert r.status_code == 400 and "empty" in r.json["error"]
+
+    def test_multipart_frame_field(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/frame",
+                        data={"frame": (io.BytesIO(b"GIF89a"), "f.gif")},
+                        content_type="multipart/form-data")
+        assert r.status_code == 400 and "not a JPEG or PNG" in r.json["error"]
+
+    def test_good_frame_is_read_or_reported_unavailable(self, client, make_table):
+        import cv2
+        import numpy as np
+        code = make_table(client)
+        ok, jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))
+        r = client.post(f"/api/tables/{code}/frame", data=jpeg.tobytes(),
+                        content_type="image/jpeg")
+        if r.status_code == 503:
+            assert r.json["error"].startswith("camera reading unavailable")
+            assert (r.json["width"], r.json["height"]) == (64, 48)
+        else:
+            assert r.status_code == 200 and "dice" in r.json and "settled" in r.json
+
+
+class TestEvents:
+    def test_stream_says_hello_and_delivers_actions(self, app, client, make_table):
+        code = make_table(client)
+        r = client.get(f"/api/tables/{code}/events?limit=3", buffered=False)
+        assert r.status_code == 200 and r.mimetype == "text/event-stream"
+        chunks = iter(r.response)
+        text = ""
+        while "event: hello" not in text:
+            text += _next(chunks)
+        assert '"seq": 0' in text
+        other = app.test_client()
+        other.post(f"/api/tables/{code}/join", json={"seat": 1})
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        while "event: action" not in text:
+            text += _next(chunks)
+        assert "event: joined" in text
+        assert '"action":"roll"' in text
+        r.close()
+        assert app.extensions["broker"].listeners(code) == 0
+
+
+def _next(chunks) -> str:
+    chunk = next(chunks)
+    return chunk.decode() if isinstance(chunk, bytes) else chunk
