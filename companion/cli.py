@@ -17,6 +17,7 @@ COMMANDS = [
     "legal",
     "check",
     "play",
+    "read",
 ]
 
 EXIT_OK = 0

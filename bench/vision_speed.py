@@ -1,0 +1,76 @@
+"""Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory.
+
+    python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx]
+
+The images are synthetic scenes (``vision.synth``, fixed seed) with ``--dice`` dice each, at
+640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
+``DiceReader.__call__`` on a BGR array (find + read + colour). Each configuration runs in its own
+child process so that the thread settings and the peak memory (ru_maxrss) are its own.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None) -> dict:
+    import cv2
+    import numpy as np
+
+    from vision.pipeline import DiceReader
+    from vision.read import DEFAULT_MODEL, load_session
+    from vision.synth import render_scene
+
+    cv2.setNumThreads(threads)
+    rng = np.random.default_rng(7)
+    images = [render_scene(rng, size=size, n_dice=n_dice).image for _ in range(n_images)]
+    reader = DiceReader(load_session(model or DEFAULT_MODEL, threads=threads))
+    for im in images[:3]:  # warm-up
+        reader(im)
+    times, found = [], []
+    for im in images:
+        t0 = time.perf_counter()
+        roll = reader(im)
+        times.append((time.perf_counter() - t0) * 1000)
+        found.append(len(roll.dice))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"size": f"{size[1]}x{size[0]}", "threads": threads, "images": n_images,
+            "median_ms": float(np.median(times)), "p90_ms": float(np.percentile(times, 90)),
+            "mean_dice_found": float(np.mean(found)), "peak_mb": peak_mb}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--images", type=int, default=40)
+    ap.add_argument("--dice", type=int, default=10)
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        h, w, threads = (int(v) for v in args.child.split(","))
+        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model)))
+        return 0
+    cores = os.cpu_count() or 1
+    print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores")
+    for h, w in ((640, 640), (720, 1280)):
+        for threads in (1, cores):
+            cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images", str(args.images),
+                   "--dice", str(args.dice)] + (["--model", args.model] if args.model else [])
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"
+                  f"  (dice found per image {r['mean_dice_found']:.1f})  peak memory {r['peak_mb']:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""`dice-companion read IMAGE... [--game G] [--json] [--draw OUT.png]`: read dice from photos.
+
+Each image is read on its own: one that cannot be read gives a one-line error on stderr and the
+others are still read; the exit code is then 2. With several images, ``--draw OUT.png`` writes
+``OUT-1.png``, ``OUT-2.png``, ... (one per image, in order).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+
+# game -> palette name in vision.colour.PALETTES (Knister and games without coloured dice: general)
+GAME_PALETTES = {
+    None: "general",
+    "qwinto": "qwinto",
+    "twenty_one": "twenty_one",
+    "knister": "general",
+    "kuh_vadis": "general",
+    "the_choice": "general",
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("read", help="read the dice in photos (value and colour of each die)",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
+    p.add_argument("--game", choices=[g for g in GAME_PALETTES if g], default=None,
+                   help="name colours with this game's palette (default: everyday colour names)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per image (JSON Lines)")
+    p.add_argument("--draw", metavar="OUT.png", type=Path, help="write the image with the dice drawn on it")
+    p.add_argument("--calibration", metavar="CAL.json", type=Path,
+                   help="a stored light calibration (see --calibrate)")
+    p.add_argument("--calibrate", metavar="CAL.json", type=Path,
+                   help="learn the table's light from the first image and store it in CAL.json")
+    p.add_argument("--model", type=Path, default=None, help="face reader ONNX model (default: the shipped one)")
+    p.set_defaults(func=run)
+
+
+def _draw_path(base: Path, index: int, count: int) -> Path:
+    if count == 1:
+        return base
+    return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.png'}")
+
+
+def run(args) -> int:
+    import cv2
+
+    from vision.colour import PALETTES, Calibration
+    from vision.pipeline import BadImage, DiceReader, read_image_file
+    from vision.read import DEFAULT_MODEL, load_session
+
+    try:
+        session = load_session(args.model or DEFAULT_MODEL)
+    except FileNotFoundError as exc:
+        raise BadInput(str(exc)) from None
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except (OSError, ValueError, KeyError) as exc:
+            raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
+    reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration)
+    status = EXIT_OK
+    for n, path in enumerate(args.images):
+        try:
+            image = read_image_file(path)
+            if args.calibrate and n == 0:
+                cal = reader.calibrate(image)
+                cal.save(args.calibrate)
+                reader = reader.with_calibration(cal)
+                print(f"calibration stored in {args.calibrate}: gains {cal.gains}", file=sys.stderr)
+            roll = reader(image)
+        except (BadImage, OSError, ValueError) as exc:
+            msg = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"dice-companion read: {path}: {msg}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if args.json:
+            d = {"image": str(path), **roll.to_dict()}
+            print(json.dumps(d))
+        else:
+            dice = ", ".join(f"{d.value} {d.colour}" for d in roll.dice) or "no dice"
+            print(f"{path}: {len(roll.dice)} dice: {dice} ({roll.elapsed_ms:.1f} ms)")
+        if args.draw:
+            out = _draw_path(args.draw, n, len(args.images))
+            if not cv2.imwrite(str(out), roll.draw(image)):
+                print(f"dice-companion read: {out}: cannot write the drawing", file=sys.stderr)
+                status = EXIT_BAD_INPUT
+        sys.stdout.flush()
+    return status

@@ -1,0 +1,83 @@
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import cli
+from companion.commands import read as read_cmd
+from vision.synth import render_scene
+
+
+def _run(argv, capsys):
+    parser = cli._Parser(prog="dice-companion")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli._Parser)
+    read_cmd.register(sub)
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_registered_in_cli():
+    assert "read" in cli.COMMANDS
+
+
+@pytest.fixture
+def photos(tmp_path):
+    sc = render_scene(np.random.default_rng(31), size=(480, 640), n_dice=4)
+    good = tmp_path / "table.jpg"
+    cv2.imwrite(str(good), sc.image)
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"not a jpeg at all")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    return good, bad, empty, sc
+
+
+def test_json_lines(photos, capsys):
+    good, _, _, sc = photos
+    code, out, _ = _run(["read", str(good), str(good), "--json", "--game", "twenty_one"], capsys)
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 2
+    d = lines[0]
+    assert d["image"] == str(good) and d["width"] == 640 and d["height"] == 480
+    assert isinstance(d["elapsed_ms"], float)
+    for die in d["dice"]:
+        assert set(die) >= {"box", "value", "colour", "value_confidence", "colour_confidence"}
+        assert die["colour"] in ("white", "black", "red", "blue", "yellow", "green")
+        assert 1 <= die["value"] <= 6 and len(die["box"]) == 4
+
+
+def test_unreadable_images_error_and_others_still_read(photos, capsys):
+    good, bad, empty, _ = photos
+    code, out, err = _run(["read", str(bad), str(good), str(empty), str(good.with_name("missing.jpg"))], capsys)
+    assert code == 2
+    assert out.count("table.jpg") == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 3
+    assert "broken.jpg" in lines[0] and "empty.png" in lines[1] and "missing.jpg" in lines[2]
+
+
+def test_draw(photos, tmp_path, capsys):
+    good, *_ = photos
+    out_png = tmp_path / "out.png"
+    code, out, _ = _run(["read", str(good), "--draw", str(out_png)], capsys)
+    assert code == 0 and "dice" in out
+    img = cv2.imread(str(out_png))
+    assert img is not None and img.shape == (480, 640, 3)
+
+
+def test_calibrate_then_reuse(photos, tmp_path, capsys):
+    good, *_ = photos
+    cal = tmp_path / "cal.json"
+    assert _run(["read", str(good), "--calibrate", str(cal)], capsys)[0] == 0
+    assert "gains" in json.loads(cal.read_text())
+    assert _run(["read", str(good), "--calibration", str(cal), "--json"], capsys)[0] == 0
+
+
+def test_missing_model_is_bad_input(photos, tmp_path, capsys):
+    good, *_ = photos
+    with pytest.raises(cli.BadInput, match="not found"):
+        _run(["read", str(good), "--model", str(tmp_path / "none.onnx")], capsys)

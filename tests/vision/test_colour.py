@@ -1,0 +1,63 @@
+import numpy as np
+import pytest
+
+from vision.colour import GENERAL, PALETTES, Calibration, ColourNamer, calibrate, measure_body, name_colour
+
+
+def test_palettes_are_the_agreed_names():
+    assert PALETTES["qwinto"].names == ("orange", "yellow", "purple")
+    assert PALETTES["twenty_one"].names == ("white", "black", "red", "blue", "yellow", "green")
+    assert set(GENERAL.names) == {"white", "black", "grey", "red", "orange", "yellow", "green", "blue",
+                                  "purple", "pink", "brown"}
+
+
+@pytest.mark.parametrize("palette", list(PALETTES.values()), ids=list(PALETTES))
+def test_reference_colours_name_themselves(palette):
+    names, conf = name_colour([c for _, c in palette.colours], palette)
+    assert names == palette.names
+    assert min(conf) > 0.5
+
+
+def test_everyday_colours():
+    names, _ = name_colour([(0, 0, 180), (0, 200, 255), (200, 0, 0), (20, 20, 20), (250, 250, 250)], GENERAL)
+    assert names == ("red", "yellow", "blue", "black", "white")
+
+
+def test_game_palette_forces_nearest_game_colour():
+    names, _ = name_colour([(0, 90, 255)], PALETTES["qwinto"])  # red-orange -> orange in Qwinto
+    assert names == ("orange",)
+
+
+def test_measure_body_ignores_pips_and_table():
+    img = np.full((100, 100, 3), (50, 120, 50), np.uint8)  # green felt
+    img[20:80, 20:80] = (30, 30, 200)  # red die
+    img[45:55, 45:55] = 255  # a white pip in the middle
+    assert measure_body(img, (20, 20, 80, 80)) == (30, 30, 200)
+
+
+def test_calibration_undoes_a_colour_cast():
+    refs = np.array([c for _, c in GENERAL.colours], np.float64)
+    cast = Calibration((0.5, 0.8, 1.6)).apply(refs)  # a warm lamp
+    names_before, _ = name_colour(cast, GENERAL)
+    cal = calibrate(cast, GENERAL)
+    names_after, _ = name_colour(cast, GENERAL, cal)
+    assert names_before != GENERAL.names
+    assert names_after == GENERAL.names
+    assert cal.gains[0] / cal.gains[2] > 1.8
+
+
+def test_calibration_json_round_trip(tmp_path):
+    cal = Calibration((1.1, 0.9, 1.05))
+    cal.save(tmp_path / "cal.json")
+    assert Calibration.load(tmp_path / "cal.json") == cal
+    with pytest.raises(ValueError):
+        Calibration.from_json('{"gains": [1, 2]}')
+    with pytest.raises(ValueError):
+        calibrate([], GENERAL)
+
+
+def test_namer_stage():
+    img = np.full((60, 60, 3), 200, np.uint8)
+    img[10:50, 10:50] = (140, 45, 105)
+    res = ColourNamer(PALETTES["qwinto"])(img, [(10, 10, 50, 50)])
+    assert res.names == ("purple",) and res.elapsed_ms >= 0

@@ -1,0 +1,171 @@
+import struct
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.colour import PALETTES
+from vision.metrics import greedy_match
+from vision.pipeline import BadImage, DiceReader, Roll, decode_image, header_size, read_image_file, select_dice
+from vision.synth import render_scene
+
+
+def _jpeg(img, q=90):
+    return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1].tobytes()
+
+
+def _scene(seed, **kw):
+    return render_scene(np.random.default_rng(seed), **kw)
+
+
+class TestBadInput:
+    def test_zero_bytes(self, tmp_path):
+        p = tmp_path / "empty.jpg"
+        p.write_bytes(b"")
+        with pytest.raises(BadImage, match="empty"):
+            read_image_file(p)
+
+    def test_not_an_image(self):
+        with pytest.raises(BadImage, match="not an image"):
+            decode_image(b"hello, this is a text file\n" * 20)
+
+    def test_header_claiming_30000_square_is_refused_before_decoding(self):
+        data = bytearray(_jpeg(np.zeros((16, 16, 3), np.uint8)))
+        i = data.index(b"\xff\xc0")
+        data[i + 5:i + 9] = struct.pack(">HH", 30000, 30000)
+        assert header_size(bytes(data)) == (30000, 30000)
+        t0 = time.perf_counter()
+        with pytest.raises(BadImage, match="30000x30000"):
+            decode_image(bytes(data))
+        assert time.perf_counter() - t0 < 0.5
+
+    def test_png_header_claiming_30000_square(self):
+        data = bytearray(cv2.imencode(".png", np.zeros((8, 8), np.uint8))[1].tobytes())
+        data[16:24] = struct.pack(">II", 30000, 30000)
+        with pytest.raises(BadImage, match="too large"):
+            decode_image(bytes(data))
+
+    def test_truncated_jpeg_gives_result_or_clear_error(self, dice_reader):
+        data = _jpeg(_scene(1, size=(480, 640), n_dice=5).image)
+        for cut in (10, 200, len(data) // 2, len(data) - 10):
+            try:
+                img = decode_image(data[:cut])
+            except BadImage as exc:
+                assert str(exc)
+                continue
+            assert isinstance(dice_reader(img), Roll)
+
+    def test_grey_and_rgba_images(self, dice_reader):
+        sc = _scene(4, size=(480, 640), n_dice=6)
+        grey = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)
+        rgba = cv2.cvtColor(sc.image, cv2.COLOR_BGR2BGRA)
+        for data in (cv2.imencode(".png", grey)[1].tobytes(), cv2.imencode(".png", rgba)[1].tobytes()):
+            img = decode_image(data)
+            assert img.shape == (480, 640, 3)
+        for arr in (grey, rgba, grey[..., None]):
+            roll = dice_reader(arr)
+            assert roll.width == 640 and roll.height == 480
+        rgba_roll = dice_reader(cv2.imencode(".png", rgba)[1].tobytes())
+        assert len(rgba_roll.dice) == len(dice_reader(sc.image).dice)
+
+    def test_sixteen_bit_png(self):
+        img16 = (np.arange(64 * 64 * 3).reshape(64, 64, 3) % 65535).astype(np.uint16)
+        out = decode_image(cv2.imencode(".png", img16)[1].tobytes())
+        assert out.dtype == np.uint8 and out.shape == (64, 64, 3)
+
+    def test_directory(self, tmp_path):
+        with pytest.raises(BadImage):
+            read_image_file(tmp_path)
+
+
+class TestSelectDice:
+    def test_drops_not_dice_and_overlaps(self):
+        boxes = [(0, 0, 10, 10), (1, 1, 11, 11), (50, 50, 60, 60), (100, 100, 110, 110)]
+        probs = np.array([
+            [0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.0],   # a 3
+            [0.3, 0.7, 0.0, 0.0, 0.0, 0.0, 0.0],   # same die, less sure: dropped
+            [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],   # not a die
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.8],   # a 6
+        ])
+        out = select_dice(boxes, probs)
+        assert [(i, v) for i, v, _, _ in out] == [(0, 3), (3, 6)]
+        assert out[0][3] == pytest.approx(0.9)
+
+    def test_allowed_faces(self):
+        probs = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, 0.4, 0.6]])
+        assert select_dice([(0, 0, 9, 9)], probs, faces=(1, 2, 3, 4, 5))[0][1] == 5
+
+    def test_nested_box_is_one_die(self):
+        boxes = [(0, 0, 40, 40), (10, 10, 25, 25)]
+        probs = np.array([[0.0, 1, 0, 0, 0, 0, 0], [0.05, 0, 1, 0, 0, 0, 0]], float)
+        assert len(select_dice(boxes, probs)) == 1
+
+    def test_empty(self):
+        assert select_dice([], np.zeros((0, 7))) == []
+
+
+class TestWholeRead:
+    def test_fake_session_pipeline(self, fake_session):
+        reader = DiceReader(fake_session)
+        sc = _scene(2, size=(480, 640), n_dice=4)
+        roll = reader(sc.image)
+        assert all(d.value == 1 for d in roll.dice)
+        assert roll.find_ms >= 0 and roll.read_ms >= 0 and roll.elapsed_ms >= roll.find_ms
+        d = roll.to_dict()
+        assert set(d) == {"width", "height", "dice", "elapsed_ms", "stage_ms"}
+
+    def test_empty_table(self, dice_reader):
+        rng = np.random.default_rng(9)
+        false = sum(len(dice_reader(render_scene(rng, size=(480, 640), n_dice=0).image).dice) for _ in range(5))
+        assert false <= 1
+        assert dice_reader(np.full((480, 640, 3), 180, np.uint8)).dice == ()
+
+    def test_forty_dice(self, dice_reader):
+        sc = _scene(40, size=(1080, 1440), n_dice=40, side_range=(45, 55))
+        assert len(sc.dice) >= 35
+        t0 = time.perf_counter()
+        roll = dice_reader(sc.image)
+        assert time.perf_counter() - t0 < 10
+        pairs = greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice])
+        assert len(pairs) >= 0.85 * len(sc.dice)
+        right = sum(sc.dice[i].value == roll.dice[j].value for i, j in pairs)
+        assert right >= 0.85 * len(pairs)
+
+    def test_reads_synthetic_scenes(self, dice_reader):
+        rng = np.random.default_rng(123)
+        total = found = right = 0
+        for _ in range(12):
+            sc = render_scene(rng, size=(480, 640), n_dice=int(rng.integers(1, 9)))
+            roll = dice_reader(sc.image)
+            pairs = greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice])
+            total += len(sc.dice)
+            found += len(pairs)
+            right += sum(sc.dice[i].value == roll.dice[j].value for i, j in pairs)
+        assert found / total >= 0.9
+        assert right / found >= 0.9
+
+    def test_game_palette_colours(self, model_session):
+        reader = DiceReader(model_session, palette=PALETTES["qwinto"])
+        rng = np.random.default_rng(77)
+        n = ok = 0
+        for _ in range(6):
+            sc = render_scene(rng, size=(480, 640), n_dice=6, colours=["orange", "yellow", "purple"])
+            roll = reader(sc.image)
+            for i, j in greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice]):
+                n += 1
+                ok += sc.dice[i].colour == roll.dice[j].colour
+        assert n > 20 and ok / n >= 0.95
+
+    def test_encoded_bytes_and_draw(self, dice_reader):
+        sc = _scene(5, size=(480, 640), n_dice=3)
+        roll = dice_reader(_jpeg(sc.image))
+        drawn = roll.draw(sc.image)
+        assert drawn.shape == sc.image.shape and not np.array_equal(drawn, sc.image) or not roll.dice
+
+    def test_calibration_from_photo(self, dice_reader):
+        sc = _scene(8, size=(480, 640), n_dice=8)
+        cal = dice_reader.calibrate(sc.image)
+        assert all(0.5 <= g <= 2 for g in cal.gains)
+        with pytest.raises(ValueError):
+            dice_reader.calibrate(np.full((100, 100, 3), 128, np.uint8))

@@ -1,0 +1,75 @@
+import json
+
+import numpy as np
+import pytest
+
+from vision.read import FaceReader, crop_square, crops_for_boxes, load_session, softmax, standardise
+
+
+class TestCrop:
+    def test_centre_of_box_lands_in_centre_of_crop(self):
+        img = np.zeros((100, 200, 3), np.uint8)
+        img[40:60, 140:160] = (0, 0, 255)
+        crop = crop_square(img, (140, 40, 160, 60), 32, context=1.0)
+        assert crop.shape == (32, 32, 3)
+        assert (crop[8:24, 8:24] == (0, 0, 255)).all()
+
+    def test_box_over_the_border_is_padded(self):
+        img = np.full((50, 50, 3), 200, np.uint8)
+        crop = crop_square(img, (-20, -20, 10, 10), 32)
+        assert crop.shape == (32, 32, 3) and (crop == 200).all()
+
+    def test_huge_box_is_smoothed_not_aliased(self):
+        img = np.zeros((2000, 2000, 3), np.uint8)
+        img[:, ::2] = 255  # stripes one pixel wide
+        crop = crop_square(img, (0, 0, 2000, 2000), 32, context=1.0)
+        assert 90 < crop[8:24, 8:24].mean() < 165
+
+    def test_no_boxes(self):
+        assert crops_for_boxes(np.zeros((10, 10, 3), np.uint8), [], 32).shape == (0, 32, 32, 3)
+
+
+def test_standardise():
+    crops = np.random.default_rng(0).integers(0, 255, (3, 32, 32, 3)).astype(np.uint8)
+    x = standardise(crops)
+    assert x.shape == (3, 3, 32, 32) and x.dtype == np.float32
+    assert np.allclose(x.mean(axis=(1, 2, 3)), 0, atol=1e-4)
+    flat = standardise(np.full((1, 32, 32, 3), 90, np.uint8))
+    assert np.isfinite(flat).all() and np.allclose(flat, 0)
+
+
+def test_softmax_rows_sum_to_one():
+    p = softmax(np.array([[1.0, 2.0, 3.0], [1000.0, 0.0, -1000.0]], np.float32))
+    assert np.allclose(p.sum(1), 1) and p[1, 0] == pytest.approx(1)
+
+
+class TestFaceReader:
+    def test_uses_session_input_name_and_size(self, fake_session):
+        from conftest import FakeSession
+        s = FakeSession(size=24, name="images")
+        r = FaceReader(s)
+        res = r(np.zeros((100, 100, 3), np.uint8), [(10, 10, 40, 40), (50, 50, 90, 90)])
+        assert s.calls[0].shape == (2, 3, 24, 24)
+        assert res.probs.shape == (2, 7)
+        assert res.best(0) == ("1", pytest.approx(res.probs[0, 1]))
+        assert res.elapsed_ms >= 0
+
+    def test_batches(self, fake_session):
+        r = FaceReader(fake_session, batch=4)
+        r(np.zeros((50, 50, 3), np.uint8), [(0, 0, 10, 10)] * 10)
+        assert [len(c) for c in fake_session.calls] == [4, 4, 2]
+
+    def test_no_boxes_no_call(self, fake_session):
+        res = FaceReader(fake_session)(np.zeros((50, 50, 3), np.uint8), [])
+        assert res.probs.shape == (0, 7) and fake_session.calls == []
+
+
+def test_missing_model_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.onnx"):
+        load_session(tmp_path / "nope.onnx")
+
+
+def test_shipped_model_declares_its_classes(model_session):
+    classes = json.loads(model_session.get_modelmeta().custom_metadata_map["classes"])
+    assert classes == ["not_die", "1", "2", "3", "4", "5", "6"]
+    assert FaceReader(model_session).size == 32

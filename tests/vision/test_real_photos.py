@@ -1,0 +1,44 @@
+"""A quick check on a few validation photos of each real set (skipped when the data is absent).
+
+The full figures come from bench/vision_accuracy.py; these thresholds are far below them and only
+catch a broken model or pipeline.
+"""
+import pytest
+
+from vision.data import is_validation, load_folder
+from vision.metrics import greedy_match
+from vision.pipeline import read_image_file, select_dice
+
+
+def test_split_rules():
+    assert is_validation("matteop65", "valid_3.jpg", "valid")
+    assert not is_validation("matteop65", "two_3.jpg", "train")
+    a = is_validation("chase_casino", "x_detection_1.jpg", "train", "P1.JPG")
+    assert a == is_validation("chase_casino", "x_detection_2.jpg", "test", "P1.JPG")
+
+
+@pytest.mark.parametrize("set_name", ["byler_d6_train", "matteop65"])
+def test_full_scenes(set_name, data_root, dice_reader):
+    images = [im for im in load_folder(data_root / set_name) if im.validation][:12]
+    total = found = right = extra = 0
+    for im in images:
+        roll = dice_reader(read_image_file(im.path))
+        pairs = greedy_match([(d.box, d.box_kind) for d in im.dice], [d.box for d in roll.dice])
+        total += len(im.dice)
+        found += len(pairs)
+        extra += len(roll.dice) - len(pairs)
+        right += sum(im.dice[i].value == roll.dice[j].value for i, j in pairs)
+    assert found / total >= 0.85
+    assert right / found >= 0.85
+    assert extra <= 0.15 * total
+
+
+@pytest.mark.parametrize("set_name", ["chase_casino", "skovy_crops"])
+def test_crops(set_name, data_root, dice_reader):
+    images = [im for im in load_folder(data_root / set_name) if im.validation][:30]
+    right = 0
+    for im in images:
+        box = tuple(int(v) for v in im.dice[0].box)
+        probs = dice_reader.reader(read_image_file(im.path), [box]).probs
+        right += select_dice([box], probs, min_die=0.0)[0][1] == im.dice[0].value
+    assert right / len(images) >= 0.7

@@ -1,0 +1,32 @@
+import numpy as np
+
+from vision.synth import PIP_LAYOUT, SYNTH_COLOURS, render_scene
+
+
+def test_same_seed_same_scene():
+    a = render_scene(np.random.default_rng(42), size=(200, 300), n_dice=4)
+    b = render_scene(np.random.default_rng(42), size=(200, 300), n_dice=4)
+    assert np.array_equal(a.image, b.image) and a.dice == b.dice
+
+
+def test_labels_are_sane():
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        sc = render_scene(rng, size=(240, 320))
+        assert sc.image.shape == (240, 320, 3) and sc.image.dtype == np.uint8
+        for d in sc.dice:
+            assert 1 <= d.value <= 6
+            assert d.colour in SYNTH_COLOURS
+            x0, y0, x1, y1 = d.box
+            assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
+            assert len(d.top) == 4
+
+
+def test_colour_restriction_and_empty_table():
+    sc = render_scene(np.random.default_rng(2), size=(200, 200), n_dice=5, colours=["orange"])
+    assert all(d.colour == "orange" for d in sc.dice)
+    assert render_scene(np.random.default_rng(2), size=(200, 200), n_dice=0).dice == ()
+
+
+def test_pip_layouts():
+    assert [len(PIP_LAYOUT[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]

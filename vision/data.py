@@ -1,0 +1,104 @@
+"""Reading labelled dice folders (``images/`` + ``labels.csv``) and the validation split.
+
+The layout is the one of ``shared/data/dice/<set>/``: one ``labels.csv`` row per die with
+``filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split[,box_kind]`` and an
+optional ``images.csv`` (one row per photo, may carry ``source_photo``).
+
+The validation split is a pure function of the set name and the row, so that training and the
+benchmark agree without sharing state:
+
+* ``matteop65``: the author's ``valid`` folder;
+* crop sets (``chase_casino``, ``skovy_crops``): a hash of the source photo (the two crops of one
+  photo never straddle the split), one photo in four;
+* any other set: the author's split where it has ``val``/``valid``/``test`` rows, otherwise a hash
+  of the file name, one photo in five.
+"""
+from __future__ import annotations
+
+import csv
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root"]
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    value: int
+    box: tuple[float, float, float, float]
+    box_kind: str = "die"  # "die" (whole die) or "pips" (bounding box of the top face's pips)
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    set_name: str
+    path: Path
+    width: int
+    height: int
+    dice: tuple[LabelledDie, ...]
+    orig_split: str
+    source_photo: str
+    is_crop: bool  # one die whose box is the whole image (a crop set: reader only)
+
+    @property
+    def validation(self) -> bool:
+        return is_validation(self.set_name, self.path.name, self.orig_split, self.source_photo)
+
+
+def _bucket(key: str, n: int) -> int:
+    return zlib.crc32(key.encode("utf-8")) % n
+
+
+def is_validation(set_name: str, filename: str, orig_split: str = "", source_photo: str = "") -> bool:
+    """True when this photo belongs to the held-out validation split (never trained on)."""
+    if set_name == "matteop65":
+        return orig_split == "valid"
+    if set_name in ("chase_casino", "skovy_crops"):
+        return _bucket(source_photo or filename, 4) == 0
+    if orig_split in ("val", "valid", "test"):
+        return True
+    if orig_split in ("train", ""):
+        return _bucket(filename, 5) == 0
+    return False
+
+
+def default_data_root() -> Path:
+    """``<repo>/../shared/data/dice`` (may not exist)."""
+    return Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
+
+
+def load_folder(folder: str | Path) -> list[LabelledImage]:
+    """All labelled images of one folder, in file-name order. Raises FileNotFoundError."""
+    folder = Path(folder)
+    labels = folder / "labels.csv"
+    if not labels.is_file():
+        raise FileNotFoundError(f"{labels}: no labels.csv (expected images/ + labels.csv)")
+    set_name = folder.resolve().name
+    extra: dict[str, dict[str, str]] = {}
+    if (folder / "images.csv").is_file():
+        with open(folder / "images.csv", newline="") as fh:
+            extra = {r["filename"]: r for r in csv.DictReader(fh)}
+    rows: dict[str, list[dict[str, str]]] = {}
+    with open(labels, newline="") as fh:
+        for r in csv.DictReader(fh):
+            rows.setdefault(r["filename"], []).append(r)
+    for name, r in extra.items():  # photos with no dice at all
+        if int(r.get("n_dice", "0") or 0) == 0:
+            rows.setdefault(name, [])
+    out = []
+    for name in sorted(rows):
+        rs = rows[name]
+        info = extra.get(name, {})
+        w = int(float((rs[0] if rs else info)["image_w"]))
+        h = int(float((rs[0] if rs else info)["image_h"]))
+        dice = tuple(
+            LabelledDie(int(r["value"]), (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]), float(r["y_max"])),
+                        r.get("box_kind") or "die")
+            for r in rs)
+        is_crop = len(dice) == 1 and dice[0].box_kind == "die" and dice[0].box[0] <= 0 and dice[0].box[1] <= 0 \
+            and dice[0].box[2] >= w - 1 and dice[0].box[3] >= h - 1
+        split = (rs[0] if rs else info).get("orig_split", "")
+        out.append(LabelledImage(set_name, folder / "images" / name, w, h, dice, split,
+                                 info.get("source_photo", ""), is_crop))
+    return out

@@ -1,0 +1,272 @@
+"""The whole read: image -> find (OpenCV) -> read faces (ONNX) -> name colours -> ``Roll``.
+
+``DiceReader`` holds only settings and the injected stages; every call returns a new frozen
+``Roll`` with the per-stage timings. ``decode_image`` turns bytes into a BGR image and refuses,
+with a ``BadImage`` (a ``ValueError``) that says why, what it cannot read: empty data, bytes that
+are not an image, a header that claims more than ``MAX_PIXELS`` pixels (checked before any pixel
+is decoded), a decoder failure.
+"""
+from __future__ import annotations
+
+import struct
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .colour import GENERAL, Calibration, ColourNamer, Palette
+from .find import DieFinder, box_iou, to_bgr
+from .read import FaceReader
+
+__all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "read_image_file", "header_size",
+           "MAX_PIXELS", "select_dice"]
+
+MAX_PIXELS = 50_000_000  # a little over 8K x 6K; 4K photos are 8.3 Mpx
+MAX_SIDE = 16384
+
+
+class BadImage(ValueError):
+    """The bytes are not an image this pipeline can read (the message says why)."""
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG, PNG, GIF, BMP or WebP header without decoding; None if unknown."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return w, h
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(w), abs(h)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8X":
+            w = 1 + int.from_bytes(data[24:27], "little")
+            h = 1 + int.from_bytes(data[27:30], "little")
+            return w, h
+        if chunk == b"VP8 " and len(data) >= 30:
+            w, h = struct.unpack("<HH", data[26:30])
+            return w & 0x3FFF, h & 0x3FFF
+        if chunk == b"VP8L" and len(data) >= 25:
+            b = int.from_bytes(data[21:25], "little")
+            return (b & 0x3FFF) + 1, ((b >> 14) & 0x3FFF) + 1
+        return None
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        n = len(data)
+        while i + 4 <= n:
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+                i += 1 if marker == 0xFF else 2
+                continue
+            seg = struct.unpack(">H", data[i + 2:i + 4])[0]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                if i + 9 <= n:
+                    h, w = struct.unpack(">HH", data[i + 5:i + 9])
+                    return w, h
+                return None
+            if marker == 0xDA:  # start of scan before any frame header
+                return None
+            i += 2 + seg
+        return None
+    return None
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """Encoded bytes -> BGR uint8 image, or ``BadImage``."""
+    if not data:
+        raise BadImage("empty file (0 bytes)")
+    size = header_size(data)
+    if size is not None:
+        w, h = size
+        if w <= 0 or h <= 0:
+            raise BadImage(f"image header gives a size of {w}x{h}")
+        if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
+            raise BadImage(f"image too large: header says {w}x{h} pixels (limit {MAX_PIXELS // 1_000_000} megapixels)")
+    elif not _looks_like_image(data):
+        raise BadImage("not an image (unknown format)")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    if img is None or img.size == 0:
+        raise BadImage("cannot decode the image (corrupt or truncated)")
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise BadImage(f"image too large: {img.shape[1]}x{img.shape[0]} pixels")
+    if img.dtype == np.uint16:
+        img = (img >> 8).astype(np.uint8)
+    if img.ndim == 3 and img.shape[2] == 4:  # composite alpha over white, as a viewer shows it
+        a = img[..., 3:4].astype(np.float32) / 255.0
+        img = (img[..., :3].astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
+    return to_bgr(img)
+
+
+def _looks_like_image(data: bytes) -> bool:
+    # formats OpenCV reads whose size we do not parse: TIFF, PNM, JPEG 2000, OpenEXR, HDR, Sun raster
+    return data[:4] in (b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x0c", b"v/1\x01", b"\x59\xa6\x6a\x95") \
+        or data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6") or data[:10] == b"#?RADIANCE" \
+        or data[:4] == b"\xff\x4f\xff\x51"
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """Read and decode an image file (``BadImage`` or ``OSError`` when it cannot)."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadImage("is a directory")
+    size = p.stat().st_size
+    if size > 200_000_000:
+        raise BadImage(f"file too large ({size} bytes)")
+    return decode_image(p.read_bytes())
+
+
+@dataclass(frozen=True)
+class Die:
+    box: tuple[int, int, int, int]  # x_min, y_min, x_max, y_max in input pixels
+    value: int
+    value_confidence: float
+    colour: str
+    colour_confidence: float
+    colour_bgr: tuple[int, int, int]
+    die_confidence: float
+
+    def to_dict(self) -> dict:
+        b, g, r = self.colour_bgr
+        return {"box": list(self.box), "value": self.value, "colour": self.colour,
+                "value_confidence": round(self.value_confidence, 4),
+                "colour_confidence": round(self.colour_confidence, 4),
+                "colour_rgb": [r, g, b], "die_confidence": round(self.die_confidence, 4)}
+
+
+@dataclass(frozen=True)
+class Roll:
+    width: int
+    height: int
+    dice: tuple[Die, ...]
+    find_ms: float
+    read_ms: float
+    colour_ms: float
+    elapsed_ms: float
+    candidates: int = 0
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(d.value for d in self.dice)
+
+    def to_dict(self) -> dict:
+        return {"width": self.width, "height": self.height, "dice": [d.to_dict() for d in self.dice],
+                "elapsed_ms": round(self.elapsed_ms, 2),
+                "stage_ms": {"find": round(self.find_ms, 2), "read": round(self.read_ms, 2),
+                             "colour": round(self.colour_ms, 2)}}
+
+    def draw(self, bgr: np.ndarray) -> np.ndarray:
+        out = to_bgr(bgr).copy()
+        t = max(1, round(max(self.width, self.height) / 640))
+        for d in self.dice:
+            x0, y0, x1, y1 = d.box
+            b, g, r = d.colour_bgr
+            edge = (0, 0, 0) if (0.299 * r + 0.587 * g + 0.114 * b) > 128 else (255, 255, 255)
+            cv2.rectangle(out, (x0, y0), (x1, y1), (0, 255, 0), t + 1)
+            label = f"{d.value} {d.colour}"
+            fs = 0.45 * t
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, t)
+            ty = y0 - 3 if y0 - th - 4 > 0 else y1 + th + 3
+            cv2.rectangle(out, (x0, ty - th - 2), (x0 + tw + 2, ty + 2), (b, g, r), -1)
+            cv2.putText(out, label, (x0 + 1, ty), cv2.FONT_HERSHEY_SIMPLEX, fs, edge, t, cv2.LINE_AA)
+        return out
+
+
+def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: float = 0.5,
+                overlap: float = 0.3) -> list[tuple[int, int, float, float]]:
+    """Pure post-processing: (box index, value, value confidence, die confidence) of the kept dice.
+
+    ``probs`` columns are (not a die, 1, ..., 6). A candidate is a die when the probability of
+    "not a die" is below ``1 - min_die``; overlapping dice (IoU >= ``overlap``, or one box mostly
+    inside the other) keep the most confident. The value is the likeliest of the allowed ``faces``.
+    """
+    if len(boxes) == 0:
+        return []
+    probs = np.asarray(probs, np.float64)
+    p_die = 1.0 - probs[:, 0]
+    allowed = np.array([f for f in faces if 1 <= f <= 6], int)
+    order = np.argsort(-p_die, kind="stable")
+    kept: list[int] = []
+    for i in order:
+        if p_die[i] < min_die:
+            break
+        bi = boxes[i]
+        ok = True
+        for k in kept:
+            bk = boxes[k]
+            ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
+            iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
+            smaller = min((bi[2] - bi[0]) * (bi[3] - bi[1]), (bk[2] - bk[0]) * (bk[3] - bk[1]))
+            if box_iou(bi, bk) >= overlap or (smaller > 0 and ix * iy / smaller >= 0.6):
+                ok = False
+                break
+        if ok:
+            kept.append(int(i))
+    out = []
+    for i in sorted(kept, key=lambda k: (boxes[k][1], boxes[k][0])):
+        face_p = probs[i, allowed]
+        j = int(np.argmax(face_p))
+        total = float(probs[i, 1:].sum())
+        out.append((i, int(allowed[j]), float(face_p[j] / total) if total > 0 else 0.0, float(p_die[i])))
+    return out
+
+
+@dataclass
+class DiceReader:
+    """``DiceReader()(image) -> Roll``; ``image`` is a BGR/grey/BGRA array or encoded bytes.
+
+    ``session``: an onnxruntime-like session for the face reader (default: the shipped model).
+    ``palette``/``calibration``: colour naming. ``faces``: the values a die can show.
+    """
+    session: object | None = None
+    palette: Palette = GENERAL
+    calibration: Calibration | None = None
+    faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    min_die: float = 0.5
+    work_size: int = 640
+    threads: int | None = None
+    finder: DieFinder = field(init=False)
+    reader: FaceReader = field(init=False)
+
+    def __post_init__(self):
+        if self.session is None:
+            from .read import load_session
+            self.session = load_session(threads=self.threads)
+        self.finder = DieFinder(self.work_size)
+        self.reader = FaceReader(self.session)
+
+    def with_calibration(self, calibration: Calibration | None) -> "DiceReader":
+        other = DiceReader(self.session, self.palette, calibration, self.faces, self.min_die, self.work_size,
+                           self.threads)
+        return other
+
+    def __call__(self, image) -> Roll:
+        t0 = time.perf_counter()
+        if isinstance(image, (bytes, bytearray, memoryview)):
+            image = decode_image(bytes(image))
+        bgr = to_bgr(np.asarray(image))
+        found = self.finder(bgr)
+        read = self.reader(bgr, found.boxes)
+        chosen = select_dice(found.boxes, read.probs, self.faces, self.min_die)
+        boxes = [found.boxes[i] for i, *_ in chosen]
+        namer = ColourNamer(self.palette, self.calibration)
+        colours = namer(bgr, boxes)
+        dice = tuple(Die(tuple(int(v) for v in found.boxes[i]), v, vc, colours.names[k], colours.confidences[k],
+                         colours.measured_bgr[k], dc)
+                     for k, (i, v, vc, dc) in enumerate(chosen))
+        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read.elapsed_ms, colours.elapsed_ms,
+                    (time.perf_counter() - t0) * 1000, len(found.boxes))
+
+    def calibrate(self, image) -> Calibration:
+        """Learn the table's light from one photo of dice whose colours are in the palette."""
+        from .colour import calibrate
+        roll = self.with_calibration(None)(image)
+        if not roll.dice:
+            raise ValueError("no dice found in the calibration photo")
+        return calibrate([d.colour_bgr for d in roll.dice], self.palette)

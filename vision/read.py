@@ -1,0 +1,133 @@
+"""Stage 2: read the face of each candidate with a small ONNX classifier.
+
+Pre-processing (pure, tested without a model): each box becomes a square crop around its centre,
+``CONTEXT`` times its longer side, resampled to the model's input size with the border
+replicated; the crop is standardised (one mean and one standard deviation over all pixels and
+channels, so colour is kept but light level and contrast are not).
+
+Post-processing (pure): softmax over the model's classes; the class names come from the model
+file's metadata (``classes``, e.g. ``not_die,1,2,3,4,5,6``), not from this module.
+
+The inference session is injected: anything with ``run(None, {name: array})`` and
+``get_inputs()`` works, so tests can pass a fake.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = ["CONTEXT", "DEFAULT_MODEL", "ReadResult", "FaceReader", "crop_square", "crops_for_boxes",
+           "standardise", "softmax", "load_session"]
+
+CONTEXT = 1.15
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx"
+DEFAULT_CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """Class probabilities per box (rows follow the boxes) and the time the stage took."""
+    probs: np.ndarray  # (n, n_classes) float32
+    classes: tuple[str, ...]
+    elapsed_ms: float
+
+    def best(self, i: int) -> tuple[str, float]:
+        j = int(np.argmax(self.probs[i]))
+        return self.classes[j], float(self.probs[i, j])
+
+
+def crop_square(bgr: np.ndarray, box, size: int, context: float = CONTEXT) -> np.ndarray:
+    """A ``size``x``size`` crop of the square of side ``context * longer side`` centred on box."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = max(x1 - x0, y1 - y0, 1.0) * context
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    s = size / side
+    M = np.array([[s, 0, size / 2.0 - s * cx], [0, s, size / 2.0 - s * cy]], np.float32)
+    if s < 0.5:  # big boxes: blur first so that INTER_LINEAR does not alias (warpAffine has no AREA)
+        k = int(1 / s) | 1
+        x0i, y0i = max(0, int(cx - side / 2)), max(0, int(cy - side / 2))
+        x1i, y1i = min(bgr.shape[1], int(cx + side / 2) + 1), min(bgr.shape[0], int(cy + side / 2) + 1)
+        region = cv2.blur(bgr[y0i:y1i, x0i:x1i], (k, k)) if x1i > x0i and y1i > y0i else bgr[:1, :1]
+        M[0, 2] += s * x0i
+        M[1, 2] += s * y0i
+        return cv2.warpAffine(region, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(bgr, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crops_for_boxes(bgr: np.ndarray, boxes, size: int, context: float = CONTEXT) -> np.ndarray:
+    """(n, size, size, 3) uint8 crops for the boxes."""
+    if len(boxes) == 0:
+        return np.zeros((0, size, size, 3), np.uint8)
+    return np.stack([crop_square(bgr, b, size, context) for b in boxes])
+
+
+def standardise(crops: np.ndarray) -> np.ndarray:
+    """uint8 (n, h, w, 3) BGR crops -> float32 (n, 3, h, w), zero mean and unit spread per crop."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / np.maximum(std, 8.0)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None):
+    """An onnxruntime session for the model at ``path`` (FileNotFoundError with the path if missing)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"face reader model not found: {path} (train it with `python -m vision.train`)")
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    if threads:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _session_classes(session) -> tuple[str, ...]:
+    try:
+        meta = session.get_modelmeta().custom_metadata_map
+        if "classes" in meta:
+            return tuple(json.loads(meta["classes"]))
+    except Exception:  # fakes without metadata
+        pass
+    return DEFAULT_CLASSES
+
+
+class FaceReader:
+    """``FaceReader(session)(bgr, boxes) -> ReadResult``. Input name and size come from the session."""
+
+    def __init__(self, session=None, context: float = CONTEXT, batch: int = 64):
+        self.session = session if session is not None else load_session()
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        shape = inp.shape
+        self.size = int(shape[-1]) if isinstance(shape[-1], int) else 32
+        self.classes = _session_classes(self.session)
+        self.context = context
+        self.batch = batch
+
+    def __call__(self, bgr: np.ndarray, boxes) -> ReadResult:
+        t0 = time.perf_counter()
+        crops = crops_for_boxes(bgr, boxes, self.size, self.context)
+        probs = self.read_crops(crops)
+        return ReadResult(probs, self.classes, (time.perf_counter() - t0) * 1000)
+
+    def read_crops(self, crops: np.ndarray) -> np.ndarray:
+        if len(crops) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        x = standardise(crops)
+        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0] for i in range(0, len(x), self.batch)]
+        return softmax(np.concatenate(out).astype(np.float32))

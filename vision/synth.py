@@ -1,0 +1,292 @@
+"""Synthetic table scenes with exact labels (numpy + OpenCV only).
+
+``render_scene(rng)`` draws a table (plain, felt, wood grain, tray with a rim, gradients of light)
+with pip dice on it: any body colour from ``SYNTH_COLOURS`` (plain, marbled or translucent), pips
+of a contrasting colour in several styles, any size and rotation, oblique views (side faces with
+distractor pips), shadows, glare, touching dice, then a global perspective warp, colour cast,
+blur, noise and JPEG compression. Every die comes back with its value, its axis-aligned box (the
+whole die as seen), its four top-face corners and the name of its body colour.
+
+The named body colours are sampled from hue/saturation/value *ranges* written for this renderer,
+independently of the reference colours that ``vision.colour`` names against.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["SynthDie", "SynthScene", "SYNTH_COLOURS", "PIP_LAYOUT", "render_scene", "sample_colour"]
+
+# name -> (hue range in degrees 0-360, saturation range 0-1, value range 0-1)
+SYNTH_COLOURS: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
+    "white": ((0, 360), (0.0, 0.08), (0.86, 1.0)),
+    "black": ((0, 360), (0.0, 0.3), (0.04, 0.18)),
+    "grey": ((0, 360), (0.0, 0.07), (0.4, 0.65)),
+    "red": ((-8, 6), (0.75, 1.0), (0.6, 0.95)),
+    "orange": ((18, 30), (0.8, 1.0), (0.88, 1.0)),
+    "yellow": ((48, 58), (0.75, 1.0), (0.88, 1.0)),
+    "green": ((105, 150), (0.6, 1.0), (0.45, 0.8)),
+    "blue": ((210, 232), (0.7, 1.0), (0.5, 0.9)),
+    "purple": ((268, 290), (0.55, 0.9), (0.35, 0.7)),
+    "pink": ((320, 340), (0.35, 0.6), (0.9, 1.0)),
+    "brown": ((20, 32), (0.6, 0.85), (0.3, 0.5)),
+}
+
+# pip centres in face coordinates (-1..1), per value
+PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+
+
+@dataclass(frozen=True)
+class SynthDie:
+    value: int
+    box: tuple[int, int, int, int]
+    top: tuple[tuple[float, float], ...]  # four corners of the top face
+    colour: str
+    body_bgr: tuple[int, int, int]
+    kind: str  # plain, marbled, translucent
+
+
+@dataclass(frozen=True)
+class SynthScene:
+    image: np.ndarray
+    dice: tuple[SynthDie, ...]
+
+
+def _hsv_to_bgr(h: float, s: float, v: float) -> np.ndarray:
+    hsv = np.array([[[(h % 360) / 2.0, s * 255, v * 255]]], np.float32)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
+def sample_colour(rng: np.random.Generator, name: str) -> np.ndarray:
+    (h0, h1), (s0, s1), (v0, v1) = SYNTH_COLOURS[name]
+    return _hsv_to_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
+
+
+def _smooth_noise(rng, h, w, cell) -> np.ndarray:
+    small = rng.random((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _background(rng, h, w) -> np.ndarray:
+    kind = rng.choice(["plain", "felt", "wood", "tray", "paper"], p=[0.2, 0.2, 0.25, 0.2, 0.15])
+    if kind == "felt":
+        base = _hsv_to_bgr(rng.choice([130, 140, 200, 0, 220, 30]) + rng.uniform(-10, 10), rng.uniform(0.3, 0.9),
+                           rng.uniform(0.2, 0.6))
+    elif kind == "wood":
+        base = _hsv_to_bgr(rng.uniform(25, 40), rng.uniform(0.15, 0.6), rng.uniform(0.45, 0.95))
+    elif kind == "paper":
+        base = np.full(3, rng.uniform(200, 250), np.float32)
+    else:
+        base = _hsv_to_bgr(rng.uniform(0, 360), rng.uniform(0, 0.5) * rng.random(), rng.uniform(0.15, 0.95))
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if kind == "wood":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, np.pi)
+        u = xx * np.cos(ang) + yy * np.sin(ang)
+        warp = _smooth_noise(rng, h, w, 80) * rng.uniform(20, 60)
+        grain = np.sin((u + warp) / rng.uniform(3, 12)) * 0.5 + 0.5
+        img *= (1 - rng.uniform(0.05, 0.2) * grain)[..., None]
+    elif kind == "felt":
+        img += rng.normal(0, rng.uniform(3, 10), (h, w, 1)).astype(np.float32)
+    elif kind == "tray":
+        t = int(rng.uniform(0.02, 0.08) * min(h, w))
+        rim = _hsv_to_bgr(rng.uniform(0, 360), rng.uniform(0, 0.4), rng.uniform(0.0, 0.3))
+        x0, y0 = rng.integers(-w // 4, w // 6), rng.integers(-h // 4, h // 6)
+        x1, y1 = w - rng.integers(-w // 4, w // 6), h - rng.integers(-h // 4, h // 6)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), rim.tolist(), t)
+    # low-frequency light and a little texture
+    light = 1 + (_smooth_noise(rng, h, w, max(h, w) // 3) - 0.5) * rng.uniform(0, 0.5)
+    img *= light[..., None]
+    img += (_smooth_noise(rng, h, w, 6) - 0.5)[..., None] * rng.uniform(0, 20)
+    return img
+
+
+def _rounded_square(corners: np.ndarray, radius: float, n: int = 4) -> np.ndarray:
+    """Polygon of a square given by 4 corners with the corners rounded (fraction 0..0.5)."""
+    pts = []
+    for i in range(4):
+        p_prev, p, p_next = corners[i - 1], corners[i], corners[(i + 1) % 4]
+        a = p + (p_prev - p) * radius
+        b = p + (p_next - p) * radius
+        for t in np.linspace(0, 1, n):
+            pts.append((1 - t) ** 2 * a + 2 * (1 - t) * t * p + t ** 2 * b)
+    return np.array(pts, np.float32)
+
+
+def _fill(img, poly, colour, alpha=1.0):
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    m = (mask.astype(np.float32) / 255.0 * alpha)[..., None]
+    img *= 1 - m
+    img += m * np.asarray(colour, np.float32)
+    return mask
+
+
+def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
+    theta = rng.uniform(0, 2 * np.pi)
+    c, s = np.cos(theta), np.sin(theta)
+    squash = rng.uniform(0.75, 1.0) if np.hypot(*tilt_vec) > 0 else 1.0
+    R = np.array([[c, -s], [s, c]], np.float32) @ np.diag([1.0, squash]).astype(np.float32)
+    R = np.array([[np.cos(-theta / 3), -np.sin(-theta / 3)], [np.sin(-theta / 3), np.cos(-theta / 3)]], np.float32) @ R \
+        if squash < 1 else R
+    half = side / 2
+    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    top = (unit * half) @ R.T + np.array([cx, cy], np.float32)
+    radius = rng.uniform(0.08, 0.3)
+    top_poly = _rounded_square(top, radius)
+    # shadow
+    sh = rng.uniform(0.05, 0.25) * side
+    sdir = rng.uniform(0, 2 * np.pi)
+    shadow = cv2.convexHull(np.vstack([top_poly, top_poly + tilt_vec + [sh * np.cos(sdir), sh * np.sin(sdir)]]).astype(np.float32))[:, 0]
+    shadow_layer = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(shadow_layer, [np.round(shadow).astype(np.int32)], 255)
+    k = int(side * 0.2) | 1
+    shadow_layer = cv2.GaussianBlur(shadow_layer, (k, k), 0).astype(np.float32) / 255 * rng.uniform(0.1, 0.5)
+    img *= 1 - shadow_layer[..., None]
+    alpha = rng.uniform(0.6, 0.85) if kind == "translucent" else 1.0
+    body_poly = top_poly
+    if np.hypot(*tilt_vec) > 0:  # body extruded towards the camera's side
+        body_poly = cv2.convexHull(np.vstack([top_poly, top_poly + tilt_vec]).astype(np.float32))[:, 0]
+        _fill(img, body_poly, body * rng.uniform(0.55, 0.85), alpha)
+        # distractor pips on the visible side faces
+        if rng.random() < 0.7:
+            for _ in range(rng.integers(1, 6)):
+                t = rng.uniform(0.2, 0.8)
+                e = rng.integers(0, 4)
+                p = top[e] * (1 - t) + top[(e + 1) % 4] * t + tilt_vec * rng.uniform(0.3, 0.7)
+                if cv2.pointPolygonTest(body_poly.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) > 0 and \
+                        cv2.pointPolygonTest(top_poly.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) < 0:
+                    r = side * rng.uniform(0.05, 0.09)
+                    cv2.ellipse(img, (int(p[0] * 16), int(p[1] * 16)), (int(r * 16), int(r * 0.6 * 16)),
+                                float(np.degrees(np.arctan2(tilt_vec[1], tilt_vec[0]))), 0, 360,
+                                (pip * 0.8).tolist(), -1, cv2.LINE_AA, shift=4)
+    face = body * rng.uniform(0.95, 1.1)
+    if kind == "marbled":
+        mask = _fill(img, top_poly, face, alpha)
+        other = sample_colour(rng, str(rng.choice(list(SYNTH_COLOURS))))
+        n = _smooth_noise(rng, img.shape[0], img.shape[1], max(3, int(side / 4)))
+        m = ((n > 0.55).astype(np.float32) * (mask > 0) * rng.uniform(0.3, 0.6))[..., None]
+        img *= 1 - m
+        img += m * other
+    else:
+        _fill(img, top_poly, face, alpha)
+    # pips
+    spread = rng.uniform(0.45, 0.6) * half
+    r = side * rng.uniform(0.075, 0.115)
+    if value == 1:
+        r *= rng.uniform(1.0, 1.8)
+    style = rng.choice(["disc", "ring", "square"], p=[0.8, 0.1, 0.1])
+    for px, py in PIP_LAYOUT[value]:
+        p = np.array([px, py], np.float32) * spread @ R.T + [cx, cy]
+        axes = (r, r * squash)
+        ang = float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
+        centre = (int(p[0] * 16), int(p[1] * 16))
+        ax = (max(1, int(axes[0] * 16)), max(1, int(axes[1] * 16)))
+        if style == "square":
+            q = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * r * 0.85 @ R.T + p
+            cv2.fillPoly(img, [np.round(q * 16).astype(np.int32)], pip.tolist(), cv2.LINE_AA, shift=4)
+        else:
+            cv2.ellipse(img, centre, ax, ang, 0, 360, pip.tolist(), -1, cv2.LINE_AA, shift=4)
+            if style == "ring":
+                cv2.ellipse(img, centre, (ax[0] // 2, ax[1] // 2), ang, 0, 360, face.tolist(), -1, cv2.LINE_AA, shift=4)
+    # glare
+    if rng.random() < 0.35:
+        g = np.zeros(img.shape[:2], np.float32)
+        gp = top[rng.integers(0, 4)] * 0.4 + np.array([cx, cy]) * 0.6
+        cv2.ellipse(g, (int(gp[0]), int(gp[1])), (max(1, int(side * rng.uniform(0.08, 0.3))),
+                                                  max(1, int(side * rng.uniform(0.04, 0.15)))),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        k = int(side * 0.15) | 1
+        g = cv2.GaussianBlur(g, (k, k), 0) * rng.uniform(0.3, 0.9)
+        img += g[..., None] * (255 - img)
+    hull = np.vstack([body_poly, top_poly])
+    return top, hull
+
+
+def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, n_dice: int | None = None,
+                 colours: list[str] | None = None, side_range: tuple[float, float] | None = None) -> SynthScene:
+    """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names."""
+    if size is None:
+        size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
+    h, w = size
+    img = _background(rng, h, w)
+    if n_dice is None:
+        n_dice = int(rng.integers(0, 14)) if rng.random() < 0.9 else int(rng.integers(14, 40))
+    if side_range is None:
+        lo = max(18.0, min(h, w) * 0.035)
+        hi = min(h, w) * (0.14 if n_dice > 8 else 0.3)
+        side_range = (lo, max(lo + 1, hi))
+    mean_side = float(np.exp(rng.uniform(np.log(side_range[0]), np.log(side_range[1]))))
+    tilt_dir = rng.uniform(0, 2 * np.pi)
+    oblique = rng.random() < 0.4
+    names = colours or list(SYNTH_COLOURS)
+    placed: list[tuple[float, float, float]] = []
+    dice = []
+    for _ in range(n_dice):
+        side = mean_side * rng.uniform(0.85, 1.15)
+        for _try in range(30):
+            cx = rng.uniform(side, w - side)
+            cy = rng.uniform(side, h - side)
+            # touching allowed: centres at least ~1.05 sides apart
+            if all(np.hypot(cx - px, cy - py) > 0.75 * (side + ps) for px, py, ps in placed):
+                break
+        else:
+            continue
+        placed.append((cx, cy, side))
+        name = str(rng.choice(names))
+        body = sample_colour(rng, name)
+        lum = float(body @ np.array([0.114, 0.587, 0.299]))
+        if rng.random() < 0.75:
+            pip = np.full(3, rng.uniform(230, 255) if lum < 140 else rng.uniform(0, 40), np.float32)
+        else:
+            pip = sample_colour(rng, str(rng.choice(["red", "yellow", "white", "black", "blue", "green"])))
+            if abs(float(pip @ np.array([0.114, 0.587, 0.299])) - lum) < 60:
+                pip = np.full(3, 255.0 if lum < 140 else 0.0, np.float32)
+        kind = str(rng.choice(["plain", "marbled", "translucent"], p=[0.75, 0.15, 0.1]))
+        tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side * rng.uniform(0.1, 0.45) \
+            if oblique else np.zeros(2, np.float32)
+        value = int(rng.integers(1, 7))
+        top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt)
+        dice.append((value, top, hull, name, body, kind))
+    # global: perspective, colour cast, blur, noise, jpeg
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    j = 0.06 * min(h, w) * rng.random()
+    dst = (src + rng.uniform(-j, j, src.shape)).astype(np.float32)
+    H = cv2.getPerspectiveTransform(src, dst)
+    img = cv2.warpPerspective(np.clip(img, 0, 255), H, (w, h), borderMode=cv2.BORDER_REFLECT)
+    img *= rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.6:
+        sigma = rng.uniform(0.3, 1.6)
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.15:
+        k = int(rng.integers(3, 8))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2] = 1.0 / k
+        M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kern = cv2.warpAffine(kern, M, (k, k))
+        img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+    img += rng.normal(0, rng.uniform(0, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+    out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    labelled = []
+    for value, top, hull, name, body, kind in dice:
+        t = cv2.perspectiveTransform(top.reshape(-1, 1, 2), H).reshape(-1, 2)
+        hh = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 2)
+        x0, y0 = np.floor(hh.min(0)).astype(int)
+        x1, y1 = np.ceil(hh.max(0)).astype(int)
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
+        labelled.append(SynthDie(value, box, tuple(map(tuple, t.tolist())), name,
+                                 tuple(int(v) for v in np.clip(body, 0, 255)), kind))
+    return SynthScene(out, tuple(labelled))
