@@ -6,14 +6,18 @@ from typing import Any
 from .errors import InvalidInput
 from .game import Game
 from .games.knister import Knister
+from .games.kuh_vadis import KuhVadis
 from .games.qwinto import Qwinto
+from .games.the_choice import TheChoice
 from .games.twenty_one import TwentyOne
 from .layouts import builtin_layout_data, builtin_layout_names
 
-GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Qwinto, Knister, TwentyOne)}
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (
+    Qwinto, Knister, TwentyOne, KuhVadis, TheChoice)}
 
 # The layout a new sheet gets when none is named.
-DEFAULT_LAYOUT = {"qwinto": "standard", "knister": "standard", "twenty_one": "A"}
+DEFAULT_LAYOUT = {"qwinto": "standard", "knister": "standard", "twenty_one": "A",
+                  "kuh_vadis": "default", "the_choice": "default"}
 
 
 def game_class(name: str) -> type[Game]:

@@ -1,0 +1,454 @@
+"""Kuh Vadis: two players share a 7x7 pad and race to connect their three starting marks.
+
+Rule text: shared/rules/kuh_vadis.txt. The roller has up to three attempts with five dice
+(faces 1-5 and a cow), keeping or re-rolling any dice freely. The final dice give a
+result: at least two cows, or exactly three of a number, lets the roller mark one free
+square showing that symbol; four or five of a kind (a quad) marks one and gives another
+turn, and every square marked in such a chain must touch (8 ways) the square marked just
+before. The first player whose starting marks are joined by their own marks (8-connected)
+wins; a player whose starts can no longer be joined is cut off, and when both are cut
+off the game is a tie at once.
+
+The pad is one sheet shared by both seats (`shared_sheet`). Seat 0 plays the crosses
+(X), seat 1 the circles (O); the crosses begin (the coin toss decides who sits where).
+The sheet knows whose turn it is and the square a quad chain continues from, so the
+table's next roller follows from it (`roller_after`).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from ..dice import Die, Roll
+from ..errors import InvalidLayout
+from ..game import OTHER, ROLLER, Game, as_list, require
+from ..layouts import LayoutInfo, read_info
+from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
+
+SIZE = 7
+ROW_LABELS = "ABCDEFG"
+COW = "cow"
+CROSSES, CIRCLES = "X", "O"
+PLAYERS = (CROSSES, CIRCLES)           # seat 0, seat 1
+PLAYER_NAMES = {CROSSES: "crosses", CIRCLES: "circles"}
+FACES = (1, 2, 3, 4, 5, COW)
+DICE = 5
+# pad cell tokens in a layout file -> symbol
+_TOKENS = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "C": COW, "COW": COW,
+           "X": CROSSES, "O": CIRCLES}
+
+
+def other(player: str) -> str:
+    return CIRCLES if player == CROSSES else CROSSES
+
+
+def square_name(index: int) -> str:
+    """`C2` = row C (the third from the top), column 2 (0-based from the left)."""
+    return f"{ROW_LABELS[index // SIZE]}{index % SIZE}"
+
+
+def square_long(index: int) -> str:
+    """`A0 (0,0)`: the name and the (row, column) the issue and SHEETS.md use."""
+    return f"{square_name(index)} ({index // SIZE},{index % SIZE})"
+
+
+def symbol_name(symbol: Any, plural: bool = False) -> str:
+    if symbol == COW:
+        return "cows" if plural else "a cow"
+    return f"{symbol}s" if plural else f"a {symbol}"
+
+
+def _neighbours() -> tuple[tuple[int, ...], ...]:
+    out = []
+    for i in range(SIZE * SIZE):
+        r, c = divmod(i, SIZE)
+        out.append(tuple((r + dr) * SIZE + c + dc
+                         for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                         if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE))
+    return tuple(out)
+
+
+NEIGHBOURS = _neighbours()
+
+_FULL = (1 << SIZE * SIZE) - 1
+_NOT_COL0 = sum(1 << (r * SIZE + c) for r in range(SIZE) for c in range(1, SIZE))
+_NOT_COL6 = sum(1 << (r * SIZE + c) for r in range(SIZE) for c in range(SIZE - 1))
+
+
+@lru_cache(maxsize=8192)
+def _owner_masks(owner: tuple) -> dict:
+    masks = {CROSSES: 0, CIRCLES: 0, None: 0}
+    for i, o in enumerate(owner):
+        masks[o] |= 1 << i
+    return masks
+
+
+@lru_cache(maxsize=8192)
+def _reach_mask(owner: tuple, player: str, start: int, through_free: bool) -> int:
+    """Flood fill on bit masks: grow by the 8 neighbours within the allowed squares."""
+    masks = _owner_masks(owner)
+    allowed = masks[player] | (masks[None] if through_free else 0)
+    reach = (1 << start) & allowed
+    while True:
+        h = reach | ((reach << 1) & _NOT_COL0) | ((reach >> 1) & _NOT_COL6)
+        grown = (h | (h << SIZE) | (h >> SIZE)) & allowed
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+@dataclass(frozen=True)
+class KuhVadisLayout:
+    info: LayoutInfo
+    cells: tuple[Any, ...]                  # 49 symbols, row by row: 1-5, "cow", "X", "O"
+    starts: dict                            # "X"/"O" -> three square indices
+
+    @classmethod
+    def parse(cls, data: Any) -> "KuhVadisLayout":
+        info = read_info(data, "kuh_vadis")
+        name = f"Kuh Vadis pad '{info.name}'"
+        rows = data.get("rows")
+        if not isinstance(rows, list) or len(rows) != SIZE:
+            raise InvalidLayout(f"{name}: 'rows' must be a list of {SIZE} rows")
+        cells: list[Any] = []
+        for r, row in enumerate(rows):
+            tokens = row.split() if isinstance(row, str) else row
+            if not isinstance(tokens, list) or len(tokens) != SIZE:
+                raise InvalidLayout(f"{name}: row {ROW_LABELS[r]} must hold {SIZE} squares "
+                                    f"(1-5, C for a cow, X or O), e.g. \"O 4 C X 5 3 O\"")
+            for c, tok in enumerate(tokens):
+                sym = _TOKENS.get(str(tok).strip().upper())
+                if sym is None:
+                    raise InvalidLayout(f"{name}: square {ROW_LABELS[r]}{c} holds '{tok}': "
+                                        f"use 1-5, C (cow), X or O")
+                cells.append(sym)
+        starts = {p: tuple(i for i, s in enumerate(cells) if s == p) for p in PLAYERS}
+        for p in PLAYERS:
+            if len(starts[p]) != 3:
+                raise InvalidLayout(f"{name}: needs exactly 3 starting {PLAYER_NAMES[p]} "
+                                    f"({p}), not {len(starts[p])}")
+        return cls(info, tuple(cells), starts)
+
+    def rows_text(self) -> list[str]:
+        def tok(s):
+            return "C" if s == COW else str(s)
+        return [" ".join(tok(s) for s in self.cells[r * SIZE:(r + 1) * SIZE])
+                for r in range(SIZE)]
+
+
+@dataclass(frozen=True)
+class KuhVadisSheet:
+    """The shared pad: `owner[i]` is "X", "O" or None for each square (starts included,
+    as printed), `to_move` whose turn it is, `chain` the square a quad chain continues
+    from (the next mark must touch it) or None."""
+
+    owner: tuple[str | None, ...]
+    to_move: str = CROSSES
+    chain: int | None = None
+
+
+@dataclass(frozen=True, order=True)
+class Result:
+    """What a roll allows: mark a square with `symbol`; `quad` gives another turn."""
+
+    symbol: Any
+    quad: bool
+
+    def __str__(self) -> str:
+        if self.symbol == COW:
+            what = "four or five cows" if self.quad else "two or more cows"
+        else:
+            what = (f"four or five {self.symbol}s" if self.quad
+                    else f"exactly three {self.symbol}s")
+        return what + (" (a quad: mark and roll again)" if self.quad else "")
+
+
+def results(roll: Roll) -> tuple[Result, ...]:
+    """Every result the final dice offer (the player picks one).
+
+    Two or more cows, or exactly three of a number: a normal result. Four or five of a
+    kind: a quad. Exactly two cows with exactly three of a number offer both.
+    """
+    counts = Counter(roll.faces)
+    out = []
+    cows = counts.get(COW, 0)
+    if cows >= 4:
+        out.append(Result(COW, True))
+    elif cows >= 2:
+        out.append(Result(COW, False))
+    for n in range(1, 6):
+        k = counts.get(n, 0)
+        if k >= 4:
+            out.append(Result(n, True))
+        elif k == 3:
+            out.append(Result(n, False))
+    return tuple(out)
+
+
+class KuhVadis(Game):
+    name = "kuh_vadis"
+    title = "Kuh Vadis"
+    min_players, max_players = 2, 2
+    max_attempts = 3
+    shared_sheet = True
+    parse_layout = staticmethod(KuhVadisLayout.parse)
+
+    def __init__(self, layout: KuhVadisLayout) -> None:
+        super().__init__(layout)
+        self._by_symbol: dict[Any, tuple[int, ...]] = {
+            s: tuple(i for i, x in enumerate(layout.cells) if x == s) for s in FACES}
+
+    # -- sheets --------------------------------------------------------------------
+    def new_sheet(self) -> KuhVadisSheet:
+        owner = tuple(s if s in PLAYERS else None for s in self.layout.cells)
+        return KuhVadisSheet(owner)
+
+    def sheet_to_json(self, sheet: KuhVadisSheet) -> dict:
+        rows = []
+        for r in range(SIZE):
+            chars = []
+            for i in range(r * SIZE, (r + 1) * SIZE):
+                o = sheet.owner[i]
+                if o is None:
+                    chars.append(".")
+                elif self.layout.cells[i] in PLAYERS:
+                    chars.append(o)             # printed start: upper case
+                else:
+                    chars.append(o.lower())     # written during play: lower case
+            rows.append(" ".join(chars))
+        return {"layout": self.layout.info.name, "pad": rows, "to_move": sheet.to_move,
+                "chain": None if sheet.chain is None else square_name(sheet.chain)}
+
+    def sheet_from_json(self, data: Any) -> KuhVadisSheet:
+        require(isinstance(data, dict), "a Kuh Vadis sheet must be a JSON object with 'pad'")
+        rows = as_list(data.get("pad"), SIZE, "'pad'")
+        owner: list[str | None] = []
+        for r, row in enumerate(rows):
+            require(isinstance(row, str), f"row {ROW_LABELS[r]} of the pad must be text "
+                                          f"like \". x . X . o .\"")
+            chars = row.replace(" ", "")
+            require(len(chars) == SIZE, f"row {ROW_LABELS[r]} of the pad must have {SIZE} "
+                                        f"squares ('.', 'x' or 'o'), not {len(chars)}")
+            for c, ch in enumerate(chars):
+                require(ch in ".xXoO", f"square {ROW_LABELS[r]}{c} holds '{ch}': write '.' "
+                                       f"(free), 'x' (crosses) or 'o' (circles)")
+                owner.append(None if ch == "." else ch.upper())
+        # a printed start may be left as '.' when typing: it is printed on the pad anyway
+        for p in PLAYERS:
+            for i in self.layout.starts[p]:
+                if owner[i] is None:
+                    owner[i] = p
+        to_move = str(data.get("to_move", CROSSES)).upper()
+        require(to_move in PLAYERS, "'to_move' must be \"X\" (crosses) or \"O\" (circles)")
+        chain = data.get("chain")
+        if chain is not None:
+            chain = self._square_index(chain)
+            require(chain is not None, f"'chain' must name a square such as \"C2\" "
+                                       f"(row A-G, column 0-6), not '{data.get('chain')}'")
+        return KuhVadisSheet(tuple(owner), to_move, chain)
+
+    def _square_index(self, text: Any) -> int | None:
+        text = str(text).strip().upper()
+        if len(text) == 2 and text[0] in ROW_LABELS and text[1].isdigit() \
+                and int(text[1]) < SIZE:
+            return ROW_LABELS.index(text[0]) * SIZE + int(text[1])
+        return None
+
+    def problems(self, sheet: KuhVadisSheet) -> list[str]:
+        out = []
+        cells = self.layout.cells
+        for i, o in enumerate(sheet.owner):
+            if cells[i] in PLAYERS and o != cells[i]:
+                out.append(f"{square_long(i)} is a printed starting {PLAYER_NAMES[cells[i]][:-1]}"
+                           f": nothing can be written there")
+        done = [p for p in PLAYERS if self.connected(sheet, p)]
+        if len(done) == 2:
+            out.append("both players have connected their starts, but the game ends as "
+                       "soon as the first one does")
+        if sheet.chain is not None:
+            if sheet.owner[sheet.chain] != sheet.to_move or cells[sheet.chain] in PLAYERS:
+                out.append(f"the quad chain continues from {square_name(sheet.chain)}, which "
+                           f"must be a square the {PLAYER_NAMES[sheet.to_move]} marked")
+        return out
+
+    # -- dice ----------------------------------------------------------------------
+    def roll_problem(self, roll: Roll) -> str | None:
+        if len(roll) != DICE:
+            return f"Kuh Vadis is rolled with {DICE} dice, not {len(roll)}"
+        for die in roll:
+            if die.face not in FACES:
+                return f"'{die}' is not a Kuh Vadis face: the dice show 1-5 and a cow"
+        return None
+
+    def reroll_problem(self, first: Roll, second: Roll) -> str | None:
+        # Any die may be kept or thrown again, even dice set aside earlier, so any five
+        # valid dice can follow any roll: only the dice themselves are checked.
+        return self.roll_problem(second)
+
+    def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
+        if previous is None:
+            return Roll(Die(None, rng.choice(FACES)) for _ in range(DICE))
+        counts = Counter(previous.faces)
+        best = max(counts.values())
+        keep = rng.choice(sorted((f for f, k in counts.items() if k == best), key=str))
+        return Roll(d if d.face == keep else Die(None, rng.choice(FACES)) for d in previous)
+
+    def results(self, roll: Roll) -> tuple[Result, ...]:
+        return results(roll)
+
+    # -- the pad as a graph ----------------------------------------------------------
+    def _reach(self, sheet: KuhVadisSheet, player: str, through_free: bool) -> int:
+        """Bit mask of the squares reachable from the player's first start through own
+        squares (and, if `through_free`, free squares); 8-connected."""
+        return _reach_mask(sheet.owner, player, self.layout.starts[player][0], through_free)
+
+    def connected(self, sheet: KuhVadisSheet, player: str) -> bool:
+        """The player's three starts are joined by the player's own squares."""
+        reach = self._reach(sheet, player, False)
+        return all(reach >> s & 1 for s in self.layout.starts[player])
+
+    def cut_off(self, sheet: KuhVadisSheet, player: str) -> tuple[int, int] | None:
+        """Two starts of `player` that no path of own or free squares can join any
+        more, whatever the dice bring (the player is blocked); None while open."""
+        reach = self._reach(sheet, player, True)
+        first, *rest = self.layout.starts[player]
+        for s in rest:
+            if not reach >> s & 1:
+                return first, s
+        return None
+
+    def winner(self, sheet: KuhVadisSheet) -> str | None:
+        for p in PLAYERS:
+            if self.connected(sheet, p):
+                return p
+        return None
+
+    def state(self, sheet: KuhVadisSheet, player: str) -> str:
+        """One sentence on where `player` stands: connected, cut off or still open."""
+        name = PLAYER_NAMES[player]
+        starts = ", ".join(square_long(s) for s in self.layout.starts[player])
+        if self.connected(sheet, player):
+            return f"{name} have connected {starts}"
+        cut = self.cut_off(sheet, player)
+        if cut:
+            a, b = cut
+            return f"{name} are cut off: no free path joins {square_long(a)} to {square_long(b)}"
+        return f"{name} are still open: a path of own or free squares joins {starts}"
+
+    def explain(self, sheet: KuhVadisSheet) -> str:
+        """Where the game stands, for a person: who won, who is cut off, a tie."""
+        lines = [self.state(sheet, p) for p in PLAYERS]
+        win = self.winner(sheet)
+        if win:
+            lines.append(f"{PLAYER_NAMES[win]} win")
+        elif all(self.cut_off(sheet, p) for p in PLAYERS):
+            lines.append("both are cut off: the game ends in a tie")
+        else:
+            lines.append(f"{PLAYER_NAMES[sheet.to_move]} to move"
+                         + (f", continuing a quad chain from {square_name(sheet.chain)}"
+                            if sheet.chain is not None else ""))
+        return "\n".join(lines)
+
+    # -- placements ----------------------------------------------------------------
+    def _targets(self, sheet: KuhVadisSheet, symbol: Any) -> Iterable[int]:
+        owner = sheet.owner
+        squares = self._by_symbol[symbol]
+        if sheet.chain is not None:
+            near = NEIGHBOURS[sheet.chain]
+            squares = [i for i in squares if i in near]
+        return (i for i in squares if owner[i] is None)
+
+    def _legal(self, sheet: KuhVadisSheet, roll: Roll, role: str) -> Iterable[Placement]:
+        if role != ROLLER or self.is_finished(sheet):
+            return
+        for res in results(roll):
+            for i in self._targets(sheet, res.symbol):
+                yield Placement(ENTER, (Mark(ROW_LABELS[i // SIZE], i % SIZE, res.symbol),))
+        yield Placement.special(PASS)
+
+    def apply(self, sheet: KuhVadisSheet, placement: Placement,
+              again: bool = False) -> KuhVadisSheet:
+        """Unchecked. `again`: the mark came from a quad, so the same player goes on
+        and the next mark must touch this one (`apply_result` works it out)."""
+        if placement.kind == PASS:
+            return KuhVadisSheet(sheet.owner, other(sheet.to_move), None)
+        (mark,) = placement.marks
+        i = ROW_LABELS.index(mark.row) * SIZE + mark.col
+        owner = list(sheet.owner)
+        owner[i] = sheet.to_move
+        if again:
+            return KuhVadisSheet(tuple(owner), sheet.to_move, i)
+        return KuhVadisSheet(tuple(owner), other(sheet.to_move), None)
+
+    def apply_result(self, sheet: KuhVadisSheet, roll: Roll, role: str,
+                     placement: Placement) -> KuhVadisSheet:
+        again = placement.kind == ENTER and any(
+            r.quad and r.symbol == placement.marks[0].value for r in results(roll))
+        return self.apply(sheet, placement, again)
+
+    def why_illegal(self, sheet: KuhVadisSheet, roll: Roll, role: str,
+                    placement: Placement) -> str | None:
+        if role != ROLLER:
+            return "in Kuh Vadis only the player whose turn it is marks the pad"
+        win = self.winner(sheet)
+        if win or all(self.cut_off(sheet, p) for p in PLAYERS):
+            return "the game is over: " + self.explain(sheet).splitlines()[-1]
+        if placement.kind == PASS:
+            return None
+        if placement.kind != ENTER:
+            return f"Kuh Vadis has no '{placement.kind}': mark one square or pass"
+        if len(placement.marks) != 1:
+            return "a result marks exactly one square"
+        (mark,) = placement.marks
+        if mark.row not in ROW_LABELS or not 0 <= mark.col < SIZE:
+            return f"there is no square {mark.row}{mark.col}: rows A-G, columns 0-6"
+        i = ROW_LABELS.index(mark.row) * SIZE + mark.col
+        printed = self.layout.cells[i]
+        where = square_name(i)
+        if printed in PLAYERS:
+            return f"{where} is a printed starting {PLAYER_NAMES[printed][:-1]}"
+        if mark.value != printed:
+            return f"{where} shows {symbol_name(printed)}, not {symbol_name(mark.value)}"
+        if sheet.owner[i] is not None:
+            return f"{where} is already marked by the {PLAYER_NAMES[sheet.owner[i]]}"
+        res = results(roll)
+        if not res:
+            return (f"the dice {roll} give no result: two cows, exactly three of a number "
+                    f"or four of a kind are needed to mark a square")
+        if all(r.symbol != printed for r in res):
+            offered = " or ".join(str(r) for r in res)
+            return (f"the dice give {offered}: {where} shows {symbol_name(printed)}")
+        if sheet.chain is not None and i not in NEIGHBOURS[sheet.chain]:
+            return (f"after the quad on {square_name(sheet.chain)} the next square must "
+                    f"touch {square_name(sheet.chain)}; {where} does not")
+        return None
+
+    # -- turns -----------------------------------------------------------------------
+    def must_answer(self, role: str) -> bool:
+        return role == ROLLER
+
+    def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
+        return PLAYERS.index(sheets[roller].to_move)
+
+    # -- scoring and the end -------------------------------------------------------
+    def _line(self, sheet: KuhVadisSheet, player: str) -> ScoreLine:
+        win = self.winner(sheet)
+        return ScoreLine(PLAYER_NAMES[player], 1 if win == player else 0,
+                         self.state(sheet, player))
+
+    def score(self, sheet: KuhVadisSheet, final: bool = False) -> Score:
+        """1 point for the player who connected, 0 otherwise (a tie: 0 each)."""
+        return Score(self._line(sheet, p) for p in PLAYERS)
+
+    def seat_score(self, sheet: KuhVadisSheet, seat: int, final: bool = False) -> Score:
+        return Score([self._line(sheet, PLAYERS[seat])])
+
+    def is_finished(self, sheet: KuhVadisSheet) -> bool:
+        return self.winner(sheet) is not None or all(
+            self.cut_off(sheet, p) for p in PLAYERS)
+
+    def score_bounds(self) -> tuple[int, int]:
+        return 0, 1

@@ -1,0 +1,641 @@
+"""The Choice: three two-way dice, a ring of colour spaces and a line through numbers.
+
+Rule text: shared/rules/the_choice.txt. Every face of the three dice shows a number and a
+colour; each player uses each die at most once, for its colour or for its number.
+Colours cross spaces on the outer ring of 16 (the first anywhere, every later one
+touching an earlier cross). Numbers - single dice or sums of several - mark spaces of the
+inner hexagonal grid of 13, drawing one line: a start anywhere, then each space touching
+the one marked just before, never entering a space twice. The roller must use all three
+dice, every other player at least two, or mark a misthrow; the third misthrow ends a
+side (the first side may also be ended voluntarily after a dice action), and the game
+ends with a third misthrow on somebody's second side, or when somebody fills it.
+
+Text form of a placement (see docs/sheets-graph-games.md):
+- `Rred@3/1`: cross the red colour space at ring position 3 with die 1 (1-based, in the
+  order the roll lists the dice);
+- `N7@4/12`: mark the number space at grid position 4, which shows 7, with dice 1 and 2
+  added together;
+- `Mx@0`: mark the misthrow in box 0 (the next free one) when too few dice were used;
+- `misthrow` alone: use no die at all and mark a misthrow.
+When two or more number spaces are marked, the order of drawing matters and the marks
+are written in that order, separated by " > ": `Rred@3/1 > N6@2/2 > N1@7/3`.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from itertools import combinations, permutations, product
+from typing import Any, Iterable, Sequence
+
+from ..dice import Die, Roll
+from ..errors import InvalidLayout
+from ..game import OTHER, ROLLER, Game, as_list, require
+from ..layouts import LayoutInfo, read_info
+from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
+
+COLOURS = ("red", "yellow", "green", "blue", "purple", "grey")
+RING, NUMBER, MISS = "R", "N", "M"
+MISS_VALUE = "x"
+RING_SIZE = 16
+NUMBER_SPACES = 13
+DICE = 3
+MISTHROWS_TO_END = 3
+MAX_SUM = 18
+
+
+def _ordered_partitions(items: tuple[int, ...]) -> list[tuple[tuple[int, ...], ...]]:
+    """Every way to split `items` into non-empty groups, the groups in every order."""
+    if not items:
+        return [()]
+    out = []
+    for k in range(1, len(items) + 1):
+        for first in combinations(items, k):
+            rest = tuple(i for i in items if i not in first)
+            for tail in _ordered_partitions(rest):
+                out.append((first,) + tail)
+    return out
+
+
+# die positions -> ways to use exactly those dice as numbers (sums, in marking order)
+_PARTITIONS = {tuple(s): _ordered_partitions(tuple(s))
+               for k in range(DICE + 1) for s in combinations(range(DICE), k)}
+
+
+@dataclass(frozen=True)
+class ChoiceSideLayout:
+    name: str
+    note: str
+    ring: tuple[str, ...]                 # colour at ring position 0..15 (clockwise)
+    numbers: tuple[int, ...]              # number at grid position 0..12 (reading order)
+    rows: tuple[tuple[int, ...], ...]     # grid positions by row (for drawing)
+    coords: tuple[tuple[int, int], ...]   # (row, x) of each grid position, x doubled
+    adjacent: tuple[frozenset, ...]       # grid position -> grid positions sharing an edge
+    cell_of: dict                         # number -> grid position
+    ring_of: dict                         # colour -> ring positions
+
+    def touches(self, a: int, b: int) -> bool:
+        return b in self.adjacent[a]
+
+
+def _parse_side(data: Any, name: str) -> ChoiceSideLayout:
+    if not isinstance(data, dict):
+        raise InvalidLayout(f"{name}: each side must be a JSON object")
+    side = str(data.get("name", "")).strip()
+    if not side:
+        raise InvalidLayout(f"{name}: every side needs a 'name' (e.g. \"front\")")
+    where = f"{name}, side '{side}'"
+    ring = data.get("ring")
+    if not isinstance(ring, list) or len(ring) != RING_SIZE:
+        raise InvalidLayout(f"{where}: 'ring' must list the {RING_SIZE} colour spaces clockwise")
+    ring = tuple(str(c).lower() for c in ring)
+    for c in ring:
+        if c not in COLOURS:
+            raise InvalidLayout(f"{where}: '{c}' is not a colour of the dice "
+                                f"({', '.join(COLOURS)})")
+    rows_in = data.get("numbers")
+    offsets = data.get("offsets")
+    if not isinstance(rows_in, list) or not all(isinstance(r, list) for r in rows_in):
+        raise InvalidLayout(f"{where}: 'numbers' must be a list of rows of numbers")
+    if not isinstance(offsets, list) or len(offsets) != len(rows_in) \
+            or not all(o in (0, 1) for o in offsets):
+        raise InvalidLayout(f"{where}: 'offsets' needs one 0 or 1 per row of numbers (1 = "
+                            f"the row is shifted right by half a space)")
+    numbers, coords, rows = [], [], []
+    for r, (row, off) in enumerate(zip(rows_in, offsets)):
+        ids = []
+        for i, v in enumerate(row):
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_SUM:
+                raise InvalidLayout(f"{where}: '{v}' in number row {r} is not a number "
+                                    f"1-{MAX_SUM} (a sum of up to three dice)")
+            ids.append(len(numbers))
+            numbers.append(v)
+            coords.append((r, 2 * i + off))
+        rows.append(tuple(ids))
+    if len(numbers) != NUMBER_SPACES:
+        raise InvalidLayout(f"{where}: needs {NUMBER_SPACES} number spaces, not {len(numbers)}")
+    if len(set(numbers)) != len(numbers):
+        raise InvalidLayout(f"{where}: every number space must show a different number")
+    adjacent = tuple(frozenset(
+        j for j, (r2, x2) in enumerate(coords)
+        if (r2 == r and abs(x2 - x) == 2) or (abs(r2 - r) == 1 and abs(x2 - x) == 1))
+        for (r, x) in coords)
+    ring_of = {c: tuple(p for p, x in enumerate(ring) if x == c) for c in COLOURS}
+    return ChoiceSideLayout(side, str(data.get("note", "")), ring, tuple(numbers),
+                            tuple(rows), tuple(coords), adjacent,
+                            {v: i for i, v in enumerate(numbers)}, ring_of)
+
+
+@dataclass(frozen=True)
+class TheChoiceLayout:
+    info: LayoutInfo
+    sides: tuple[ChoiceSideLayout, ChoiceSideLayout]
+    colour_points: tuple[tuple[int, int], ...]   # (at least this many crossed, points)
+    number_points: tuple[int, ...]               # points for a line of 1..13 spaces
+    dice: tuple[dict, ...]                       # face number -> colour, per die (rolls)
+
+    @classmethod
+    def parse(cls, data: Any) -> "TheChoiceLayout":
+        info = read_info(data, "the_choice")
+        name = f"The Choice sheet '{info.name}'"
+        sides = data.get("sides")
+        if not isinstance(sides, list) or len(sides) != 2:
+            raise InvalidLayout(f"{name}: 'sides' must list the two sides of the sheet")
+        parsed = tuple(_parse_side(s, name) for s in sides)
+        if parsed[0].name == parsed[1].name:
+            raise InvalidLayout(f"{name}: the two sides need different names")
+        try:
+            colour_points = tuple((int(a), int(b)) for a, b in data["colour_points"])
+            number_points = tuple(int(p) for p in data["number_points"])
+            dice = tuple({int(k): str(v).lower() for k, v in d.items()}
+                         for d in data.get("dice", _DEFAULT_DICE))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
+        mins = [a for a, _ in colour_points]
+        if mins != sorted(set(mins)) or not all(1 <= a <= RING_SIZE for a in mins):
+            raise InvalidLayout(f"{name}: 'colour_points' must be [crossed, points] pairs "
+                                f"with increasing counts 1-{RING_SIZE}")
+        if len(number_points) != NUMBER_SPACES:
+            raise InvalidLayout(f"{name}: 'number_points' needs {NUMBER_SPACES} entries "
+                                f"(lines of 1-{NUMBER_SPACES} spaces)")
+        if list(number_points) != sorted(number_points):
+            raise InvalidLayout(f"{name}: 'number_points' must not fall as the line grows")
+        if len(dice) != DICE or not all(sorted(d) == [1, 2, 3, 4, 5, 6] and
+                                        set(d.values()) <= set(COLOURS) for d in dice):
+            raise InvalidLayout(f"{name}: 'dice' must map the faces 1-6 of each of the "
+                                f"{DICE} dice to colours")
+        return cls(info, parsed, colour_points, number_points, dice)
+
+    def colour_score(self, crossed: int) -> int:
+        pts = 0
+        for at_least, points in self.colour_points:
+            if crossed >= at_least:
+                pts = points
+        return pts
+
+    def number_score(self, length: int) -> int:
+        return self.number_points[length - 1] if length else 0
+
+
+# SHEETS.md (RECON): used only to make random rolls; a roll is read face by face.
+_DEFAULT_DICE = [
+    {"1": "blue", "2": "purple", "3": "grey", "4": "red", "5": "yellow", "6": "green"},
+    {"1": "green", "2": "blue", "3": "purple", "4": "grey", "5": "red", "6": "yellow"},
+    {"1": "red", "2": "yellow", "3": "green", "4": "blue", "5": "purple", "6": "grey"},
+]
+
+
+@dataclass(frozen=True)
+class ChoiceSide:
+    """One side of a player's sheet: crossed ring positions, the number line in the
+    order drawn (`line[0]` is the circled start) and the misthrows marked."""
+
+    ring: frozenset = frozenset()
+    line: tuple[int, ...] = ()
+    misthrows: int = 0
+
+
+@dataclass(frozen=True)
+class ChoiceSheet:
+    """Both sides (indexed as in the layout: 0 front, 1 back), the side played first and
+    whether the player has moved on to the second side."""
+
+    sides: tuple[ChoiceSide, ChoiceSide] = (ChoiceSide(), ChoiceSide())
+    first: int = 0
+    stage: int = 0      # 0: on the first side, 1: on the second
+
+    @property
+    def current(self) -> int:
+        return self.first if self.stage == 0 else 1 - self.first
+
+    @property
+    def side(self) -> ChoiceSide:
+        return self.sides[self.current]
+
+
+def _ring_arcs(cells) -> int:
+    """How many separate arcs a set of ring positions forms (0 for the full ring)."""
+    return sum(1 for p in cells if (p - 1) % RING_SIZE not in cells)
+
+
+class TheChoice(Game):
+    name = "the_choice"
+    title = "The Choice"
+    min_players, max_players = 2, 4
+    max_attempts = 2
+    parse_layout = staticmethod(TheChoiceLayout.parse)
+
+    def __init__(self, layout: TheChoiceLayout) -> None:
+        super().__init__(layout)
+        self._side_index = {s.name: i for i, s in enumerate(layout.sides)}
+
+    # -- sheets --------------------------------------------------------------------
+    def new_sheet(self, first_side: int | str = 0) -> ChoiceSheet:
+        """A blank sheet; `first_side` is the side the player chose to start on."""
+        if isinstance(first_side, str):
+            require(first_side in self._side_index,
+                    f"no side '{first_side}': the sides are {', '.join(self._side_index)}")
+            first_side = self._side_index[first_side]
+        return ChoiceSheet(first=first_side)
+
+    def sheet_to_json(self, sheet: ChoiceSheet) -> dict:
+        out: dict[str, Any] = {"layout": self.layout.info.name,
+                               "first_side": self.layout.sides[sheet.first].name,
+                               "playing": self.layout.sides[sheet.current].name}
+        for lay, side in zip(self.layout.sides, sheet.sides):
+            out[lay.name] = {"colours": sorted(side.ring),
+                             "numbers": [lay.numbers[c] for c in side.line],
+                             "misthrows": side.misthrows}
+        return out
+
+    def sheet_from_json(self, data: Any) -> ChoiceSheet:
+        require(isinstance(data, dict), "a The Choice sheet must be a JSON object")
+        names = list(self._side_index)
+        first = data.get("first_side", names[0])
+        require(first in self._side_index,
+                f"'first_side' must be one of {', '.join(names)}, not '{first}'")
+        playing = data.get("playing", first)
+        require(playing in self._side_index,
+                f"'playing' must be one of {', '.join(names)}, not '{playing}'")
+        sides = []
+        for lay in self.layout.sides:
+            s = data.get(lay.name, {})
+            require(isinstance(s, dict), f"'{lay.name}' must be a JSON object with "
+                                         f"'colours', 'numbers' and 'misthrows'")
+            ring = s.get("colours", [])
+            require(isinstance(ring, list) and all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < RING_SIZE
+                for p in ring), f"'{lay.name}.colours' must list crossed ring positions "
+                                f"0-{RING_SIZE - 1}")
+            require(len(set(ring)) == len(ring),
+                    f"'{lay.name}.colours' lists a ring position twice")
+            nums = s.get("numbers", [])
+            require(isinstance(nums, list), f"'{lay.name}.numbers' must list the numbers "
+                                            f"of the line in the order drawn")
+            line = []
+            for v in nums:
+                require(v in lay.cell_of and not isinstance(v, bool),
+                        f"the {lay.name} has no number space {v!r} (its numbers: "
+                        f"{', '.join(map(str, sorted(lay.numbers)))})")
+                line.append(lay.cell_of[v])
+            miss = s.get("misthrows", 0)
+            require(isinstance(miss, int) and not isinstance(miss, bool) and miss >= 0,
+                    f"'{lay.name}.misthrows' must be a whole number, 0 or more")
+            sides.append(ChoiceSide(frozenset(ring), tuple(line), miss))
+        first_i = self._side_index[first]
+        stage = 0 if self._side_index[playing] == first_i else 1
+        return ChoiceSheet(tuple(sides), first_i, stage)
+
+    def problems(self, sheet: ChoiceSheet) -> list[str]:
+        out = []
+        order = [sheet.first, 1 - sheet.first]
+        for k, i in enumerate(order):
+            lay, side = self.layout.sides[i], sheet.sides[i]
+            if k == 1 and sheet.stage == 0 and (side.ring or side.line or side.misthrows):
+                out.append(f"the {lay.name} has marks, but the player is still on the "
+                           f"{self.layout.sides[sheet.first].name} (the first side)")
+            if _ring_arcs(side.ring) > 1:
+                out.append(f"the colour crosses on the {lay.name} are not connected: every "
+                           f"cross after the first must touch one already made")
+            if len(set(side.line)) != len(side.line):
+                out.append(f"the number line on the {lay.name} enters a space twice")
+            for a, b in zip(side.line, side.line[1:]):
+                if not lay.touches(a, b):
+                    out.append(f"on the {lay.name}, {lay.numbers[b]} does not touch "
+                               f"{lay.numbers[a]} before it: the line must be continuous")
+            if side.misthrows > MISTHROWS_TO_END:
+                out.append(f"{side.misthrows} misthrows on the {lay.name}: a side ends at "
+                           f"the {MISTHROWS_TO_END}rd")
+            elif k == 0 and sheet.stage == 0 and side.misthrows == MISTHROWS_TO_END:
+                out.append(f"{MISTHROWS_TO_END} misthrows end the {lay.name}: the player "
+                           f"must be on the other side")
+        return out
+
+    # -- dice ----------------------------------------------------------------------
+    def roll_problem(self, roll: Roll) -> str | None:
+        if len(roll) != DICE:
+            return f"The Choice is rolled with {DICE} dice, not {len(roll)}"
+        for die in roll:
+            if die.colour not in COLOURS:
+                return (f"'{die}' has no colour of The Choice: every face shows a colour "
+                        f"({', '.join(COLOURS)}) and a number, e.g. green:6")
+            if not isinstance(die.face, int) or not 1 <= die.face <= 6:
+                return f"'{die}' does not show a number 1-6"
+        return None
+
+    def reroll_problem(self, first: Roll, second: Roll) -> str | None:
+        # The second attempt re-rolls 1, 2 or all 3 dice. Re-rolling all three can give
+        # any roll, so only the dice themselves can be checked; that there is at most
+        # one second attempt is the table's `max_attempts`.
+        return self.roll_problem(second)
+
+    def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
+        faces = self.layout.dice
+        if previous is None:
+            return Roll(Die(faces[d][n], n) for d in range(DICE)
+                        for n in [rng.randint(1, 6)])
+        again = set(rng.sample(range(DICE), rng.randint(1, DICE)))
+        out = []
+        for d, die in enumerate(previous):
+            if d in again:
+                n = rng.randint(1, 6)
+                out.append(Die(faces[d][n], n))
+            else:
+                out.append(die)
+        return Roll(out)
+
+    # -- placements ----------------------------------------------------------------
+    @staticmethod
+    def dice_needed(role: str) -> int:
+        """Dice a player must use to avoid a misthrow: the roller all, the others two."""
+        return DICE if role == ROLLER else 2
+
+    def _ring_options(self, lay: ChoiceSideLayout, side: ChoiceSide, roll: Roll,
+                      dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Ring positions for the colour dice `dice` (one per die, same order)."""
+        if not dice:
+            return [()]
+        crossed = side.ring
+        choices = [[p for p in lay.ring_of[roll.dice[d].colour] if p not in crossed]
+                   for d in dice]
+        out = []
+        for cells in product(*choices):
+            if len(set(cells)) != len(cells):
+                continue
+            if _ring_arcs(crossed.union(cells)) <= 1:
+                out.append(cells)
+        return out
+
+    def _number_options(self, lay: ChoiceSideLayout, side: ChoiceSide, roll: Roll,
+                        dice: tuple[int, ...]):
+        """(grid positions in drawing order, dice groups) for the number dice `dice`."""
+        if not dice:
+            return [((), ())]
+        out = []
+        line = side.line
+        used0 = set(line)
+        last0 = line[-1] if line else None
+        adjacent = lay.adjacent
+        cell_of = lay.cell_of
+        faces = [d.face for d in roll.dice]
+        for groups in _PARTITIONS[dice]:
+            cells = []
+            last = last0
+            ok = True
+            for g in groups:
+                c = cell_of.get(sum(faces[d] for d in g))
+                if c is None or c in used0 or c in cells or (
+                        last is not None and c not in adjacent[last]):
+                    ok = False
+                    break
+                cells.append(c)
+                last = c
+            if ok:
+                out.append((tuple(cells), groups))
+        return out
+
+    def _legal(self, sheet: ChoiceSheet, roll: Roll, role: str) -> Iterable[Placement]:
+        if self.is_finished(sheet):
+            return
+        lay = self.layout.sides[sheet.current]
+        side = sheet.side
+        needed = self.dice_needed(role)
+        miss_mark = Mark(MISS, side.misthrows, MISS_VALUE)
+        seen = set()
+        # each die: 0 unused, 1 colour, 2 number
+        for use in product((0, 1, 2), repeat=DICE):
+            colour_dice = tuple(d for d in range(DICE) if use[d] == 1)
+            number_dice = tuple(d for d in range(DICE) if use[d] == 2)
+            used = len(colour_dice) + len(number_dice)
+            if not used:
+                continue
+            rings = self._ring_options(lay, side, roll, colour_dice)
+            if not rings:
+                continue
+            numbers = self._number_options(lay, side, roll, number_dice)
+            if not numbers:
+                continue
+            miss = used < needed
+            for cells in rings:
+                ring_key = frozenset(cells)
+                for path, groups in numbers:
+                    key = (ring_key, path, miss)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    marks = [Mark(RING, p, lay.ring[p], (d + 1,))
+                             for p, d in sorted(zip(cells, colour_dice))]
+                    marks += [Mark(NUMBER, c, lay.numbers[c], tuple(d + 1 for d in g))
+                              for c, g in zip(path, groups)]
+                    if miss:
+                        marks.append(miss_mark)
+                    yield Placement(ENTER, tuple(marks), len(path) >= 2)
+        yield Placement.special(MISTHROW)
+
+    def canonical(self, placement: Placement) -> Placement:
+        """Ring marks by position, number marks in drawing order, the misthrow last."""
+        if placement.kind != ENTER:
+            return placement
+        ring = sorted((m for m in placement.marks if m.row == RING), key=lambda m: m.col)
+        nums = [m for m in placement.marks if m.row == NUMBER]
+        rest = [m for m in placement.marks if m.row not in (RING, NUMBER)]
+        return Placement(ENTER, tuple(ring + nums + rest), len(nums) >= 2)
+
+    def _line_problem(self, lay: ChoiceSideLayout, side: ChoiceSide,
+                      marks: Sequence[Mark]) -> str | None:
+        used = set(side.line)
+        last = side.line[-1] if side.line else None
+        for m in marks:
+            if m.col in used:
+                return f"the number {m.value} (space {m.col}) is already on the line"
+            if last is not None and not lay.touches(last, m.col):
+                return (f"{m.value} (space {m.col}) does not touch {lay.numbers[last]} "
+                        f"(space {last}), the end of the line: each number must be next "
+                        f"to the one marked just before")
+            used.add(m.col)
+            last = m.col
+        return None
+
+    def _line_order(self, lay: ChoiceSideLayout, side: ChoiceSide,
+                    placement: Placement) -> tuple[list[Mark] | None, str | None]:
+        """The number marks in drawing order, or the reason there is none."""
+        nums = [m for m in placement.marks if m.row == NUMBER]
+        if placement.ordered or len(nums) < 2:
+            problem = self._line_problem(lay, side, nums)
+            return (None, problem) if problem else (nums, None)
+        fits = [list(p) for p in permutations(nums)
+                if self._line_problem(lay, side, p) is None]
+        if not fits:
+            return None, self._line_problem(lay, side, nums)
+        if len({tuple(m.col for m in f) for f in fits}) > 1:
+            return None, ("these numbers can be drawn in more than one order: write the "
+                          "number marks in the order drawn, separated by '>' "
+                          f"(e.g. {' > '.join(str(m) for m in fits[0])})")
+        return fits[0], None
+
+    def _dice_fits(self, roll: Roll, marks: Sequence[Mark]):
+        """Every way to give each mark its own dice (honouring dice already written)."""
+        faces = [d.face for d in roll.dice]
+        colours = [d.colour for d in roll.dice]
+        options = []
+        for m in marks:
+            if m.dice:
+                cands = [tuple(d - 1 for d in m.dice)]
+            elif m.row == RING:
+                cands = [(d,) for d in range(DICE)]
+            else:
+                cands = [g for k in range(1, DICE + 1) for g in combinations(range(DICE), k)]
+            good = []
+            for g in cands:
+                if m.row == RING:
+                    if len(g) == 1 and colours[g[0]] == m.value:
+                        good.append(g)
+                elif sum(faces[d] for d in g) == m.value:
+                    good.append(g)
+            options.append(good)
+        for combo in product(*options):
+            flat = [d for g in combo for d in g]
+            if len(flat) == len(set(flat)):
+                yield combo
+
+    def why_illegal(self, sheet: ChoiceSheet, roll: Roll, role: str,
+                    placement: Placement) -> str | None:
+        if self.is_finished(sheet):
+            return "both sides of this sheet are finished"
+        if placement.kind == MISTHROW:
+            return None
+        if placement.kind != ENTER:
+            return (f"The Choice has no '{placement.kind}': use dice for colour (R) or "
+                    f"number (N) spaces, or write 'misthrow'")
+        lay = self.layout.sides[sheet.current]
+        side = sheet.side
+        ring = [m for m in placement.marks if m.row == RING]
+        nums = [m for m in placement.marks if m.row == NUMBER]
+        miss = [m for m in placement.marks if m.row == MISS]
+        for m in placement.marks:
+            if m.row not in (RING, NUMBER, MISS):
+                return (f"'{m}': there is no row '{m.row}': R (colour ring), N (number "
+                        f"spaces), M (misthrow)")
+            for d in m.dice:
+                if not 1 <= d <= len(roll):
+                    return f"'{m}': there is no die {d}: the dice are 1-{len(roll)}"
+        for m in ring:
+            if not 0 <= m.col < RING_SIZE:
+                return f"there is no colour space {m.col}: the ring has 0-{RING_SIZE - 1}"
+            if m.value != lay.ring[m.col]:
+                return f"colour space {m.col} is {lay.ring[m.col]}, not {m.value}"
+            if m.col in side.ring:
+                return f"colour space {m.col} ({m.value}) is already crossed"
+        if len({m.col for m in ring}) != len(ring):
+            return "a colour space can be crossed only once"
+        for m in nums:
+            if not 0 <= m.col < NUMBER_SPACES:
+                return f"there is no number space {m.col}: the grid has 0-{NUMBER_SPACES - 1}"
+            if m.value != lay.numbers[m.col]:
+                return f"number space {m.col} shows {lay.numbers[m.col]}, not {m.value}"
+        if len(ring) + len(nums) > DICE:
+            return f"{DICE} dice make at most {DICE} marks"
+        if len(miss) > 1:
+            return "one roll marks at most one misthrow"
+        for m in miss:
+            if m.value != MISS_VALUE or m.col != side.misthrows:
+                return (f"the next misthrow box on the {lay.name} is {side.misthrows}: "
+                        f"write Mx@{side.misthrows}")
+        if not ring and not nums:
+            return "mark at least one space, or write 'misthrow' alone"
+        if _ring_arcs(side.ring.union(m.col for m in ring)) > 1:
+            return ("the colour crosses must be connected: after the first cross every "
+                    "cross must touch one already made (this roll's crosses included)")
+        order, problem = self._line_order(lay, side, placement)
+        if problem:
+            return problem
+        fits = list(self._dice_fits(roll, ring + nums))
+        if not fits:
+            return self._dice_reason(roll, ring + nums)
+        needed = self.dice_needed(role)
+        counts = {sum(len(g) for g in combo) for combo in fits}
+        who = "the roller must use all three dice" if role == ROLLER else \
+            "every player but the roller must use at least two dice"
+        if miss and not any(c < needed for c in counts):
+            return f"these marks use {min(counts)} dice: {who}, so there is no misthrow"
+        if not miss and not any(c >= needed for c in counts):
+            return (f"these marks use {max(counts)} "
+                    f"{'die' if max(counts) == 1 else 'dice'}: {who}, or mark a misthrow "
+                    f"(add Mx@{side.misthrows})")
+        return None
+
+    @staticmethod
+    def _dice_reason(roll: Roll, marks: Sequence[Mark]) -> str:
+        for m in marks:
+            if m.dice:
+                dice = [roll.dice[d - 1] for d in m.dice]
+                if m.row == RING:
+                    if len(dice) != 1:
+                        return f"'{m}': a colour space is crossed with exactly one die"
+                    if dice[0].colour != m.value:
+                        return f"'{m}': die {m.dice[0]} ({dice[0]}) is not {m.value}"
+                else:
+                    total = sum(d.face for d in dice)
+                    if total != m.value:
+                        return (f"'{m}': dice {'+'.join(map(str, m.dice))} add up to "
+                                f"{total}, not {m.value}")
+        used = [d for m in marks for d in m.dice]
+        if len(used) != len(set(used)):
+            return "each die may be used only once, for its colour or its number"
+        return (f"the dice {roll} cannot make these marks: each die is used once, for its "
+                f"colour or its number (numbers of several dice may be added)")
+
+    def apply(self, sheet: ChoiceSheet, placement: Placement) -> ChoiceSheet:
+        side = sheet.side
+        if placement.kind == MISTHROW:
+            miss = 1
+            ring, line = side.ring, side.line
+        else:
+            lay = self.layout.sides[sheet.current]
+            order, _ = self._line_order(lay, side, placement)
+            ring = side.ring.union(m.col for m in placement.marks if m.row == RING)
+            line = side.line + tuple(m.col for m in order)
+            miss = sum(1 for m in placement.marks if m.row == MISS)
+        side = ChoiceSide(ring, line, side.misthrows + miss)
+        sides = list(sheet.sides)
+        sides[sheet.current] = side
+        stage = sheet.stage
+        if stage == 0 and side.misthrows >= MISTHROWS_TO_END:
+            stage = 1       # scored; the sheet is turned over for the next roll
+        return ChoiceSheet(tuple(sides), sheet.first, stage)
+
+    # -- sides -----------------------------------------------------------------------
+    def end_side_problem(self, sheet: ChoiceSheet) -> str | None:
+        if sheet.stage == 1:
+            return ("only the first side may be ended voluntarily: the second ends with "
+                    "the third misthrow (or when it is full)")
+        return None
+
+    def end_side(self, sheet: ChoiceSheet) -> ChoiceSheet:
+        return replace(sheet, stage=1)
+
+    # -- scoring and the end -------------------------------------------------------
+    def side_score(self, sheet: ChoiceSheet, index: int) -> tuple[ScoreLine, ScoreLine]:
+        lay, side = self.layout.sides[index], sheet.sides[index]
+        n_ring, n_line = len(side.ring), len(side.line)
+        return (ScoreLine(f"{lay.name} colours", self.layout.colour_score(n_ring),
+                          f"{n_ring} colour space{'s' * (n_ring != 1)} crossed"),
+                ScoreLine(f"{lay.name} numbers", self.layout.number_score(n_line),
+                          f"a line of {n_line} number space{'s' * (n_line != 1)}"))
+
+    def score(self, sheet: ChoiceSheet, final: bool = False) -> Score:
+        """Each side played so far: colour points plus number-line points."""
+        lines = list(self.side_score(sheet, sheet.first))
+        if sheet.stage == 1:
+            lines += self.side_score(sheet, 1 - sheet.first)
+        return Score(lines)
+
+    def _full(self, side: ChoiceSide) -> bool:
+        return len(side.ring) == RING_SIZE and len(side.line) == NUMBER_SPACES
+
+    def is_finished(self, sheet: ChoiceSheet) -> bool:
+        side = sheet.side
+        return sheet.stage == 1 and (side.misthrows >= MISTHROWS_TO_END or self._full(side))
+
+    def score_bounds(self) -> tuple[int, int]:
+        best = self.layout.colour_score(RING_SIZE) + self.layout.number_score(NUMBER_SPACES)
+        return 0, 2 * best
