@@ -18,6 +18,7 @@ COMMANDS = [
     "check",
     "play",
     "read",
+    "serve",
 ]
 
 EXIT_OK = 0
