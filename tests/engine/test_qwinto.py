@@ -1,0 +1,238 @@
+"""Qwinto, rule by rule (shared/rules/qwinto.txt)."""
+import pytest
+
+from engine.errors import IllegalPlacement, InvalidInput
+from engine.game import OTHER, ROLLER
+from engine.table import Place, RollDice, Table
+
+from engine_helpers import game, placement, roll, shown
+
+Q = game("qwinto")
+
+
+def sheet(orange=None, yellow=None, purple=None, failed=0):
+    return Q.sheet_from_json({"rows": {"orange": orange or [None] * 9,
+                                       "yellow": yellow or [None] * 9,
+                                       "purple": purple or [None] * 9},
+                              "failed_attempts": failed})
+
+
+def dice_adding_up_to(total, first):
+    """A Qwinto roll of 1-3 dice, `first` among them, whose faces add up to `total`."""
+    colours = [first] + [c for c in ("orange", "yellow", "purple") if c != first]
+    n = -(-total // 6)
+    faces = [total // n + (1 if i < total % n else 0) for i in range(n)]
+    r = roll(" ".join(f"{c}:{f}" for c, f in zip(colours, faces)))
+    assert r.total == total
+    return r
+
+
+# Tim's sheet (the rule text's first example), field order left to right:
+#   orange fields at 2,3,4,6,7,8,9,10,11; yellow 1,2,3,4,5,7,8,9,10; purple 0,1,2,3,5,6,7,8,9
+TIM = dict(orange=[3, 5, None, None, None, None, None, None, None],
+           yellow=[None, 2, 4, None, None, None, None, None, None],
+           purple=[None, None, 1, 3, 6, None, 7, None, None])
+
+# Sarah's sheet at the end of the game (43 points).
+SARAH = dict(orange=[None, 5, None, None, None, 11, 14, 15, None],
+             yellow=[1, 2, 3, 4, 6, 7, 10, 13, 16],
+             purple=[1, 2, None, 4, None, 7, None, 9, 12],
+             failed=2)
+
+
+class TestAscendingRows:
+    def test_a_number_must_exceed_everything_to_its_left(self):
+        s = sheet(yellow=[None, None, 9, None, None, None, None, None, None])
+        with pytest.raises(IllegalPlacement,
+                           match="7 must be greater than the 9 to its left in the yellow row"):
+            Q.play(s, roll("yellow:3 purple:4"), ROLLER, placement("Y7@4"))
+
+    def test_a_number_must_be_below_everything_to_its_right(self):
+        s = sheet(purple=[None, None, None, None, None, None, 5, None, None])
+        with pytest.raises(IllegalPlacement, match="must be smaller than the 5 to its right"):
+            Q.play(s, roll("purple:6"), ROLLER, placement("P6@2"))
+
+    def test_no_number_twice_in_a_row(self):
+        s = sheet(orange=[4, None, None, None, None, None, None, None, None])
+        assert "O4@3" not in shown(Q.legal(s, roll("orange:4")))
+
+    def test_gaps_may_be_left_and_filled_later(self):
+        s = sheet(orange=[2, None, None, None, None, None, None, None, 12])
+        assert {"O7@3", "O7@4", "O7@6", "O7@10"} <= shown(Q.legal(s, roll("orange:3 yellow:4")))
+
+    def test_the_missing_field_is_never_written(self):
+        with pytest.raises(IllegalPlacement, match="not a field"):
+            Q.play(Q.new_sheet(), roll("orange:5"), ROLLER, placement("O5@5"))
+
+
+class TestColumns:
+    def test_no_number_twice_in_a_three_field_column(self):
+        s = sheet(orange=[7, None, None, None, None, None, None, None, None])
+        with pytest.raises(IllegalPlacement, match="7 already stands in column 2"):
+            Q.play(s, roll("yellow:3 purple:4"), ROLLER, placement("Y7@2"))
+
+    def test_no_number_twice_in_a_two_field_column(self):
+        # column 4 holds orange and yellow only
+        s = sheet(orange=[None, None, 8, None, None, None, None, None, None])
+        assert "Y8@4" not in shown(Q.legal(s, roll("yellow:4 purple:4")))
+        assert "P8@4" not in shown(Q.legal(s, roll("yellow:4 purple:4")))  # purple has no 4
+
+    def test_order_within_a_column_does_not_matter(self):
+        s = sheet(orange=[9, None, None, None, None, None, None, None, None])
+        assert "P3@2" in shown(Q.legal(s, roll("purple:3")))
+
+
+class TestTheRoll:
+    def test_sum_goes_only_into_rows_of_rolled_colours(self):
+        # Linus rolls purple and yellow: 4 + 5 = nine
+        legal = shown(Q.legal(Q.new_sheet(), roll("purple:4 yellow:5")))
+        assert {p[0] for p in legal if "@" in p} == {"Y", "P"}
+        assert all(p.startswith(("Y9", "P9")) for p in legal if "@" in p)
+        with pytest.raises(IllegalPlacement, match="orange die was not rolled"):
+            Q.play(Q.new_sheet(), roll("purple:4 yellow:5"), OTHER, placement("O9@8"))
+
+    def test_linus_tim_and_sarah_write_the_nine_in_different_places(self):
+        r = roll("purple:4 yellow:5")
+        Q.play(Q.new_sheet(), r, ROLLER, placement("Y9@7"))     # Linus
+        Q.play(Q.new_sheet(), r, OTHER, placement("Y9@9"))      # Tim, further right
+        Q.play(Q.new_sheet(), r, OTHER, placement("P9@6"))      # Sarah
+
+    def test_the_written_number_is_the_sum(self):
+        with pytest.raises(IllegalPlacement, match="add up to 9, not 8"):
+            Q.play(Q.new_sheet(), roll("purple:4 yellow:5"), ROLLER, placement("Y8@7"))
+
+    def test_exactly_one_field_per_roll(self):
+        with pytest.raises(IllegalPlacement, match="exactly one field"):
+            Q.play(Q.new_sheet(), roll("purple:4 yellow:5"), ROLLER, placement("Y9@7 P9@6"))
+
+    def test_roller_chooses_one_two_or_three_dice(self):
+        assert Q.roll_problem(roll("orange:3")) is None
+        assert Q.roll_problem(roll("orange:3 yellow:1 purple:6")) is None
+        assert "1, 2 or 3 dice" in Q.roll_problem(roll("orange:3 yellow:1 purple:6 orange:2"))
+        assert "only one die of each colour" in Q.roll_problem(roll("orange:3 orange:1"))
+        assert "not a Qwinto die" in Q.roll_problem(roll("red:3"))
+
+    def test_second_attempt_rolls_all_the_same_dice(self):
+        first = roll("purple:2 yellow:4")
+        assert Q.reroll_problem(first, roll("yellow:5 purple:4")) is None
+        assert "all the dice of the first" in Q.reroll_problem(first, roll("yellow:5"))
+        assert "all the dice of the first" in Q.reroll_problem(first, roll("yellow:5 orange:4"))
+
+
+class TestFailedAttempts:
+    def test_roller_who_cannot_or_will_not_enter_records_a_failed_attempt(self):
+        r = roll("orange:6")
+        assert "fail" in shown(Q.legal(Q.new_sheet(), r, ROLLER))
+        assert "pass" not in shown(Q.legal(Q.new_sheet(), r, ROLLER))
+        s = Q.play(Q.new_sheet(), r, ROLLER, placement("fail"))
+        assert s.failed_attempts == 1
+
+    def test_others_never_record_a_failed_attempt(self):
+        r = roll("orange:6")
+        assert "fail" not in shown(Q.legal(Q.new_sheet(), r, OTHER))
+        with pytest.raises(IllegalPlacement, match="only the roller"):
+            Q.play(Q.new_sheet(), r, OTHER, placement("fail"))
+        assert Q.play(Q.new_sheet(), r, OTHER, placement("pass")) == Q.new_sheet()
+
+    def test_roller_may_not_simply_pass(self):
+        with pytest.raises(IllegalPlacement, match="roller must enter the sum or record"):
+            Q.play(Q.new_sheet(), roll("orange:6"), ROLLER, placement("pass"))
+
+    def test_each_failed_attempt_costs_five_points(self):
+        assert Q.score(sheet(failed=3)).total == -15
+
+
+class TestTimsSheet:
+    def test_tims_sheet_is_correct(self):
+        assert Q.problems(sheet(**TIM)) == []
+
+    @pytest.mark.parametrize("total", range(1, 19))
+    def test_only_a_1_fits_the_leftmost_yellow_field(self, total):
+        r = dice_adding_up_to(total, first="yellow")
+        fits = f"Y{total}@1" in shown(Q.legal(sheet(**TIM), r, ROLLER))
+        assert fits == (total == 1)
+
+    def test_the_purple_field_between_6_and_7_is_dead(self):
+        s = sheet(**TIM)
+        assert ("P", 6) in Q.dead_fields(s)
+        for a in range(1, 7):
+            for b in range(1, 7):
+                assert not any(m.row == "P" and m.col == 6
+                               for p in Q.legal(s, roll(f"purple:{a} yellow:{b}"))
+                               for m in p.marks)
+
+    def test_two_full_columns_earn_their_pentagon_bonus(self):
+        lines = {l.label: l.points for l in Q.score(sheet(**TIM)).lines}
+        assert lines["column 2 bonus"] == 1   # purple pentagon holds 1
+        assert lines["column 3 bonus"] == 5   # orange pentagon holds 5
+        assert sum(1 for k in lines if k.endswith("bonus")) == 2
+
+
+class TestScoring:
+    def test_sarahs_43_points(self):
+        s = sheet(**SARAH)
+        assert Q.problems(s) == []
+        score = Q.score(s)
+        lines = {l.label: l.points for l in score.lines}
+        assert lines["orange row"] == 4       # 4 numbers, row not full
+        assert lines["yellow row"] == 16      # full: the number on the far right
+        assert lines["purple row"] == 6       # 6 numbers
+        assert sorted(v for k, v in lines.items() if k.endswith("bonus")) == [5, 10, 12]
+        assert lines["failed attempts"] == -10
+        assert score.total == 43
+
+    def test_a_column_with_an_empty_field_earns_no_bonus(self):
+        s = sheet(orange=[3, None, None, None, None, None, None, None, None],
+                  yellow=[None, 4, None, None, None, None, None, None, None])
+        assert not any(l.label.endswith("bonus") for l in Q.score(s).lines)
+
+
+class TestEndOfGame:
+    def test_two_full_rows_end_the_game(self):
+        full = list(range(1, 10))
+        assert not Q.is_finished(sheet(yellow=full))
+        assert Q.is_finished(sheet(yellow=full, purple=[10, 11, 12, 13, 14, 15, 16, 17, 18]))
+
+    def test_the_fourth_failed_attempt_ends_the_game(self):
+        assert not Q.is_finished(sheet(failed=3))
+        assert Q.is_finished(sheet(failed=4))
+
+    def test_table_ends_after_the_turn_that_fills_a_second_row(self):
+        full = list(range(1, 10))
+        t = Table.new(Q, ["Linus", "Tim"])
+        almost = sheet(yellow=full, purple=[10, 11, 12, 13, 14, 15, 16, 17, None])
+        t = t.__class__(**{**t.__dict__, "sheets": (almost, Q.new_sheet())})
+        t = t.apply(RollDice(roll("purple:6 orange:6 yellow:6")))
+        t = t.apply(Place(0, placement("P18@9")))
+        assert not t.is_over            # Tim has not answered yet
+        t = t.apply(Place(1, placement("pass")))
+        assert t.is_over
+        assert [s.player for s in t.standings()] == ["Linus", "Tim"]
+
+
+class TestCheckMyPaperSheet:
+    def test_every_problem_is_listed(self):
+        s = sheet(orange=[5, 4, None, None, None, None, None, None, None],
+                  yellow=[None, 5, None, None, None, None, None, None, 30],
+                  failed=5)
+        problems = Q.problems(s)
+        assert any("4 at column 3 must be greater than the 5" in p for p in problems)
+        assert any("5 stands twice in column 2" in p for p in problems)
+        assert any("30 at column 10" in p for p in problems)
+        assert any("5 failed attempts" in p for p in problems)
+        assert len(problems) == 4
+
+    def test_malformed_sheets_are_refused_with_the_reason(self):
+        with pytest.raises(InvalidInput, match="must have 9 entries"):
+            Q.sheet_from_json({"rows": {"orange": [1, 2]}})
+        with pytest.raises(InvalidInput, match="unknown row"):
+            Q.sheet_from_json({"rows": {"red": [None] * 9}})
+        with pytest.raises(InvalidInput, match="write numbers or null"):
+            Q.sheet_from_json({"rows": {"orange": ["a"] + [None] * 8}})
+
+    def test_refused_placement_leaves_the_sheet_unchanged(self):
+        s = sheet(**TIM)
+        before = Q.sheet_to_json(s)
+        with pytest.raises(IllegalPlacement):
+            Q.play(s, roll("yellow:3"), ROLLER, placement("Y3@1"))
+        assert Q.sheet_to_json(s) == before
