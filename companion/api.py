@@ -157,6 +157,7 @@ def seat_options(table: Table, s: int) -> dict:
         "multi": any(len(p.marks) > 1 for p in legal),
         "can_undo": bool(table.answers) and table.answers[s] is not None,
         "reasons": {},
+        "can_end_side": _may_end_side(table, s),
     }
     roll = table.roll
     game = table.games[s]
@@ -177,6 +178,15 @@ def seat_options(table: Table, s: int) -> dict:
             if reason:
                 out["reasons"][f"{cell['row']}@{cell['col']}"] = reason
     return out
+
+
+def _may_end_side(table: Table, s: int) -> bool:
+    if table.roll is None or not table.answers or table.answers[s] is None:
+        return False
+    try:
+        return table.games[s].end_side_problem(table.sheets[s]) is None
+    except NotImplementedError:
+        return False
 
 
 def _cell_candidate(view: dict, cell: dict, roll: Roll):
@@ -373,6 +383,50 @@ def frame(code: str):
         data = upload.read() if upload else b""
     else:
         data = request.get_data(cache=False)
+    return jsonify(read_frame(rec, table, data))
+
+
+@bp.post("/tables/<code>/camera")
+def camera_read(code: str):
+    """Read the dice from the latest frame of the server's own camera (or demo pictures)."""
+    rec, seq, table = load(code)
+    source = current_app.config.get("FRAME_SOURCE")
+    data = source.latest() if source else None
+    if data is None:
+        raise ApiError(404, "the server has no camera and no demo pictures")
+    return jsonify(read_frame(rec, table, data))
+
+
+@bp.get("/camera")
+def camera_info():
+    source = current_app.config.get("FRAME_SOURCE")
+    return jsonify({"source": source.describe() if source else None})
+
+
+@bp.get("/camera.mjpg")
+def camera_stream():
+    """The server's camera as an MJPEG stream (`?limit=` seconds ends it)."""
+    source = current_app.config.get("FRAME_SOURCE")
+    if source is None:
+        raise ApiError(404, "the server has no camera and no demo pictures")
+    limit = request.args.get("limit", type=float)
+
+    def frames():
+        import time
+        end = None if limit is None else time.monotonic() + limit
+        last = None
+        while end is None or time.monotonic() < end:
+            data = source.latest()
+            if data is not None and data is not last:
+                last = data
+                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                       + str(len(data)).encode() + b"\r\n\r\n" + data + b"\r\n")
+            time.sleep(0.2)
+
+    return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+
+
+def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
     settler = _settler(rec.code)
     try:
         image = decode_frame(data)
@@ -399,10 +453,10 @@ def frame(code: str):
         out["problem"] = problem
         if problem is None and seat is not None:
             role = ROLLER if seat == table.next_roller else OTHER
-            sheet = table.sheets[seat]
-            out["legal"] = [str(p) for p in table.games[seat].legal(sheet, roll, role)]
+            out["legal"] = [str(p) for p in table.games[seat].legal(table.sheets[seat], roll,
+                                                                     role)]
     current_app.extensions["broker"].publish(rec.code, "reading", out)
-    return jsonify(out)
+    return out
 
 
 # -- events ----------------------------------------------------------------------------------

@@ -14,8 +14,10 @@ from flask import Flask, jsonify, request
 from . import db
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
+def create_app(config: Mapping[str, Any] | None = None,
+               instance_path: str | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True,
+                instance_path=os.path.abspath(instance_path) if instance_path else None)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,   # frames and layout files; more -> 413

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 
 from .store import Store, connect, migrate
 
@@ -31,6 +32,7 @@ def init_db(path: str) -> int:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the tables, or migrate an older database to this version's schema."""
     before = init_db(current_app.config["DATABASE"])

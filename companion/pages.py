@@ -1,8 +1,120 @@
-"""Server-rendered pages (placeholder until the page blueprint lands)."""
-from flask import Blueprint
+"""The pages: server-rendered shells (Jinja) that the local `static/app.js` fills from the
+JSON API and keeps live through server-sent events. No CDN: every asset is served here.
+
+- `/`                 start: create a table (game, layout incl. RECON defaults and uploads,
+                      players) or join one by code; recent tables
+- `/t/<code>`         table view: roll entry (tap or camera), every sheet in small, ranking
+- `/t/<code>/sheet`   my sheet (`?seat=N` for the creator writing for a seat nobody joined)
+- `/t/<code>/qr.svg`  the QR code that opens the table
+- `/check`            check my paper
+"""
+from __future__ import annotations
+
+import io
+import json
+
+from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect,
+                   render_template, request, url_for)
+
+from . import games as G
+from .db import get_store
+from .i18n import pick_language, strings
+from .store import UnknownTable
 
 bp = Blueprint("pages", __name__)
 
 
-def error_page(status, message):
-    return message, status
+@bp.before_app_request
+def _language() -> None:
+    g.lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
+                           request.accept_languages)
+    g.T = strings(g.lang)
+
+
+@bp.after_app_request
+def _remember_language(resp: Response) -> Response:
+    if request.args.get("lang") in ("en", "de"):
+        resp.set_cookie("lang", request.args["lang"], max_age=60 * 60 * 24 * 365,
+                        samesite="Lax")
+    return resp
+
+
+@bp.app_context_processor
+def _inject():
+    other = "de" if g.get("lang", "en") == "en" else "en"
+    return {"T": g.get("T") or strings("en"), "lang": g.get("lang", "en"),
+            "other_lang": other,
+            "i18n_json": json.dumps(g.get("T") or strings("en"), ensure_ascii=False)}
+
+
+def error_page(status: int, message: str):
+    return render_template("error.html", status=status, message=message), status
+
+
+@bp.app_errorhandler(UnknownTable)
+def _unknown(exc):
+    if request.path.startswith("/api/"):
+        return {"error": str(exc)}, 404
+    return error_page(404, str(exc))
+
+
+@bp.get("/")
+def index():
+    store = get_store()
+    return render_template("index.html", games=G.all_games(), recent=store.list_tables(8),
+                           public_url=current_app.config.get("PUBLIC_URL"),
+                           https=request.is_secure)
+
+
+@bp.post("/join")
+def join_by_code():
+    code = (request.form.get("code") or "").strip().upper()
+    get_store().table_record(code)   # 404 page when unknown
+    return redirect(url_for("pages.table", code=code))
+
+
+@bp.get("/t/<code>")
+def table(code: str):
+    rec = get_store().table_record(code)
+    return render_template("table.html", code=rec.code, game=rec.game,
+                           join_url=_table_url(rec.code))
+
+
+@bp.get("/t/<code>/sheet")
+def sheet(code: str):
+    rec = get_store().table_record(code)
+    return render_template("sheet.html", code=rec.code, game=rec.game,
+                           seat=request.args.get("seat", type=int))
+
+
+@bp.get("/t/<code>/qr.svg")
+def qr(code: str):
+    rec = get_store().table_record(code)
+    return Response(qr_svg(_table_url(rec.code)), mimetype="image/svg+xml")
+
+
+@bp.get("/qr.svg")
+def qr_home():
+    return Response(qr_svg(_base_url() + "/"), mimetype="image/svg+xml")
+
+
+@bp.get("/check")
+def check():
+    return render_template("check.html", games=G.all_games())
+
+
+def _base_url() -> str:
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def _table_url(code: str) -> str:
+    return f"{_base_url()}/t/{code}"
+
+
+def qr_svg(text: str) -> str:
+    """The QR code of `text` as SVG (segno, pure Python)."""
+    import segno
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                     svgns=True, title=text)
+    return out.getvalue().decode()

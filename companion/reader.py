@@ -68,43 +68,64 @@ def decode_frame(data: bytes):
     return image
 
 
-_VISION_ENTRY = None
+_READERS: dict[tuple, Any] = {}
+_SESSION: list = []
 _VISION_LOCK = threading.Lock()
 
 
-def _vision_reader():
-    """The vision package's dice reader, built once; `ReaderUnavailable` if it has none."""
-    global _VISION_ENTRY
+def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
+    """vision's `DiceReader` for this palette and these faces, built once each (they share
+    one model session); `ReaderUnavailable` when vision has no reader or no model."""
+    key = (tuple(str(c) for c in palette), tuple(faces))
     with _VISION_LOCK:
-        if _VISION_ENTRY is not None:
-            return _VISION_ENTRY
+        reader = _READERS.get(key)
+        if reader is not None:
+            return reader
         try:
-            module = importlib.import_module("vision.reader")
+            pipeline = importlib.import_module("vision.pipeline")
+            colour = importlib.import_module("vision.colour")
+            read = importlib.import_module("vision.read")
         except ImportError as exc:
             raise ReaderUnavailable(f"camera reading unavailable: vision has no reader "
-                                    f"yet ({exc})") from None
-        make = getattr(module, "DiceReader", None)
-        if make is None:
-            raise ReaderUnavailable("camera reading unavailable: vision.reader has no "
-                                    "DiceReader")
+                                    f"({exc})") from None
         try:
-            _VISION_ENTRY = make()
+            if not _SESSION:
+                _SESSION.append(read.load_session())
         except (FileNotFoundError, OSError, RuntimeError) as exc:
             raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
-        return _VISION_ENTRY
+        named = [c for c in palette if c]
+        general = colour.GENERAL
+        known = {name for name, _ in general.colours}
+        if named and set(named) <= known:
+            pal = general.subset("game", tuple(named))
+        else:
+            pal = general
+        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces))
+        _READERS[key] = reader
+        return reader
 
 
 def read_dice(image, palette: Sequence[str | None], faces: Sequence[Any]) -> Reading:
-    """Read the dice in a BGR image, naming colours from `palette` and faces from `faces`."""
-    reader = _vision_reader()
+    """Read the dice in a BGR image, naming colours from `palette` and faces from `faces`.
+
+    Dice without a colour in the game (Knister, Kuh Vadis) are reported without one; a face
+    word (Kuh Vadis' cow) stands on the die where a 6 would be."""
+    words = [f for f in faces if not isinstance(f, int)]
+    numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if words else set()))
+    coloured = any(palette)
+    reader = _vision_reader(palette if coloured else (), numbers)
     t0 = time.perf_counter()
-    result = reader(image, palette=list(palette), faces=list(faces))
-    dice = tuple(SeenDie(getattr(d, "colour", None), getattr(d, "value", None) if
-                         hasattr(d, "value") else getattr(d, "face"),
-                         tuple(int(v) for v in d.box), float(getattr(d, "confidence", 1.0)))
-                 for d in getattr(result, "dice", result))
+    result = reader(image)
+    dice = []
+    for d in result.dice:
+        face: Any = d.value
+        if words and d.value == 6 and 6 not in faces:
+            face = words[0]
+        conf = min(float(d.value_confidence), float(d.colour_confidence) if coloured else 1.0)
+        dice.append(SeenDie(d.colour if coloured else None, face,
+                            tuple(int(v) for v in d.box), conf))
     h, w = image.shape[:2]
-    return Reading(dice, w, h, (time.perf_counter() - t0) * 1000)
+    return Reading(tuple(dice), w, h, (time.perf_counter() - t0) * 1000)
 
 
 @dataclass

@@ -1,0 +1,157 @@
+"""`dice-companion serve`: run the companion web app for the table.
+
+A production WSGI server with many threads (every open page holds one event stream):
+waitress for HTTP; for `--https` cheroot, because waitress has no TLS, with a self-signed
+certificate made on first start and kept in the instance folder. Prints the LAN address
+and a QR code that opens the start page on a phone.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import ipaddress
+import os
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("serve", help="run the web app for the table and the phones",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to listen on (default 0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--https", action="store_true",
+                   help="serve HTTPS with a self-signed certificate (phones need it for the camera)")
+    p.add_argument("--camera", metavar="N|URL", default=None,
+                   help="a webcam index or stream URL the server reads itself")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="the SQLite file (default: companion.sqlite in the instance folder)")
+    p.add_argument("--instance", metavar="DIR", default=None,
+                   help="the instance folder (database, certificate)")
+    p.add_argument("--threads", type=int, default=64,
+                   help="worker threads (each open page holds one; default 64)")
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.set_defaults(func=run)
+
+
+def lan_address() -> str:
+    """This machine's LAN IPv4 address as the system resolves its own name (no traffic)."""
+    candidates = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            candidates.append(info[4][0])
+    except OSError:
+        pass
+    for addr in candidates:
+        ip = ipaddress.ip_address(addr)
+        if not ip.is_loopback and not ip.is_link_local:
+            return addr
+    return "127.0.0.1"
+
+
+def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
+    """cert.pem and key.pem in `folder`, made (self-signed, 2 years) when missing."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    if cert.exists() and key.exists():
+        return cert, key
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    private = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "dice companion")])
+    alt = []
+    for h in dict.fromkeys(hosts + ["localhost", "127.0.0.1"]):
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(h)))
+        except ValueError:
+            alt.append(x509.DNSName(h))
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+                   .public_key(private.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(minutes=5))
+                   .not_valid_after(now + datetime.timedelta(days=730))
+                   .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .sign(private, hashes.SHA256()))
+    folder.mkdir(parents=True, exist_ok=True)
+    key.write_bytes(private.private_bytes(serialization.Encoding.PEM,
+                                          serialization.PrivateFormat.PKCS8,
+                                          serialization.NoEncryption()))
+    os.chmod(key, 0o600)
+    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return cert, key
+
+
+def build_app(args: argparse.Namespace, public_url: str):
+    from companion.app import create_app
+    from companion.frames import open_source
+
+    config = {"PUBLIC_URL": public_url}
+    if args.db:
+        config["DATABASE"] = os.path.abspath(args.db)
+    app = create_app(config, instance_path=args.instance)
+    demo = Path(__file__).resolve().parents[2] / "sample_images"
+    try:
+        app.config["FRAME_SOURCE"] = open_source(args.camera, demo)
+    except OSError as exc:
+        from companion.cli import BadInput
+        raise BadInput(str(exc)) from None
+    return app
+
+
+def run(args: argparse.Namespace) -> int:
+    scheme = "https" if args.https else "http"
+    host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
+    public_url = f"{scheme}://{host}:{args.port}"
+    app = build_app(args, public_url)
+    source = app.config.get("FRAME_SOURCE")
+    print(f"dice companion: {public_url}/   (database {app.config['DATABASE']})", flush=True)
+    print(f"frames: {source.describe() if source else 'none (tap the dice in)'}", flush=True)
+    if not args.no_qr:
+        try:
+            import segno
+            segno.make(public_url + "/", error="m").terminal(compact=True)
+        except Exception as exc:  # a terminal that cannot draw it: the address is printed
+            print(f"(no QR code: {exc})")
+    sys.stdout.flush()
+    if args.https:
+        cert, key = ensure_certificate(Path(app.instance_path), [host])
+        print(f"certificate: {cert} (self-signed: accept it once in each browser)", flush=True)
+        return _serve_tls(app, args, cert, key)
+    import waitress
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                   connection_limit=max(100, args.threads * 4), channel_timeout=120,
+                   ident="dice-companion")
+    return 0
+
+
+def _serve_tls(app, args, cert: Path, key: Path) -> int:
+    from cheroot import wsgi
+    from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+    server = wsgi.Server((args.host, args.port), app, numthreads=args.threads,
+                         server_name="dice-companion", timeout=120)
+    server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
+    try:
+        server.start()
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m companion.commands.serve ...`: the same command without the other ones."""
+    parser = argparse.ArgumentParser(prog="dice-companion")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""The pages' words in English and German.
+
+The language is `?lang=en|de` (remembered in a cookie), else the browser's
+Accept-Language. The rule engine's reasons (why a field is illegal, what is wrong on a
+typed-in sheet) are the engine's own English sentences in both languages.
+"""
+from __future__ import annotations
+
+LANGUAGES = ("en", "de")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "app_title": {"en": "Dice companion", "de": "Würfel-Begleiter"},
+    "tagline": {"en": "Reads the dice, knows the rules, keeps every sheet.",
+                "de": "Liest die Würfel, kennt die Regeln, führt jeden Zettel."},
+    "new_table": {"en": "New table", "de": "Neuer Tisch"},
+    "game": {"en": "Game", "de": "Spiel"},
+    "layout": {"en": "Sheet layout", "de": "Zettel-Vorlage"},
+    "layout_per_seat": {"en": "each player gets a different sheet",
+                        "de": "jeder Spieler bekommt einen anderen Zettel"},
+    "recon": {"en": "RECON: reconstructed default, check it against your pad",
+              "de": "RECON: rekonstruierte Vorgabe, mit dem eigenen Block vergleichen"},
+    "upload_layout": {"en": "or upload your own layout (JSON)",
+                      "de": "oder eigene Vorlage hochladen (JSON)"},
+    "uploaded": {"en": "uploaded", "de": "hochgeladen"},
+    "players": {"en": "Players", "de": "Spieler"},
+    "player_n": {"en": "Player", "de": "Spieler"},
+    "add_player": {"en": "+ player", "de": "+ Spieler"},
+    "remove": {"en": "remove", "de": "entfernen"},
+    "i_am_first": {"en": "I play as the first player", "de": "Ich spiele als erster Spieler"},
+    "create": {"en": "Create table", "de": "Tisch anlegen"},
+    "join_table": {"en": "Join a table", "de": "An einen Tisch setzen"},
+    "code": {"en": "Table code", "de": "Tisch-Code"},
+    "join": {"en": "Join", "de": "Beitreten"},
+    "open": {"en": "Open", "de": "Öffnen"},
+    "check_paper": {"en": "Check my paper", "de": "Meinen Zettel prüfen"},
+    "check_intro": {"en": "Type in what is on your paper sheet: every rule problem and the "
+                          "score appear below.",
+                    "de": "Tippe ab, was auf deinem Papierzettel steht: alle Regelverstöße "
+                          "und die Punkte erscheinen darunter."},
+    "recent": {"en": "Recent tables", "de": "Letzte Tische"},
+    "https_note": {"en": "Phones need HTTPS for the camera. Start with --https; the "
+                         "certificate is self-signed, so the browser warns once: choose "
+                         "\u201cAdvanced\u201d, then \u201cProceed\u201d.",
+                   "de": "Handys brauchen HTTPS für die Kamera. Mit --https starten; das "
+                         "Zertifikat ist selbst signiert, der Browser warnt einmal: "
+                         "\u201eErweitert\u201c, dann \u201eFortfahren\u201c wählen."},
+    "scan_to_join": {"en": "Scan to open this table", "de": "Scannen, um den Tisch zu öffnen"},
+    "table": {"en": "Table", "de": "Tisch"},
+    "my_sheet": {"en": "My sheet", "de": "Mein Zettel"},
+    "sheet_of": {"en": "Sheet of", "de": "Zettel von"},
+    "table_view": {"en": "Table view", "de": "Tischansicht"},
+    "sit_as": {"en": "Sit down as", "de": "Hinsetzen als"},
+    "you_are": {"en": "You are", "de": "Du bist"},
+    "creator": {"en": "table creator", "de": "Tisch-Ersteller"},
+    "turn_of": {"en": "Turn of", "de": "Am Zug"},
+    "to_roll": {"en": "rolls next", "de": "würfelt als Nächstes"},
+    "attempt": {"en": "Attempt", "de": "Wurf"},
+    "roll": {"en": "Roll", "de": "Wurf"},
+    "no_roll": {"en": "Nothing rolled yet.", "de": "Noch nicht gewürfelt."},
+    "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
+    "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},
+    "tap_dice": {"en": "Tap the dice as they lie.", "de": "Tippe die Würfel an, wie sie liegen."},
+    "send_roll": {"en": "Roll", "de": "Würfeln"},
+    "second_attempt": {"en": "Second attempt", "de": "Zweiter Wurf"},
+    "correct_roll": {"en": "Correct the roll", "de": "Wurf korrigieren"},
+    "clear": {"en": "Clear", "de": "Leeren"},
+    "camera": {"en": "Camera", "de": "Kamera"},
+    "start_camera": {"en": "Start camera", "de": "Kamera starten"},
+    "stop_camera": {"en": "Stop camera", "de": "Kamera stoppen"},
+    "camera_unavailable": {"en": "Camera reading unavailable: tap the dice in.",
+                           "de": "Kamera-Erkennung nicht verfügbar: Würfel antippen."},
+    "settling": {"en": "Waiting for the dice to settle…", "de": "Warte, bis die Würfel liegen…"},
+    "settled": {"en": "Read: tap a die to correct it, then send.",
+                "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
+    "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
+    "server_camera": {"en": "Table camera", "de": "Tischkamera"},
+    "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
+                   "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "
+                         "Eintragen."},
+    "enter_marks": {"en": "Write the chosen fields", "de": "Gewählte Felder eintragen"},
+    "undo": {"en": "Undo my entry", "de": "Meinen Eintrag zurücknehmen"},
+    "end_side": {"en": "End this side", "de": "Diese Seite beenden"},
+    "pass": {"en": "Pass", "de": "Passen"},
+    "fail": {"en": "Failed attempt", "de": "Fehlwurf"},
+    "cross": {"en": "Cross out", "de": "Durchstreichen"},
+    "misthrow": {"en": "Misthrow", "de": "Fehlwurf"},
+    "answered": {"en": "answered", "de": "eingetragen"},
+    "not_joined": {"en": "not joined", "de": "nicht da"},
+    "score": {"en": "Score", "de": "Punkte"},
+    "total": {"en": "Total", "de": "Summe"},
+    "ranking": {"en": "Ranking", "de": "Rangliste"},
+    "game_over": {"en": "Game over", "de": "Spielende"},
+    "problems": {"en": "Problems", "de": "Probleme"},
+    "no_problems": {"en": "No rule problems.", "de": "Keine Regelverstöße."},
+    "sheet_json": {"en": "Sheet as JSON", "de": "Zettel als JSON"},
+    "check": {"en": "Check", "de": "Prüfen"},
+    "failed_attempts": {"en": "failed attempts", "de": "Fehlwürfe"},
+    "live": {"en": "live", "de": "live"},
+    "offline": {"en": "reconnecting…", "de": "verbinde neu…"},
+    "language": {"en": "Deutsch", "de": "English"},
+    "not_found": {"en": "Not found", "de": "Nicht gefunden"},
+    "back": {"en": "Back to the start", "de": "Zurück zum Start"},
+    "filled": {"en": "This field is already written.", "de": "Dieses Feld ist schon beschrieben."},
+    "not_your_turn": {"en": "Nothing to write now.", "de": "Gerade nichts einzutragen."},
+    "roller": {"en": "roller", "de": "Würfler"},
+    "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
+    "confidence": {"en": "confidence", "de": "Sicherheit"},
+}
+
+
+def pick_language(arg: str | None, cookie: str | None, accept) -> str:
+    for lang in (arg, cookie):
+        if lang in LANGUAGES:
+            return lang
+    best = accept.best_match(LANGUAGES) if accept else None
+    return best or "en"
+
+
+def strings(lang: str) -> dict[str, str]:
+    return {k: v.get(lang) or v["en"] for k, v in STRINGS.items()}

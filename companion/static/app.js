@@ -1,0 +1,542 @@
+/* Dice companion pages: small vanilla JS, no framework, no CDN.
+ * Every page fetches its state from /api and listens to /api/tables/CODE/events
+ * (server-sent events) for changes; legality always comes from the server. */
+"use strict";
+(function () {
+  const T = window.I18N || {};
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const page = document.body.dataset.page;
+
+  function el(tag, attrs, ...kids) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return node;
+  }
+
+  async function api(method, path, body) {
+    const opts = { method, headers: {}, credentials: "same-origin" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const resp = await fetch(path, opts);
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = { error: resp.statusText }; }
+    if (!resp.ok) {
+      const err = new Error((data && data.error) || resp.statusText);
+      err.status = resp.status; err.data = data;
+      throw err;
+    }
+    return data;
+  }
+
+  // ---- dice --------------------------------------------------------------------------
+  function dieNode(d, opts) {
+    opts = opts || {};
+    const face = d.face === "cow" ? "🐄" : d.face;
+    const cls = "die" + (d.colour ? " c-" + d.colour : "") + (opts.small ? " small" : "") +
+      (opts.picked ? " picked" : "");
+    const label = (d.colour ? d.colour + " " : "") + d.face;
+    const node = el(opts.onclick ? "button" : "span",
+      { class: cls, title: label, "aria-label": label, onclick: opts.onclick,
+        type: opts.onclick ? "button" : null, "data-die": (d.colour || "") + ":" + d.face },
+      face);
+    return node;
+  }
+
+  function diceRow(dice, small) {
+    return el("div", { class: "dice" }, (dice || []).map(d => dieNode(d, { small })));
+  }
+
+  // ---- the sheet ------------------------------------------------------------------------
+  function parseMark(text) {
+    const m = /^([A-Z]+|[A-Za-z]+?)(\d+|[a-z]+)@(\d+)(?:\/([1-9]+))?$/.exec(text);
+    return m ? { row: m[1].toUpperCase(), value: m[2], col: +m[3], text } : null;
+  }
+
+  /* Draw a view {columns, rows:[{label, colour, cells:[cell|null]}], extras}.
+   * opts.legal: Map "ROW@COL" -> [mark texts]; opts.chosen: Set of mark texts;
+   * opts.onCell(cell, key); opts.edit: cells become inputs (check my paper). */
+  function drawSheet(view, opts) {
+    opts = opts || {};
+    const grid = el("div", { class: "sheet", style: "--cols:" + view.columns, role: "grid" });
+    for (const row of view.rows) {
+      grid.append(el("div", { class: "lbl" }, row.label));
+      row.cells.forEach((cell, i) => {
+        if (!cell) { grid.append(el("div", { class: "cell gap", "aria-hidden": "true" })); return; }
+        const key = cell.row + "@" + cell.col;
+        const cls = ["cell"];
+        if (cell.colour) cls.push("c-" + cell.colour);
+        if (cell.shape === "pentagon") cls.push("pentagon");
+        const legal = opts.legal && opts.legal.get(key);
+        if (legal) cls.push("legal");
+        if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
+        if (cell.value === "x") cls.push("crossed");
+        const value = cell.value === null || cell.value === undefined ? "" :
+          (cell.value === "x" ? "✗" : cell.value === "cow" ? "🐄" : cell.value);
+        const kids = [];
+        if (cell.printed) kids.push(el("span", { class: "printed" }, cell.printed));
+        if (opts.edit) {
+          kids.push(el("input", { value: cell.value === null ? "" : cell.value,
+            "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
+            oninput: opts.onInput }));
+        } else kids.push(value);
+        grid.append(el(opts.onCell ? "button" : "div", {
+          class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null,
+          "aria-label": key + (value !== "" ? " = " + value : ""),
+          onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids));
+      });
+    }
+    const wrap = el("div", {}, grid);
+    for (const ex of view.extras || []) {
+      const label = T[ex.key] || ex.label;
+      if (opts.edit) {
+        wrap.append(el("label", { class: "extras" }, label,
+          el("input", { type: "number", min: 0, max: ex.max, value: ex.value,
+            "data-extra": ex.key, style: "width:5rem", oninput: opts.onInput })));
+      } else {
+        const boxes = [];
+        for (let i = 0; i < ex.max; i++) boxes.push(el("span", { class: "box" + (i < ex.value ? " on" : "") }, i < ex.value ? ex.points : ""));
+        wrap.append(el("div", { class: "extras" }, label + ":", boxes));
+      }
+    }
+    return wrap;
+  }
+
+  function scoreTable(score) {
+    return el("table", { class: "score" },
+      score.lines.map(l => el("tr", {}, el("td", {}, l.label),
+        el("td", { class: "note" }, l.detail), el("td", { class: "pts" }, l.points))),
+      el("tr", { class: "total" }, el("td", {}, T.total), el("td", {}), el("td", { class: "pts" }, score.total)));
+  }
+
+  function specialLabel(kind) { return T[kind] || kind; }
+
+  // ---- live updates ----------------------------------------------------------------------
+  function listen(code, onChange) {
+    const live = $("#live");
+    let timer = null;
+    const es = new EventSource("/api/tables/" + code + "/events");
+    const kick = () => { clearTimeout(timer); timer = setTimeout(onChange, 30); };
+    es.addEventListener("hello", () => { if (live) { live.classList.add("on"); live.textContent = T.live; } kick(); });
+    es.addEventListener("action", kick);
+    es.addEventListener("joined", kick);
+    es.addEventListener("reading", ev => { if (window.onReading) window.onReading(JSON.parse(ev.data)); });
+    es.onerror = () => { if (live) { live.classList.remove("on"); live.textContent = T.offline; } };
+    return es;
+  }
+
+  // ---- roll entry (tap the dice; the camera fills it too) --------------------------------
+  function rollEntry(box, state, code, refresh) {
+    const spec = state.game.dice;
+    const me = state.me;
+    box.classList.toggle("hidden", !me.can_roll || state.is_over);
+    if (!me.can_roll || state.is_over) return;
+    box.innerHTML = "";
+    const picked = window.__picked || (window.__picked = []);
+    const chosen = el("div", { class: "dice", id: "picked" });
+    const msg = el("p", { class: "error", role: "alert" });
+    function redraw() {
+      chosen.innerHTML = "";
+      picked.forEach((d, i) => chosen.append(dieNode(d, { picked: true, onclick: () => { picked.splice(i, 1); redraw(); } }),
+        d.confidence !== undefined ? el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%") : null));
+      sendBtn.disabled = picked.length < spec.min_dice || picked.length > spec.max_dice;
+      correctBtn.disabled = sendBtn.disabled;
+    }
+    const pad = el("div", { class: "pad" });
+    for (const c of spec.colours) {
+      pad.append(el("div", { class: "padrow" },
+        el("span", { class: "lbl" }, c.colour || ""),
+        c.faces.map(f => dieNode({ colour: c.colour, face: f }, {
+          onclick: () => {
+            const i = picked.findIndex(d => d.colour === c.colour);
+            if (!spec.repeat_colours && i >= 0) picked[i] = { colour: c.colour, face: f };
+            else if (picked.length < spec.max_dice) picked.push({ colour: c.colour, face: f });
+            else { picked.shift(); picked.push({ colour: c.colour, face: f }); }
+            redraw();
+          } }))));
+    }
+    async function send(type) {
+      msg.textContent = "";
+      try {
+        await api("POST", "/api/tables/" + code + "/actions",
+          { type, roll: picked.map(d => ({ colour: d.colour, face: d.face })) });
+        picked.length = 0; redraw(); refresh();
+      } catch (e) { msg.textContent = e.message; }
+    }
+    const again = state.may_reroll;
+    const sendBtn = el("button", { type: "button", id: "send-roll", onclick: () => send("roll") },
+      again ? T.second_attempt : T.send_roll);
+    const correctBtn = el("button", { type: "button", class: "secondary", id: "correct-roll",
+      onclick: () => send("correct") }, T.correct_roll);
+    const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
+    box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice), pad, chosen,
+      el("div", { class: "actions" }, sendBtn, canCorrect ? correctBtn : null,
+        el("button", { type: "button", class: "secondary", onclick: () => { picked.length = 0; redraw(); } }, T.clear)),
+      msg);
+    redraw();
+    window.fillRoll = dice => { picked.length = 0; dice.forEach(d => picked.push(d)); redraw(); };
+  }
+
+  function statusBlock(state) {
+    const turn = $("#turn"), roll = $("#roll");
+    if ($("#title")) $("#title").textContent = state.game.title;
+    const roller = state.players[state.roller].name;
+    const next = state.players[state.next_roller].name;
+    turn.innerHTML = "";
+    if (state.is_over) turn.append(el("strong", {}, T.game_over));
+    else if (!state.roll || state.turn_complete) turn.append(el("span", {}, next + " " + T.to_roll));
+    else turn.append(el("span", {}, T.turn_of + ": " + roller + " · " + T.attempt + " " +
+      state.attempts.length + "/" + state.game.max_attempts));
+    roll.innerHTML = "";
+    if (!state.roll) roll.append(el("p", { class: "note" }, T.no_roll));
+    else {
+      roll.append(diceRow(state.roll));
+      if (state.pending.length && !state.is_over)
+        roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
+          state.pending.map(s => state.players[s].name).join(", ")));
+    }
+  }
+
+  // ---- my sheet -------------------------------------------------------------------------
+  function sheetPage() {
+    const code = document.body.dataset.code;
+    const wanted = document.body.dataset.seat;
+    let state = null;
+    const chosen = new Set();
+    let lastSeq = -1;
+
+    async function refresh() {
+      try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#hint").textContent = e.message; return; }
+      if (state.seq !== lastSeq) chosen.clear();
+      lastSeq = state.seq;
+      render();
+    }
+
+    function seatShown() {
+      const w = state.me.writes_for;
+      if (wanted !== "" && w.includes(+wanted)) return +wanted;
+      if (state.me.seat !== null && state.me.seat !== undefined) return state.me.seat;
+      return w.length ? w[0] : null;
+    }
+
+    function render() {
+      statusBlock(state);
+      const seat = seatShown();
+      const who = $("#who");
+      if (seat === null) {
+        who.textContent = T.my_sheet;
+        $("#hint").innerHTML = "";
+        $("#hint").append(el("a", { href: "/t/" + code }, T.sit_as + " …"));
+        $("#sheet").innerHTML = ""; $("#actions").innerHTML = ""; $("#score").innerHTML = "";
+        return;
+      }
+      const player = state.players[seat];
+      const opt = state.me.seats[String(seat)];
+      who.textContent = T.sheet_of + " " + player.name + (player.role === "roller" && state.roll ? " (" + T.roller + ")" : "");
+      const sw = $("#seat-switch"); sw.innerHTML = "";
+      if (state.me.writes_for.length > 1) {
+        sw.append(el("div", { class: "actions" }, T.written_for_you + ":",
+          state.me.writes_for.map(s => el("a", { href: "?seat=" + s, class: "badge" + (s === seat ? " turn" : "") }, state.players[s].name))));
+      }
+      const legal = new Map();
+      for (const m of opt.marks) {
+        const p = parseMark(m); if (!p) continue;
+        const key = p.row + "@" + p.col;
+        if (!legal.has(key)) legal.set(key, []);
+        legal.get(key).push(m);
+      }
+      const reason = $("#reason");
+      reason.textContent = "";
+      $("#hint").textContent = opt.legal.length ? T.legal_hint : (state.roll && player.answered ? T.answered + ": " + player.answer : T.not_your_turn);
+      const box = $("#sheet"); box.innerHTML = "";
+      if (player.view) {
+        box.append(drawSheet(player.view, { legal, chosen, onCell: (cell, key) => tapCell(seat, opt, legal, cell, key) }));
+      } else {
+        box.append(el("pre", { class: "json" }, JSON.stringify(player.sheet, null, 1)));
+      }
+      const actions = $("#actions"); actions.innerHTML = "";
+      if (!player.view || opt.marks.some(m => !parseMark(m))) {
+        actions.append(el("div", { class: "placements" }, opt.legal.filter(p => !opt.specials.includes(p)).map(p =>
+          el("button", { type: "button", class: "secondary", onclick: () => place(seat, p) }, p))));
+      }
+      if (opt.multi && chosen.size) {
+        const text = canonical([...chosen]);
+        const ok = opt.legal.includes(text);
+        actions.append(el("button", { type: "button", id: "enter-marks", disabled: !ok, onclick: () => place(seat, text) },
+          T.enter_marks + " (" + chosen.size + ")"));
+      }
+      for (const kind of opt.specials)
+        actions.append(el("button", { type: "button", class: "danger", "data-special": kind, onclick: () => place(seat, kind) }, specialLabel(kind)));
+      if (opt.can_undo) actions.append(el("button", { type: "button", class: "secondary", id: "undo", onclick: () => act({ type: "undo", seat }) }, T.undo));
+      if (opt.can_end_side) actions.append(el("button", { type: "button", class: "secondary", onclick: () => act({ type: "end_side", seat }) }, T.end_side));
+      const sc = $("#score"); sc.innerHTML = "";
+      sc.append(el("h2", {}, T.score + ": " + player.score.total), scoreTable(player.score),
+        el("p", { class: "note" + (player.layout.recon ? " recon" : "") }, T.layout + ": " + player.layout.name +
+          (player.layout.recon ? " · " + T.recon : "")));
+      rollEntry($("#roll-entry"), state, code, refresh);
+    }
+
+    function canonical(marks) {
+      const parsed = marks.map(parseMark);
+      parsed.sort((a, b) => a.row < b.row ? -1 : a.row > b.row ? 1 : a.col - b.col);
+      return parsed.map(p => p.text).join(" ");
+    }
+
+    function tapCell(seat, opt, legal, cell, key) {
+      const reason = $("#reason");
+      const marks = legal.get(key);
+      if (!marks) {
+        reason.textContent = cell.value !== null && cell.value !== undefined ? T.filled :
+          (opt.reasons[key] || (state.roll ? T.not_your_turn : T.no_roll));
+        return;
+      }
+      if (!opt.multi) { place(seat, marks[0]); return; }
+      const m = marks[0];
+      if (chosen.has(m)) chosen.delete(m); else chosen.add(m);
+      render();
+    }
+
+    async function place(seat, placement) { await act({ type: "place", seat, placement }); }
+
+    async function act(body) {
+      try { state = await api("POST", "/api/tables/" + code + "/actions", body); chosen.clear(); lastSeq = state.seq; render(); }
+      catch (e) { $("#reason").textContent = e.message; }
+    }
+
+    refresh();
+    listen(code, refresh);
+  }
+
+  // ---- table view ------------------------------------------------------------------------
+  function tablePage() {
+    const code = document.body.dataset.code;
+    let state = null;
+    async function refresh() {
+      try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#turn").textContent = e.message; return; }
+      render();
+    }
+    function render() {
+      statusBlock(state);
+      const link = $("#my-sheet-link");
+      link.classList.toggle("hidden", !state.me.writes_for.length);
+      const seats = $("#seats"); seats.innerHTML = "";
+      const free = state.players.filter(p => !p.claimed);
+      if (state.me.seat === null && free.length) {
+        seats.classList.remove("hidden");
+        seats.append(el("h2", {}, T.sit_as),
+          el("div", { class: "actions" }, free.map(p => el("button", { type: "button", "data-seat": p.seat,
+            onclick: async () => {
+              try { await api("POST", "/api/tables/" + code + "/join", { seat: p.seat }); location.href = "/t/" + code + "/sheet"; }
+              catch (e) { seats.append(el("p", { class: "error" }, e.message)); }
+            } }, p.name))));
+      } else seats.classList.add("hidden");
+      const rank = $("#ranking"); rank.innerHTML = "";
+      rank.classList.toggle("hidden", !state.is_over);
+      if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", {}, s.player + " · " + s.total))));
+      const box = $("#sheets"); box.innerHTML = "";
+      for (const p of state.players) {
+        box.append(el("section", { class: "card", "data-player": p.seat },
+          el("h2", {}, p.name, el("span", { class: "badge" }, p.score.total),
+            p.seat === state.roller && state.roll ? el("span", { class: "badge turn" }, T.roller) : null,
+            p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + p.answer) : null,
+            !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
+            state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you_are) : null),
+          p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
+          p.layout.recon ? el("p", { class: "note recon" }, p.layout.name + " · " + T.recon) : null));
+      }
+      rollEntry($("#roll-entry"), state, code, refresh);
+      camera($("#camera-box"), state, code);
+    }
+    refresh();
+    listen(code, refresh);
+  }
+
+  // ---- camera: phone rear camera posting JPEG frames ------------------------------------
+  let cam = null;
+  function camera(box, state, code) {
+    if (!state.me.can_roll || state.is_over) { box.classList.add("hidden"); return; }
+    box.classList.remove("hidden");
+    if (box.dataset.ready) return;
+    box.dataset.ready = "1";
+    const video = el("video", { playsinline: true, muted: true, autoplay: true });
+    const canvas = el("canvas", { class: "overlay" });
+    const status = el("p", { class: "note", id: "camera-status" });
+    const startBtn = el("button", { type: "button", id: "start-camera" }, T.start_camera);
+    const useBtn = el("button", { type: "button", class: "secondary hidden", id: "use-reading" }, T.use_reading);
+    let lastReading = null;
+    box.append(el("h2", {}, T.camera), el("div", { class: "camera" }, video, canvas), status,
+      el("div", { class: "actions" }, startBtn, useBtn));
+    useBtn.onclick = () => { if (lastReading && window.fillRoll) window.fillRoll(lastReading.dice.map(d => ({ colour: d.colour, face: d.face, confidence: d.confidence }))); };
+    startBtn.onclick = async () => {
+      if (cam) { stop(); return; }
+      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { status.textContent = T.https_note; return; }
+      try {
+        const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+        video.srcObject = stream;
+        cam = { stream, timer: setInterval(send, 400), busy: false };
+        startBtn.textContent = T.stop_camera;
+      } catch (e) { status.textContent = e.message; }
+    };
+    function stop() {
+      clearInterval(cam.timer); cam.stream.getTracks().forEach(t => t.stop()); cam = null;
+      startBtn.textContent = T.start_camera;
+    }
+    const grab = document.createElement("canvas");
+    async function send() {
+      if (!cam || cam.busy || !video.videoWidth) return;
+      cam.busy = true;
+      grab.width = video.videoWidth; grab.height = video.videoHeight;
+      grab.getContext("2d").drawImage(video, 0, 0);
+      const blob = await new Promise(r => grab.toBlob(r, "image/jpeg", 0.8));
+      try {
+        const resp = await fetch("/api/tables/" + code + "/frame", { method: "POST", body: blob, headers: { "Content-Type": "image/jpeg" } });
+        const data = await resp.json();
+        if (resp.status === 503) { status.textContent = T.camera_unavailable; stop(); }
+        else if (!resp.ok) status.textContent = data.error;
+        else show(data);
+      } catch (e) { status.textContent = e.message; }
+      if (cam) cam.busy = false;
+    }
+    function show(data) {
+      canvas.width = data.width; canvas.height = data.height;
+      const g = canvas.getContext("2d");
+      g.clearRect(0, 0, canvas.width, canvas.height);
+      g.lineWidth = 3; g.font = "bold 20px sans-serif";
+      for (const d of data.dice) {
+        const [x0, y0, x1, y1] = d.box;
+        g.strokeStyle = data.settled ? "#1a7f37" : "#d4a106";
+        g.strokeRect(x0, y0, x1 - x0, y1 - y0);
+        g.fillStyle = "#fff"; g.fillText((d.colour || "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4));
+      }
+      status.textContent = data.settled ? T.settled : T.settling;
+      if (data.settled) { lastReading = data; useBtn.classList.remove("hidden"); }
+    }
+    window.onReading = data => { if (!cam) show(data); };
+  }
+
+  // ---- start page --------------------------------------------------------------------------
+  function indexPage() {
+    const games = JSON.parse(document.body.dataset.games);
+    const gameSel = $("#game"), layoutSel = $("#layout"), list = $("#players");
+    let uploaded = null;
+    function info() { return games.find(g => g.name === gameSel.value); }
+    function addPlayer(name) {
+      const n = list.children.length + 1;
+      list.append(el("li", {}, el("div", { class: "row" },
+        el("input", { name: "player", value: name || "", placeholder: T.player_n + " " + n, "aria-label": T.player_n + " " + n, required: true }),
+        el("button", { type: "button", class: "secondary", "aria-label": T.remove, onclick: e => { if (list.children.length > 1) e.target.closest("li").remove(); } }, "×"))));
+    }
+    function layouts() {
+      const g = info();
+      layoutSel.innerHTML = "";
+      if (g.seat_layouts) layoutSel.append(el("option", { value: "" }, T.layout_per_seat));
+      for (const l of g.layouts) layoutSel.append(el("option", { value: l.name, selected: !g.seat_layouts && l.name === g.default_layout }, l.name + (l.recon ? " (RECON)" : "")));
+      if (uploaded) layoutSel.append(el("option", { value: "uploaded", selected: true }, uploaded.name + " (" + T.uploaded + ")"));
+      note();
+    }
+    function note() {
+      const g = info();
+      const l = g.layouts.find(x => x.name === layoutSel.value);
+      const n = $("#layout-note");
+      const recon = l ? l.recon : (layoutSel.value === "" && g.layouts.some(x => x.recon));
+      n.textContent = (recon ? T.recon + ". " : "") + (l ? l.note : "");
+      n.className = "note" + (recon ? " recon" : "");
+    }
+    gameSel.onchange = () => { uploaded = null; $("#layout-file").value = ""; layouts(); };
+    layoutSel.onchange = note;
+    $("#layout-file").onchange = async e => {
+      const f = e.target.files[0];
+      $("#upload-error").textContent = "";
+      if (!f) return;
+      try { uploaded = JSON.parse(await f.text()); layouts(); }
+      catch (err) { $("#upload-error").textContent = err.message; uploaded = null; }
+    };
+    $("#add-player").onclick = () => addPlayer("");
+    $("#create").onsubmit = async e => {
+      e.preventDefault();
+      const players = [...list.querySelectorAll("input")].map(i => i.value.trim()).filter(Boolean);
+      const body = { game: gameSel.value, players, claim: $("#claim").checked ? 0 : null };
+      if (layoutSel.value) body.layout = layoutSel.value;
+      if (uploaded) body.uploaded = uploaded;
+      $("#create-error").textContent = "";
+      try {
+        const r = await api("POST", "/api/tables", body);
+        location.href = "/t/" + r.code + (body.claim === 0 ? "/sheet" : "");
+      } catch (err) { $("#create-error").textContent = err.message; }
+    };
+    addPlayer(""); addPlayer("");
+    layouts();
+  }
+
+  // ---- check my paper ------------------------------------------------------------------------
+  function checkPage() {
+    const games = JSON.parse(document.body.dataset.games);
+    const gameSel = $("#game"), layoutSel = $("#layout");
+    let timer = null, view = null;
+    function layouts() {
+      const g = games.find(x => x.name === gameSel.value);
+      layoutSel.innerHTML = "";
+      for (const l of g.layouts) layoutSel.append(el("option", { value: l.name, selected: l.name === g.default_layout }, l.name + (l.recon ? " (RECON)" : "")));
+      start();
+    }
+    async function start() {
+      const g = games.find(x => x.name === gameSel.value);
+      const l = g.layouts.find(x => x.name === layoutSel.value);
+      $("#layout-note").textContent = l && l.recon ? T.recon : "";
+      $("#layout-note").className = "note" + (l && l.recon ? " recon" : "");
+      try {
+        const r = await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, cells: {} });
+        view = r.view; draw(); show(r);
+      } catch (e) {
+        view = null; $("#sheet").innerHTML = ""; $("#json-box").open = true;
+        try {
+          const r = await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, sheet: null });
+          show(r);
+        } catch (e2) { $("#result").textContent = e.message; }
+      }
+    }
+    function draw() {
+      const box = $("#sheet"); box.innerHTML = "";
+      box.append(drawSheet(view, { edit: true, onInput: () => { clearTimeout(timer); timer = setTimeout(check, 250); } }));
+    }
+    async function check() {
+      const cells = {}, extras = {};
+      document.querySelectorAll("#sheet input[data-key]").forEach(i => { if (i.value.trim()) cells[i.dataset.key] = i.value.trim(); });
+      document.querySelectorAll("#sheet input[data-extra]").forEach(i => { extras[i.dataset.extra] = +i.value || 0; });
+      try { show(await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, cells, extras })); }
+      catch (e) { showError(e.message); }
+    }
+    function showError(message) { const r = $("#result"); r.innerHTML = ""; r.append(el("p", { class: "error" }, message)); }
+    function show(r) {
+      const box = $("#result"); box.innerHTML = "";
+      box.append(el("h2", {}, T.problems),
+        r.problems.length ? el("ul", { class: "problems" }, r.problems.map(p => el("li", {}, p))) : el("p", { class: "ok" }, T.no_problems),
+        el("h2", {}, T.score + ": " + r.score.total), scoreTable(r.score));
+      $("#json").value = JSON.stringify(r.sheet);
+    }
+    $("#check-json").onclick = async () => {
+      let sheet;
+      try { sheet = JSON.parse($("#json").value); } catch (e) { showError(e.message); return; }
+      try { const r = await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, sheet }); show(r); if (r.view) { view = r.view; draw(); } }
+      catch (e) { showError(e.message); }
+    };
+    gameSel.onchange = layouts;
+    layoutSel.onchange = start;
+    layouts();
+  }
+
+  const pages = { index: indexPage, table: tablePage, sheet: sheetPage, check: checkPage };
+  if (pages[page]) pages[page]();
+  window.DC = { api, drawSheet, parseMark };
+})();

@@ -1,0 +1,101 @@
+"""The server-rendered pages, the QR codes, the static assets and the language switch."""
+import pytest
+
+
+class TestPages:
+    def test_start_page_lists_games_and_layouts(self, client):
+        r = client.get("/")
+        assert r.status_code == 200
+        html = r.get_data(as_text=True)
+        assert 'data-page="index"' in html and "Qwinto" in html and "twenty one" in html
+        assert "https://" not in html.split("<main>")[0]  # no CDN, no external asset
+        assert 'src="/static/app.js"' in html and 'href="/static/app.css"' in html
+
+    @pytest.mark.parametrize("lang, word", [("en", "New table"), ("de", "Neuer Tisch")])
+    def test_language_by_query_and_cookie(self, client, lang, word):
+        r = client.get(f"/?lang={lang}")
+        assert word in r.get_data(as_text=True)
+        assert f"lang={lang}" in r.headers["Set-Cookie"]
+        assert word in client.get("/").get_data(as_text=True)   # remembered
+
+    def test_language_from_accept_language(self, client):
+        r = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+        assert '<html lang="de">' in r.get_data(as_text=True)
+
+    def test_table_and_sheet_pages(self, client, make_table):
+        code = make_table(client)
+        for path in (f"/t/{code}", f"/t/{code}/sheet", f"/t/{code.lower()}/sheet?seat=1"):
+            r = client.get(path)
+            assert r.status_code == 200 and f'data-code="{code}"' in r.get_data(as_text=True)
+
+    def test_unknown_table_page_is_404(self, client):
+        r = client.get("/t/QQQQQ")
+        assert r.status_code == 404 and "no table" in r.get_data(as_text=True)
+        assert client.get("/t/QQQQQ/sheet").status_code == 404
+        assert client.get("/t/QQQQQ/qr.svg").status_code == 404
+
+    def test_join_by_code_redirects(self, client, make_table):
+        code = make_table(client)
+        r = client.post("/join", data={"code": code.lower()})
+        assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{code}")
+        assert client.post("/join", data={"code": "nope"}).status_code == 404
+
+    def test_qr_codes_are_svg(self, client, make_table):
+        code = make_table(client)
+        r = client.get(f"/t/{code}/qr.svg")
+        assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+        assert r.get_data(as_text=True).lstrip().startswith("<svg")
+        assert f"/t/{code}" in r.get_data(as_text=True)   # the title names the URL
+        assert client.get("/qr.svg").status_code == 200
+
+    def test_check_page(self, client):
+        r = client.get("/check")
+        assert r.status_code == 200 and 'data-page="check"' in r.get_data(as_text=True)
+
+    def test_static_assets_are_local(self, client):
+        js = client.get("/static/app.js")
+        assert js.status_code == 200 and "EventSource" in js.get_data(as_text=True)
+        assert "setInterval(refresh" not in js.get_data(as_text=True)   # no polling loop
+        assert client.get("/static/app.css").status_code == 200
+        assert client.get("/static/icon.svg").status_code == 200
+
+    def test_phone_viewport(self, client):
+        assert 'name="viewport" content="width=device-width' in client.get("/").get_data(
+            as_text=True)
+
+
+class TestSchema:
+    def test_app_creates_and_migrates_schema(self, app):
+        import sqlite3
+        from companion.store import SCHEMA_VERSION
+        db = sqlite3.connect(app.config["DATABASE"])
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        cols = [r[1] for r in db.execute("PRAGMA table_info(actions)")]
+        assert "by_seat" in cols
+
+    def test_migrates_a_version_1_database(self, tmp_path):
+        import sqlite3
+        from companion.store import MIGRATIONS, SCHEMA_VERSION, _statements, connect, migrate
+        path = str(tmp_path / "old.sqlite")
+        db = connect(path)
+        for s in _statements(MIGRATIONS[0]):
+            db.execute(s)
+        db.execute("PRAGMA user_version=1")
+        db.execute("INSERT INTO tables (code, game, layouts, creator_token, created) "
+                   "VALUES ('AAAAA', 'qwinto', '[]', 't', 0)")
+        assert migrate(db) == 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert db.execute("SELECT code FROM tables").fetchone()[0] == "AAAAA"
+        assert migrate(db) == SCHEMA_VERSION   # idempotent
+
+    def test_refuses_a_newer_database(self, tmp_path):
+        from companion.store import connect, migrate
+        db = connect(str(tmp_path / "new.sqlite"))
+        db.execute("PRAGMA user_version=99")
+        with pytest.raises(RuntimeError, match="newer"):
+            migrate(db)
+
+    def test_init_db_command(self, runner):
+        result = runner.invoke(args=["init-db"])
+        assert "database ready" in result.output
