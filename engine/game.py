@@ -154,6 +154,10 @@ class Game:
         """Whether a player in `role` answers every roll (Kuh Vadis: the roller only)."""
         return True
 
+    def first_roller(self, sheets: Sequence[Any]) -> int:
+        """The seat that rolls first at a new table (Kuh Vadis: whoever the pad says)."""
+        return 0
+
     def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
         """The seat that rolls after a completed turn of `roller` (sheets as they are now).
 

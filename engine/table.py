@@ -156,7 +156,7 @@ class Table:
         sheets = tuple(sheets)
         if len(sheets) != len(players):
             raise InvalidInput("one sheet per player is needed")
-        return cls(games, players, sheets,
+        return cls(games, players, sheets, roller=g.first_roller(sheets),
                    answers=(None,) * len(players), before=(None,) * len(players))
 
     @property

@@ -430,6 +430,9 @@ class KuhVadis(Game):
     def must_answer(self, role: str) -> bool:
         return role == ROLLER
 
+    def first_roller(self, sheets: Sequence[Any]) -> int:
+        return PLAYERS.index(sheets[0].to_move)
+
     def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
         return PLAYERS.index(sheets[roller].to_move)
 
