@@ -4,9 +4,9 @@ Candidates are proposals, not answers: the face reader (stage 2) has a "not a di
 rejects what is not a die. The finder therefore aims for recall, with three cues:
 
 1. *distance from the table*: the table's colour is estimated by a heavy median over a 1/16
-   thumbnail; pixels far from it (in Lab, lightness weighted down) form blobs at three thresholds
-   (a low one with local contrast added, for pale dice on pale tables, and two high ones that
-   separate dice from each other and from tray rims);
+   thumbnail; pixels far from it (in Lab, lightness weighted down) form blobs at four thresholds
+   (two low ones, one with local contrast added, for pale dice on pale tables, and two high ones
+   that separate dice from each other and from tray rims);
 2. *splitting*: a blob that is not convex or not square is also split into 2 and 3 parts by
    k-means on its pixel positions (touching dice);
 3. *pip clusters*: small round dark-or-bright spots close together are grouped and grown into a
@@ -22,10 +22,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["FindResult", "DieFinder", "propose", "table_distance", "box_iou", "nms_boxes", "to_bgr"]
+__all__ = ["FindResult", "DieFinder", "propose", "table_distance", "box_iou", "iou_matrix", "dedupe_boxes",
+           "nms_boxes", "to_bgr"]
 
 _K3 = np.ones((3, 3), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
+THRESHOLDS = ((11, False), (18, True), (30, False), (55, False))
+DEDUPE_IOU = 0.8
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,40 @@ def nms_boxes(boxes, scores, iou_threshold: float) -> list[int]:
         if all(box_iou(boxes[i], boxes[k]) < iou_threshold for k in keep):
             keep.append(i)
     return keep
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4)."""
+    a = np.asarray(a, np.float32).reshape(-1, 4)
+    b = np.asarray(b, np.float32).reshape(-1, 4)
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+
+
+def dedupe_boxes(boxes, w: int, h: int, iou_threshold: float = 0.8, limit: int = 400):
+    """Clip to the image, drop slivers and near-duplicates (first one wins), at most ``limit``."""
+    if not boxes:
+        return []
+    arr = np.array(boxes, np.int64)
+    arr[:, [0, 2]] = np.clip(arr[:, [0, 2]], 0, w)
+    arr[:, [1, 3]] = np.clip(arr[:, [1, 3]], 0, h)
+    arr = arr[((arr[:, 2] - arr[:, 0]) >= 4) & ((arr[:, 3] - arr[:, 1]) >= 4)]
+    iou = iou_matrix(arr, arr)
+    removed = np.zeros(len(arr), bool)
+    kept = []
+    for i in range(len(arr)):
+        if removed[i]:
+            continue
+        kept.append(tuple(int(v) for v in arr[i]))
+        if len(kept) >= limit:
+            break
+        removed |= iou[i] >= iou_threshold
+    return kept
 
 
 def table_distance(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -129,17 +166,12 @@ def _pip_clusters(dist: np.ndarray, lab_l: np.ndarray, minside: int, maxside: fl
     loc = cv2.absdiff(lab_l, cv2.blur(lab_l, (9, 9)))
     mask = ((loc > 25) & (dist > 12)).astype(np.uint8) * 255
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    pips = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if bw < 2 or bh < 2 or bw > maxside / 4 or bh > maxside / 4:
-            continue
-        if max(bw, bh) > 2.5 * min(bw, bh) or area < 0.4 * bw * bh:
-            continue
-        pips.append((cents[i][0], cents[i][1], (bw + bh) / 2.0))
-    if not pips or len(pips) > 400:
+    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    ok = (bw >= 2) & (bh >= 2) & (bw <= maxside / 4) & (bh <= maxside / 4) \
+        & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh)) & (area >= 0.4 * bw * bh)
+    if not ok.any() or ok.sum() > 400:
         return []
-    pts = np.array(pips, np.float32)
+    pts = np.column_stack([cents[1:][ok], (bw[ok] + bh[ok]) / 2.0]).astype(np.float32)
     # union-find of pips closer than 3.2 pip diameters with similar size
     parent = list(range(len(pts)))
 
@@ -185,13 +217,14 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
     h, w = img.shape[:2]
     if h < 16 or w < 16:
         return FindResult((), scale, (time.perf_counter() - t0) * 1000)
+    # Lab costs ~8 ms at 640x640 on one core (YCrCb 0.4 ms) but finds 1 % more dice on the real sets
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     dist, bg = table_distance(lab)
     grad = cv2.blur(cv2.morphologyEx(lab[..., 0], cv2.MORPH_GRADIENT, _K3), (7, 7)).astype(np.float32)
     minside = max(8, min(w, h) // 60)
     maxside = min(w, h) * 0.75
     props: list[tuple[int, int, int, int]] = []
-    for thr, use_grad in ((18, True), (30, False), (55, False)):
+    for thr, use_grad in THRESHOLDS:
         mask = dist > thr
         if use_grad:
             mask |= grad > thr
@@ -206,20 +239,12 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
                 props.extend(_split(contour, box, 2))
                 props.extend(_split(contour, box, 3))
     props.extend(_pip_clusters(dist, lab[..., 0], minside, maxside))
-    # drop near-duplicates, clip, back to input pixels
-    kept: list[tuple[int, int, int, int]] = []
-    for b in props:
-        b = (max(0, b[0]), max(0, b[1]), min(w, b[2]), min(h, b[3]))
-        if b[2] - b[0] < 4 or b[3] - b[1] < 4:
-            continue
-        if all(box_iou(b, k) < 0.8 for k in kept):
-            kept.append(b)
-        if len(kept) >= 400:
-            break
+    kept = dedupe_boxes(props, w, h, DEDUPE_IOU, 400)
     inv = 1.0 / scale
     boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))), min(H, int(round(b[3] * inv))))
                   for b in kept)
-    table = cv2.cvtColor(np.median(bg.reshape(-1, 3), 0).astype(np.uint8)[None, None], cv2.COLOR_LAB2BGR)[0, 0]
+    table = cv2.cvtColor(np.median(bg[::8, ::8].reshape(-1, 3), 0).astype(np.uint8)[None, None],
+                         cv2.COLOR_LAB2BGR)[0, 0]
     return FindResult(boxes, scale, (time.perf_counter() - t0) * 1000, tuple(int(v) for v in table))
 
 

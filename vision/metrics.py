@@ -3,8 +3,10 @@
 * ``box_kind == "die"`` (the label covers the whole die): IoU >= 0.3.
 * ``box_kind == "pips"`` (matteop65: the label covers only the pips of the top face, so a correct
   whole-die box has a low IoU with it, e.g. below 0.1 for a one): at least half of the labelled
-  pip box lies inside the found box, and the centre of the pip box lies in the central half of
-  the found box (so a box around two dice, or a box far bigger than the die, does not match).
+  pip box lies inside the found box, the centre of the pip box lies in the central 60 % of the
+  found box (not 50 %: on an oblique view the whole-die box also covers side faces, so the top
+  face sits off-centre), and the found box does not hold the pip-box centres of two labelled
+  dice (a box around two dice matches neither).
 
 Matching is one-to-one, greedy by score.
 """
@@ -29,7 +31,7 @@ def match_score(label_box, box_kind: str, box) -> float:
         cx, cy = (label_box[0] + label_box[2]) / 2, (label_box[1] + label_box[3]) / 2
         bx, by = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         w, h = max(1.0, box[2] - box[0]), max(1.0, box[3] - box[1])
-        central = abs(cx - bx) <= 0.25 * w and abs(cy - by) <= 0.25 * h
+        central = abs(cx - bx) <= 0.3 * w and abs(cy - by) <= 0.3 * h
         return frac if frac >= 0.5 and central else 0.0
     iou = box_iou(label_box, box)
     return iou if iou >= 0.3 else 0.0
@@ -39,11 +41,18 @@ def matches(label_box, box_kind: str, box) -> bool:
     return match_score(label_box, box_kind, box) > 0
 
 
+def _holds_two(box, centres) -> bool:
+    return sum(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in centres) >= 2
+
+
 def greedy_match(labels, boxes) -> list[tuple[int, int]]:
     """One-to-one pairs (label index, box index); ``labels`` are (box, box_kind) pairs."""
     cand = []
+    pip_centres = [((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2) for lb, kind in labels if kind == "pips"]
     for i, (lb, kind) in enumerate(labels):
         for j, b in enumerate(boxes):
+            if kind == "pips" and _holds_two(b, pip_centres):
+                continue
             s = match_score(lb, kind, b)
             if s > 0:
                 cand.append((s, i, j))
