@@ -1,0 +1,131 @@
+"""The table: turns, rolls, who must act, undo, corrections, saving and replaying."""
+import json
+from dataclasses import replace
+
+import pytest
+
+from engine.errors import IllegalPlacement, InvalidInput
+from engine.table import (CorrectRoll, Place, RollDice, Table, Undo, action_from_json,
+                          action_to_json)
+
+from engine_helpers import game, placement, roll
+
+Q = game("qwinto")
+K = game("knister")
+
+
+def qwinto_table(n=3):
+    return Table.new(Q, [f"P{i}" for i in range(n)])
+
+
+class TestTurns:
+    def test_nobody_acts_before_the_first_roll(self):
+        t = qwinto_table()
+        assert t.pending() == [] and t.roll is None
+        with pytest.raises(IllegalPlacement, match="nothing has been rolled"):
+            t.apply(Place(0, placement("fail")))
+
+    def test_every_player_answers_the_roll(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        assert t.pending() == [0, 1, 2]
+        assert t.role(0) == "roller" and t.role(1) == "other"
+        t = t.apply(Place(1, placement("O3@2")))
+        assert t.pending() == [0, 2]
+        with pytest.raises(IllegalPlacement, match="already answered"):
+            t.apply(Place(1, placement("pass")))
+
+    def test_the_next_player_rolls_once_everyone_answered(self):
+        t = qwinto_table(2).apply(RollDice(roll("orange:3")))
+        t = t.apply(Place(0, placement("O3@2"))).apply(Place(1, placement("pass")))
+        assert t.turn_complete and t.next_roller == 1
+        t = t.apply(RollDice(roll("yellow:4")))
+        assert t.roller == 1 and t.turns == 1 and t.pending() == [0, 1]
+
+    def test_no_second_attempt_once_someone_has_written(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = t.apply(Place(2, placement("pass")))
+        with pytest.raises(IllegalPlacement, match="already written on this roll"):
+            t.apply(RollDice(roll("orange:5")))
+
+    def test_second_attempt_must_obey_the_rule(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2")))
+        with pytest.raises(IllegalPlacement, match="all the dice of the first"):
+            t.apply(RollDice(roll("orange:5")))
+        t = t.apply(RollDice(roll("orange:5 yellow:6")))
+        assert t.roll.total == 11 and not t.may_reroll()
+
+    def test_players_per_game(self):
+        with pytest.raises(InvalidInput, match="1-6 players"):
+            Table.new(Q, [str(i) for i in range(7)])
+        assert len(Table.new(K, [str(i) for i in range(12)]).players) == 12
+
+
+class TestUndoAndCorrection:
+    def test_undo_restores_the_sheet_before_the_answer(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        before = t.sheets[1]
+        t = t.apply(Place(1, placement("O3@2"))).apply(Undo(1))
+        assert t.sheets[1] == before and 1 in t.pending()
+
+    def test_undo_is_possible_until_the_next_roll(self):
+        t = qwinto_table(2).apply(RollDice(roll("orange:3")))
+        t = t.apply(Place(0, placement("O3@2"))).apply(Place(1, placement("pass")))
+        t = t.apply(Undo(0))
+        assert not t.turn_complete and t.pending() == [0]
+        t = t.apply(Place(0, placement("fail"))).apply(RollDice(roll("yellow:4")))
+        with pytest.raises(IllegalPlacement, match="nothing to undo"):
+            t.apply(Undo(0))
+
+    def test_a_misread_roll_is_corrected_before_anyone_writes(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = t.apply(CorrectRoll(roll("orange:4")))
+        assert str(t.roll) == "orange:4" and len(t.attempts) == 1
+        t = t.apply(Place(0, placement("O4@2")))
+        with pytest.raises(IllegalPlacement, match="must undo their entries"):
+            t.apply(CorrectRoll(roll("orange:5")))
+
+    def test_refused_actions_change_nothing(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        with pytest.raises(IllegalPlacement):
+            t.apply(Place(1, placement("Y3@2")))
+        assert t.pending() == [0, 1, 2] and t.sheets[1] == Q.new_sheet()
+
+    def test_unknown_seat(self):
+        with pytest.raises(InvalidInput, match="no seat 7"):
+            qwinto_table().apply(RollDice(roll("orange:3"))).apply(Place(7, placement("pass")))
+
+
+class TestRanking:
+    def test_equal_scores_share_a_rank(self):
+        t = Table.new(K, ["a", "b", "c"])
+        full = K.sheet_from_json({"grid": [[2, 4, 6, 9, 12], [3, 5, 11, 2, 8],
+                                           [10, 12, 3, 5, 2], [4, 9, 2, 12, 10],
+                                           [4, 9, 4, 4, 9]]})
+        t = replace(t, sheets=(full, full, K.new_sheet()))
+        ranks = [(s.rank, s.player) for s in t.standings()]
+        assert ranks[0][0] == ranks[1][0] == 1 and ranks[2] == (3, "c")
+
+
+class TestSaving:
+    def test_actions_round_trip_through_json(self):
+        for action in (RollDice(roll("orange:3 purple:2")), Place(1, placement("O5@2")),
+                       Undo(2), CorrectRoll(roll("orange:4"))):
+            assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
+
+    def test_malformed_actions_are_refused(self):
+        for bad in ({}, {"type": "dance"}, {"type": "place", "seat": 0},
+                    {"type": "roll", "roll": "orange:9"}, "roll"):
+            with pytest.raises(InvalidInput):
+                action_from_json(bad)
+
+    def test_a_saved_state_reloads_to_the_same_state(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2")))
+        t = t.apply(Place(1, placement("O5@2")))
+        again = Table.from_json(json.loads(json.dumps(t.to_json())), t.games)
+        assert again == t
+        assert again.to_json() == t.to_json()
+
+    def test_replaying_the_history_rebuilds_the_table(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2")))
+        t = t.apply(Place(1, placement("O5@2"))).apply(Place(0, placement("fail")))
+        assert qwinto_table().replay(t.history) == t
