@@ -54,5 +54,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m companion.cli`: use the importable module's classes
+    from companion.cli import main as _main
+    sys.exit(_main())

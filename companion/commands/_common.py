@@ -1,0 +1,79 @@
+"""What the rules commands share: reading games, layouts, sheets and rolls from the
+command line, each refused with a one-line message (exit 2) when it cannot be used."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.dice import Roll
+from engine.errors import InvalidInput
+from engine.game import Game
+from engine.registry import GAMES, game_class, layout_names, load_game
+
+from ..cli import BadInput
+
+MAX_JSON_BYTES = 1_000_000
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", required=True, metavar="GAME",
+                        help="one of: " + ", ".join(sorted(GAMES)))
+    parser.add_argument("--layout", metavar="NAME|FILE",
+                        help="a built-in layout name or a layout JSON file "
+                             "(default: the sheet's own 'layout', else the game's default)")
+
+
+def read_json(path: str, what: str) -> Any:
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_JSON_BYTES:
+            raise BadInput(f"{path}: {what} is larger than 1 MB")
+        return json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path}: is a folder, not a {what} file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInput(f"{path}: not a JSON {what} ({exc})") from None
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def load(args: argparse.Namespace, sheet_data: Any = None) -> Game:
+    """The game with the layout named on the command line or in the sheet."""
+    try:
+        cls = game_class(args.game)
+        layout: Any = args.layout
+        if layout is None and isinstance(sheet_data, dict):
+            named = sheet_data.get("layout")
+            if isinstance(named, str) and named in layout_names(cls.name):
+                layout = named
+        if layout is not None and Path(layout).suffix == ".json":
+            layout = read_json(layout, "layout")
+        return load_game(cls.name, layout)
+    except InvalidInput as exc:
+        raise BadInput(str(exc)) from None
+
+
+def load_sheet(game: Game, data: Any, path: str):
+    try:
+        return game.sheet_from_json(data)
+    except InvalidInput as exc:
+        raise BadInput(f"{path}: {exc}") from None
+
+
+def parse_roll(game: Game, text: str) -> Roll:
+    try:
+        roll = Roll.parse(text)
+    except InvalidInput as exc:
+        raise BadInput(f"malformed roll '{text}': {exc}") from None
+    problem = game.roll_problem(roll)
+    if problem:
+        raise BadInput(f"roll '{text}': {problem}")
+    return roll
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False))

@@ -1,0 +1,33 @@
+"""`dice-companion check`: check a sheet typed in from paper; list every problem."""
+from __future__ import annotations
+
+from ..cli import EXIT_OK, EXIT_RULE
+from ._common import add_game_arguments, load, load_sheet, print_json, read_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="check a paper sheet: every rule problem and the score")
+    add_game_arguments(p)
+    p.add_argument("sheet", metavar="SHEET.json")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    data = read_json(args.sheet, "sheet")
+    game = load(args, data)
+    sheet = load_sheet(game, data, args.sheet)
+    problems = game.problems(sheet)
+    score = game.score(sheet)
+    if args.json:
+        print_json({"game": game.name, "ok": not problems, "problems": problems,
+                    **score.to_json()})
+    else:
+        if problems:
+            print(f"{len(problems)} problem(s):")
+            for problem in problems:
+                print(f"- {problem}")
+        else:
+            print("no problems: the sheet follows every rule")
+        print(f"score: {score.total}")
+    return EXIT_RULE if problems else EXIT_OK

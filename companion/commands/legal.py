@@ -1,0 +1,31 @@
+"""`dice-companion legal`: every placement a player may make for a roll."""
+from __future__ import annotations
+
+from engine.game import ROLES, ROLLER
+
+from ._common import add_game_arguments, load, load_sheet, parse_roll, print_json, read_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("legal", help="list the legal placements for a roll")
+    add_game_arguments(p)
+    p.add_argument("--sheet", metavar="SHEET.json", help="the sheet (default: a new one)")
+    p.add_argument("--roll", required=True, help='the dice, e.g. "orange:3 purple:5"')
+    p.add_argument("--role", choices=ROLES, default=ROLLER,
+                   help="the roller or another player (default: roller)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    data = read_json(args.sheet, "sheet") if args.sheet else None
+    game = load(args, data)
+    sheet = load_sheet(game, data, args.sheet) if args.sheet else game.new_sheet()
+    roll = parse_roll(game, args.roll)
+    legal = sorted(str(p) for p in game.legal(sheet, roll, args.role))
+    if args.json:
+        print_json({"game": game.name, "roll": str(roll), "role": args.role, "legal": legal})
+    else:
+        for text in legal:
+            print(text)
+    return 0

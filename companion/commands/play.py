@@ -1,0 +1,160 @@
+"""`dice-companion play`: a game at the terminal, with typed or random dice.
+
+Each turn the roller types the dice (or presses Enter for a random roll), may make a
+second attempt, then every player picks a placement from the numbered legal ones (or
+types one). Running scores are shown after every turn and the ranking at the end.
+`--random` plays every choice at random, which makes a quick demonstration.
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+from engine.dice import Roll
+from engine.errors import IllegalPlacement, InvalidInput
+from engine.placement import Placement
+from engine.registry import game_class, load_game, layout_names
+from engine.table import Place, RollDice, Table
+
+from ..cli import BadInput
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("--game", required=True)
+    p.add_argument("--players", type=int, default=2, metavar="N")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed for random dice and choices (the same seed, the same game)")
+    p.add_argument("--layout", help="built-in layout name (twenty one: players get A, B, ...)")
+    p.add_argument("--random", action="store_true", help="every roll and choice at random")
+    p.set_defaults(func=run)
+
+
+def sheet_text(data: dict) -> str:
+    """A sheet's JSON shown as rows of fields: '.' empty."""
+    lines = []
+    for key, value in data.items():
+        if key == "layout":
+            continue
+        if isinstance(value, dict):
+            for name, row in value.items():
+                lines.append(f"  {name:>7}: " + " ".join(_cell(v) for v in row)
+                             if isinstance(row, list) else f"  {name}: {row}")
+        elif isinstance(value, list) and value and isinstance(value[0], list):
+            lines.extend("  " + " ".join(_cell(v) for v in row) for row in value)
+        else:
+            lines.append(f"  {key}: {value}")
+    return "\n".join(lines)
+
+
+def _cell(v) -> str:
+    return f"{'.' if v is None else v!s:>3}"
+
+
+class Terminal:
+    """Reads answers from stdin; end of input ends the game politely."""
+
+    def __init__(self, rng: random.Random, auto: bool) -> None:
+        self.rng, self.auto = rng, auto
+
+    def ask(self, prompt: str) -> str:
+        print(prompt, end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.strip()
+
+
+def run(args) -> int:
+    try:
+        cls = game_class(args.game)
+        if not cls.min_players <= args.players <= cls.max_players:
+            raise BadInput(f"{cls.title} is played by {cls.min_players}-{cls.max_players} "
+                           f"players, not {args.players}")
+        names = layout_names(cls.name)
+        if args.layout:
+            games = [load_game(cls.name, args.layout)] * args.players
+        elif cls.name == "twenty_one":   # each player has a different sheet
+            games = [load_game(cls.name, names[i % len(names)]) for i in range(args.players)]
+        else:
+            games = [load_game(cls.name)] * args.players
+    except InvalidInput as exc:
+        raise BadInput(str(exc)) from None
+    rng = random.Random(args.seed)
+    term = Terminal(rng, args.random)
+    table = Table.new(games, [f"Player {i + 1}" for i in range(args.players)])
+    print(f"{cls.title} for {args.players}: " + ", ".join(
+        f"{p} ({g.layout.info.name}{', RECON' if g.layout.info.is_recon else ''})"
+        for p, g in zip(table.players, games)))
+    try:
+        while not table.is_over:
+            table = play_turn(table, term)
+    except EOFError:
+        print("\nend of input: game left unfinished")
+        return 0
+    print("\nGame over. Ranking:")
+    for s in table.standings():
+        print(f"{s.rank}. {s.player}: {s.score.total}")
+    return 0
+
+
+def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:
+    game = table.game
+    while True:
+        if term.auto:
+            text = ""
+        else:
+            hint = "Enter = keep" if previous else "Enter = random roll"
+            text = term.ask(f"{table.players[table.next_roller]}, dice ({hint}): ")
+        if previous and not text:
+            return table
+        try:
+            roll = Roll.parse(text) if text else game.random_roll(term.rng)
+            return table.apply(RollDice(roll))
+        except (InvalidInput, IllegalPlacement) as exc:
+            print(f"  refused: {exc}")
+            if term.auto:
+                raise
+
+
+def play_turn(table: Table, term: Terminal) -> Table:
+    print(f"\n--- {table.players[table.next_roller]} rolls ---")
+    table = _roll(table, term, None)
+    print(f"rolled: {table.roll}")
+    while table.may_reroll():
+        if term.auto:
+            if term.rng.random() < 0.3:
+                table = table.apply(RollDice(table.game.random_roll(term.rng, table.roll)))
+                print(f"second attempt: {table.roll}")
+            break
+        again = _roll(table, term, table.roll)
+        if again is table:
+            break
+        table = again
+        print(f"attempt {len(table.attempts)}: {table.roll}")
+    for seat in table.pending():
+        table = _answer(table, seat, term)
+    for seat, player in enumerate(table.players):
+        print(f"  {player}: {table.score(seat).total} points")
+    return table
+
+
+def _answer(table: Table, seat: int, term: Terminal) -> Table:
+    game = table.games[seat]
+    options = sorted(table.legal(seat), key=str)
+    print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
+    print(sheet_text(game.sheet_to_json(table.sheets[seat])))
+    if term.auto:
+        choice = term.rng.choice(options)
+        print(f"  plays {choice}")
+        return table.apply(Place(seat, choice))
+    for i, p in enumerate(options, 1):
+        print(f"  {i:>3}. {p}")
+    while True:
+        text = term.ask("choice (number or placement): ")
+        try:
+            placement = options[int(text) - 1] if text.isdigit() and \
+                1 <= int(text) <= len(options) else Placement.parse(text)
+            return table.apply(Place(seat, placement))
+        except (InvalidInput, IllegalPlacement) as exc:
+            print(f"  refused: {exc}")

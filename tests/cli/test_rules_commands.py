@@ -1,0 +1,131 @@
+"""User stories for the rules commands: score, legal, check, play (exit codes 0/1/2)."""
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import main
+
+SARAH = {"rows": {"orange": [None, 5, None, None, None, 11, 14, 15, None],
+                  "yellow": [1, 2, 3, 4, 6, 7, 10, 13, 16],
+                  "purple": [1, 2, None, 4, None, 7, None, 9, 12]},
+         "failed_attempts": 2}
+
+
+@pytest.fixture
+def sheet_file(tmp_path):
+    def write(data, name="sheet.json"):
+        path = tmp_path / name
+        path.write_text(data if isinstance(data, str) else json.dumps(data))
+        return str(path)
+    return write
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:          # argparse refuses bad arguments this way
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class TestScore:
+    def test_score_with_breakdown(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "score", "--game", "qwinto", sheet_file(SARAH))
+        assert code == 0
+        assert "yellow row: 16" in out and out.strip().endswith("total: 43")
+
+    def test_score_as_json(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "score", "--game", "qwinto", sheet_file(SARAH), "--json")
+        data = json.loads(out)
+        assert code == 0 and data["total"] == 43 and len(data["lines"]) == 7
+
+    def test_twenty_one_sheet_names_its_layout(self, capsys, sheet_file):
+        emma = {"layout": "B", "rows": [[5, "x", 4, 2, 2, 1]] + [[None] * 6] * 4}
+        code, out, _ = run(capsys, "score", "--game", "twenty_one", sheet_file(emma), "--json")
+        assert code == 0 and json.loads(out)["total"] == 20
+
+
+class TestLegal:
+    def test_legal_for_another_player(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "legal", "--game", "qwinto", "--sheet", sheet_file(SARAH),
+                           "--roll", "orange:3 purple:5", "--role", "other")
+        assert code == 0
+        assert out.split() == ["O8@4", "O8@6", "O8@7", "P8@7", "pass"]
+
+    def test_legal_on_a_new_sheet_as_json(self, capsys):
+        code, out, _ = run(capsys, "legal", "--game", "knister", "--roll", "3 5", "--json")
+        data = json.loads(out)
+        assert code == 0 and len(data["legal"]) == 25 and data["role"] == "roller"
+
+
+class TestCheck:
+    def test_a_correct_sheet(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "check", "--game", "qwinto", sheet_file(SARAH))
+        assert code == 0 and "no problems" in out and "score: 43" in out
+
+    def test_every_problem_is_listed_with_exit_1(self, capsys, sheet_file):
+        bad = {"rows": {"orange": [5, 4, None, None, None, None, None, None, None],
+                        "yellow": [None, 5, None, None, None, None, None, None, None]}}
+        code, out, _ = run(capsys, "check", "--game", "qwinto", sheet_file(bad))
+        assert code == 1
+        assert "2 problem(s)" in out
+        assert "greater than the 5 to its left" in out and "5 stands twice" in out
+
+
+class TestBadInput:
+    @pytest.mark.parametrize("argv, message", [
+        (["score", "--game", "chess", "SHEET"], "unknown game 'chess'"),
+        (["score", "--game", "qwinto", "/no/such.json"], "no such file"),
+        (["legal", "--game", "qwinto", "--roll", "orange:9"], "a die face must be 1-6"),
+        (["legal", "--game", "qwinto", "--roll", "red:3"], "not a Qwinto die"),
+        (["legal", "--game", "qwinto", "--roll", "orange:3", "--role", "boss"], "invalid choice"),
+        (["check", "--game", "knister", "NOTJSON"], "not a JSON sheet"),
+        (["check", "--game", "knister", "SHEET"], "'grid' must be a list"),
+        (["score", "--game", "qwinto", "--layout", "nope", "SHEET"], "no built-in layout"),
+    ])
+    def test_one_line_on_stderr_and_exit_2(self, capsys, sheet_file, argv, message):
+        argv = [sheet_file(SARAH) if a == "SHEET" else
+                sheet_file("{not json", "bad.json") if a == "NOTJSON" else a for a in argv]
+        code, out, err = run(capsys, *argv)
+        assert code == 2
+        assert message in err
+        assert len(err.strip().splitlines()) == 1 or "usage:" in err
+
+
+class TestPlay:
+    @pytest.mark.parametrize("game", ["qwinto", "knister", "twenty_one"])
+    def test_a_random_game_runs_to_the_ranking(self, capsys, game):
+        code, out, _ = run(capsys, "play", "--game", game, "--players", "3", "--seed", "4",
+                           "--random")
+        assert code == 0 and "Game over. Ranking:" in out and "1. Player" in out
+
+    def test_the_same_seed_plays_the_same_game(self, capsys):
+        a = run(capsys, "play", "--game", "qwinto", "--players", "2", "--seed", "9", "--random")
+        b = run(capsys, "play", "--game", "qwinto", "--players", "2", "--seed", "9", "--random")
+        assert a == b
+
+    def test_typed_dice_and_choices(self):
+        # Player 1 types the dice 3 and 5, both write the 8; then input ends.
+        typed = "3 5\n1\nA8@4\n"
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
+                               "--players", "2", "--seed", "1"], input=typed,
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0
+        assert "rolled: 3 5" in proc.stdout
+        assert "Player 1: 0 points" in proc.stdout
+        assert "game left unfinished" in proc.stdout
+
+    def test_an_illegal_typed_choice_is_refused_with_the_reason(self):
+        typed = "3 5\nA9@0\nA8@0\n1\n"
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
+                               "--players", "2"], input=typed,
+                              capture_output=True, text=True, timeout=60)
+        assert "refused: the dice add up to 8, not 9" in proc.stdout
+
+    def test_too_many_players(self, capsys):
+        code, _, err = run(capsys, "play", "--game", "qwinto", "--players", "9")
+        assert code == 2 and "1-6 players" in err
