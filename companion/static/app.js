@@ -232,6 +232,8 @@
 
     function render() {
       statusBlock(state);
+      document.body.dataset.seq = state.seq;
+      document.body.dataset.over = state.is_over;
       const seat = seatShown();
       const who = $("#who");
       if (seat === null) {
@@ -328,6 +330,8 @@
     }
     function render() {
       statusBlock(state);
+      document.body.dataset.seq = state.seq;
+      document.body.dataset.over = state.is_over;
       const link = $("#my-sheet-link");
       link.classList.toggle("hidden", !state.me.writes_for.length);
       const seats = $("#seats"); seats.innerHTML = "";

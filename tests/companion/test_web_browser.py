@@ -1,0 +1,239 @@
+"""End to end in a real browser: Playwright driving Debian's chromium (never a downloaded
+browser). Two browser contexts are two players: Ann on a phone (360 px), Bob on a desktop.
+They create and join a table through the pages, enter rolls by tapping dice and placements
+by tapping fields/buttons, and play a whole game of every game to its end. Screenshots at
+phone and desktop size go to out/screenshots/ (git-ignored).
+
+Skips with the reason when the `playwright` package or /usr/bin/chromium is missing.
+"""
+import os
+import random
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="the Python package 'playwright' is not installed")
+if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install -y chromium)",
+                allow_module_level=True)
+
+from engine.registry import load_game  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    from waitress.server import create_server
+
+    from companion.app import create_app
+    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
+    app = create_app({"DATABASE": str(db)})
+    server = create_server(app, host="127.0.0.1", port=0, threads=24)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    app.extensions["broker"].close()
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def players(browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                has_touch=True, device_scale_factor=1)
+    desk = browser.new_context(viewport={"width": 1280, "height": 860})
+    ann, bob = phone.new_page(), desk.new_page()
+    errors = []
+    for page in (ann, bob):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(15000)
+    yield ann, bob
+    phone.close()
+    desk.close()
+    assert not errors, errors
+
+
+def shot(page, name):
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def create_table(ann, base_url, game):
+    ann.goto(base_url + "/")
+    ann.select_option("#game", game)
+    ann.fill("#players li:nth-child(1) input", "Ann")
+    ann.fill("#players li:nth-child(2) input", "Bob")
+    ann.click("#create-button")
+    ann.wait_for_url("**/sheet")
+    ann.wait_for_function("document.body.dataset.seq !== undefined")
+    return ann.url.split("/t/")[1].split("/")[0]
+
+
+def join(bob, base_url, code):
+    bob.goto(f"{base_url}/t/{code}")
+    bob.click('#seats button[data-seat="1"]')
+    bob.wait_for_url("**/sheet")
+    bob.wait_for_function("document.body.dataset.seq !== undefined")
+
+
+def state_of(page, code):
+    return page.evaluate("code => fetch('/api/tables/' + code).then(r => r.json())", code)
+
+
+def wait_seq(pages, seq):
+    for page in pages:
+        page.wait_for_function(f"+document.body.dataset.seq >= {seq}")
+
+
+def tap_roll(page, roll):
+    page.wait_for_selector("#send-roll")
+    page.click("#roll-entry button.secondary:has-text('Clear')") if page.locator(
+        "#picked .die").count() else None
+    for die in roll:
+        page.click(f'#roll-entry .pad [data-die="{die.colour or ""}:{die.face}"]')
+    page.click("#send-roll")
+
+
+def tap_answer(page, rng):
+    """Tap one legal choice as a player would: a highlighted field most of the time, else
+    a special (pass / fail / cross) or one of the listed placements."""
+    cells = page.locator("#sheet .cell.legal")
+    listed = page.locator("#actions .placements button")
+    specials = page.locator("#actions [data-special]")
+    n_cells, n_listed, n_special = cells.count(), listed.count(), specials.count()
+    options = (["cell"] * 4 if n_cells else []) + (["listed"] * 4 if n_listed else []) + \
+        (["special"] if n_special else [])
+    assert options, "no legal choice offered"
+    pick = rng.choice(options)
+    if pick == "cell":
+        cells.nth(rng.randrange(n_cells)).click()
+        if page.locator("#enter-marks").count():
+            page.click("#enter-marks")
+    elif pick == "listed":
+        listed.nth(rng.randrange(n_listed)).click()
+    else:
+        specials.nth(rng.randrange(n_special)).click()
+
+
+GAMES = ["qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_by_tapping(base_url, players, game):
+    if game not in {g for g in __import__("engine.registry", fromlist=["GAMES"]).GAMES}:
+        pytest.skip(f"{game} is not in the engine yet")
+    ann, bob = players
+    rng = random.Random(f"e2e-{game}")
+    code = create_table(ann, base_url, game)
+    join(bob, base_url, code)
+    pages = {0: ann, 1: bob}
+    state = state_of(ann, code)
+    layouts = [load_game(game, p["layout"]["name"]) for p in state["players"]]
+    engine_game = layouts[0]
+    turns = 0
+    shot_mid = False
+    while not state["is_over"]:
+        turns += 1
+        assert turns <= 400, "the game did not end"
+        roller = state["next_roller"]
+        tap_roll(pages[roller], engine_game.random_roll(rng))
+        seq = state["seq"] + 1
+        wait_seq(pages.values(), seq)
+        state = state_of(ann, code)
+        assert state["roll"] is not None
+        if not shot_mid and turns >= 3:
+            shot(ann, f"{game}-ann-phone-turn"), shot(bob, f"{game}-bob-desktop-turn")
+            shot_mid = True
+        for seat in list(state["pending"]):
+            tap_answer(pages[seat], rng)
+            seq += 1
+            wait_seq(pages.values(), seq)
+        state = state_of(ann, code)
+        assert not state["pending"], state["pending"]
+    shot(ann, f"{game}-ann-phone-end")
+    shot(bob, f"{game}-bob-desktop-end")
+    bob.goto(f"{base_url}/t/{code}")
+    bob.wait_for_selector("#ranking li")
+    shot(bob, f"{game}-table-desktop-end")
+    ranking = bob.locator("#ranking li").all_text_contents()
+    assert len(ranking) == 2
+    # the server's log replays to the same result
+    log = ann.evaluate("code => fetch('/api/tables/' + code + '/log').then(r => r.json())", code)
+    from engine.table import Table, action_from_json
+    table = Table.new(layouts, ["Ann", "Bob"]).replay(
+        [action_from_json(a) for a in log["actions"]])
+    assert table.is_over
+    assert [s.score.total for s in table.standings()] == [s["total"] for s in
+                                                            state["standings"]]
+
+
+def test_illegal_tap_says_why_and_live_update(base_url, players):
+    ann, bob = players
+    code = create_table(ann, base_url, "qwinto")
+    join(bob, base_url, code)
+    for die in ("orange:3", "yellow:4"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    ann.click("#send-roll")
+    # Bob's page learns of the roll through the event stream, without reloading
+    bob.wait_for_selector("#sheet .cell.legal")
+    bob.click('#sheet .cell[data-key="P@0"]')
+    assert bob.text_content("#reason") == ("the purple die was not rolled: 7 may only go "
+                                           "into the orange or yellow row")
+    bob.click('#sheet .cell[data-key="Y@1"]')
+    # Ann's page hears of Bob's entry through the event stream
+    ann.wait_for_function("document.querySelector('#pending').textContent.indexOf('Bob') < 0")
+    assert "Ann" in ann.text_content("#pending")
+    ann.click('#sheet .cell[data-key="O@2"]')
+    ann.wait_for_selector("#undo")
+    shot(ann, "qwinto-ann-phone-after-entry")
+    ann.click("#undo")
+    ann.wait_for_selector("#sheet .cell.legal")
+    assert ann.text_content('#sheet .cell[data-key="O@2"]') == ""
+    bob.goto(f"{base_url}/t/{code}?lang=de")
+    bob.wait_for_selector("[data-player='1'] .badge.ok")
+    assert "Tischansicht" not in bob.text_content("header")  # on the table view itself
+    shot(bob, "qwinto-table-desktop-de")
+
+
+def test_check_my_paper(base_url, players):
+    ann, _ = players
+    ann.goto(base_url + "/check")
+    ann.select_option("#game", "qwinto")
+    ann.wait_for_selector('#sheet input[data-key="O@2"]')
+    ann.fill('#sheet input[data-key="O@2"]', "5")
+    ann.fill('#sheet input[data-key="O@3"]', "4")
+    ann.wait_for_selector(".problems li")
+    assert "must be greater than the 5" in ann.text_content(".problems")
+    shot(ann, "check-phone")
+
+
+def test_camera_posts_frames_from_a_fake_device(base_url, players):
+    """Chromium's fake camera feeds getUserMedia; the page posts JPEG frames to the server,
+    which reads them (or says that camera reading is unavailable without a model)."""
+    ann, bob = players
+    code = create_table(ann, base_url, "qwinto")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#start-camera")
+    with ann.expect_response(lambda r: r.url.endswith("/frame")) as resp:
+        ann.click("#start-camera")
+    assert resp.value.status in (200, 503)
+    if resp.value.status == 503:
+        ann.wait_for_selector("#camera-status:has-text('unavailable')")
+    else:
+        ann.wait_for_selector("#camera-status:not(:empty)")
+    shot(ann, "camera-phone")
