@@ -1,0 +1,306 @@
+"""Web latency of the companion on localhost, against the real server (`serve`, waitress).
+
+1. frame: POST a 640x480 JPEG to /api/tables/CODE/frame -> JSON with the dice and the
+   legal placements; p50/p99 over `--frames` uploads. Without a face-reader model the
+   server answers 503 "camera reading unavailable" after decoding the frame: the figure
+   is then printed as such (decode + answer only, no dice reading).
+2. load: `--tables` tables x `--players` players; every player listens to the table's
+   event stream while the tables play seeded random games at once, each action posted with
+   the token of the player who makes it. Reports p50/p99 of the POSTs, the delay from
+   posting an action to its event arriving at every listener, and every error.
+
+Localhost only, bounded: each table posts at most `--actions` actions and the whole run
+stops after `--seconds`.
+
+    python bench/web_latency.py [--tables 20 --players 4 --actions 60 --frames 100]
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.registry import load_game  # noqa: E402
+from engine.simulate import random_turn  # noqa: E402
+from engine.table import Table, action_to_json  # noqa: E402
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(p / 100 * (len(values) - 1)))))
+    return values[k]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.local = threading.local()
+
+    def conn(self) -> http.client.HTTPConnection:
+        c = getattr(self.local, "c", None)
+        if c is None:
+            c = self.local.c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        return c
+
+    def call(self, method, path, body=None, token=None, raw=None, ctype="application/json"):
+        headers = {"Content-Type": ctype}
+        if token:
+            headers["X-Token"] = token
+        data = raw if raw is not None else (None if body is None else json.dumps(body))
+        for attempt in range(2):
+            c = self.conn()
+            try:
+                c.request(method, path, body=data, headers=headers)
+                resp = c.getresponse()
+                payload = resp.read()
+                return resp.status, json.loads(payload) if payload else None, resp.headers
+            except (http.client.HTTPException, OSError):
+                c.close()
+                self.local.c = None
+                if attempt:
+                    raise
+
+
+def start_server(port: int, db: str, instance: str, threads: int) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "companion.commands.serve", "--host",
+                             "127.0.0.1", "--port", str(port), "--db", db, "--instance",
+                             instance, "--threads", str(threads), "--no-qr"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    client = Client(port)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            client.call("GET", "/api/games")
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def make_frame() -> bytes:
+    import cv2
+    import numpy as np
+    pictures = sorted((ROOT / "sample_images").glob("*.jp*g"))
+    if pictures:
+        image = cv2.imread(str(pictures[0]))
+        image = cv2.resize(image, (640, 480), interpolation=cv2.INTER_AREA)
+    else:
+        rng = np.random.default_rng(0)
+        image = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return jpeg.tobytes()
+
+
+def token_of(headers, code) -> str:
+    cookie = headers["Set-Cookie"]
+    return cookie.split(f"dc_{code}=", 1)[1].split(";", 1)[0]
+
+
+def bench_frames(client: Client, n: int) -> dict:
+    status, body, headers = client.call("POST", "/api/tables",
+                                        {"game": "qwinto", "players": ["A", "B"], "claim": 0})
+    code = body["code"]
+    token = token_of(headers, code)
+    frame = make_frame()
+    times, statuses = [], {}
+    for _ in range(n):
+        t0 = time.perf_counter()
+        status, body, _ = client.call("POST", f"/api/tables/{code}/frame", raw=frame,
+                                      token=token, ctype="image/jpeg")
+        times.append((time.perf_counter() - t0) * 1000)
+        statuses[status] = statuses.get(status, 0) + 1
+    return {"n": n, "bytes": len(frame), "statuses": statuses,
+            "p50_ms": pct(times, 50), "p99_ms": pct(times, 99),
+            "note": None if 200 in statuses else (body or {}).get("error")}
+
+
+class Listener(threading.Thread):
+    """Reads one table's event stream; records when each action's event arrived."""
+
+    def __init__(self, port: int, code: str, limit: float) -> None:
+        super().__init__(daemon=True)
+        self.port, self.code, self.limit = port, code, limit
+        self.seen: dict[int, float] = {}
+        self.ready = threading.Event()
+        self.error: str | None = None
+
+    def run(self) -> None:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.limit + 30)
+            c.request("GET", f"/api/tables/{self.code}/events?limit={self.limit}")
+            resp = c.getresponse()
+            if resp.status != 200:
+                self.error = f"events answered {resp.status}"
+                return
+            event = None
+            while True:
+                line = resp.fp.readline()
+                if not line:
+                    return
+                line = line.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    if event == "hello":
+                        self.ready.set()
+                    elif event == "action":
+                        self.seen[json.loads(line[6:])["seq"]] = time.perf_counter()
+        except Exception as exc:  # reported, not raised: the run goes on
+            self.error = repr(exc)
+        finally:
+            self.ready.set()
+
+
+def bench_load(client: Client, port: int, tables: int, players: int, actions: int,
+               seconds: float) -> dict:
+    game = load_game("qwinto")
+    setups = []
+    for t in range(tables):
+        names = [f"P{i + 1}" for i in range(players)]
+        status, body, headers = client.call("POST", "/api/tables",
+                                            {"game": "qwinto", "players": names, "claim": 0})
+        code = body["code"]
+        tokens = [token_of(headers, code)]
+        for seat in range(1, players):
+            joiner = Client(port)
+            status, body, headers = joiner.call("POST", f"/api/tables/{code}/join",
+                                                {"seat": seat})
+            tokens.append(token_of(headers, code))
+        setups.append((code, tokens))
+    listeners = {code: [Listener(port, code, seconds + 5) for _ in range(players)]
+                 for code, _ in setups}
+    for group in listeners.values():
+        for lst in group:
+            lst.start()
+    for group in listeners.values():
+        for lst in group:
+            lst.ready.wait(10)
+
+    post_ms: list[float] = []
+    answered: dict[tuple[str, int], float] = {}
+    errors: list[str] = []
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def play(code: str, tokens: list[str], seed: int) -> None:
+        rng = random.Random(seed)
+        table = Table.new(game, [f"P{i + 1}" for i in range(players)])
+        history: list = []
+        while len(history) < actions and not table.is_over:
+            table = random_turn(table, rng)
+            history = list(table.history)
+        own = Client(port)
+        for seq, action in enumerate(history[:actions], start=1):
+            if time.monotonic() > deadline:
+                return
+            body = action_to_json(action)
+            token = tokens[body["seat"]] if "seat" in body else tokens[0]
+            t0 = time.perf_counter()
+            try:
+                status, reply, _ = own.call("POST", f"/api/tables/{code}/actions", body, token)
+            except OSError as exc:
+                with lock:
+                    errors.append(f"{code} #{seq}: {exc!r}")
+                return
+            t1 = time.perf_counter()
+            with lock:
+                post_ms.append((t1 - t0) * 1000)
+                answered[(code, seq)] = t0
+                if status != 200:
+                    errors.append(f"{code} #{seq}: {status} {reply}")
+                    return
+
+    workers = [threading.Thread(target=play, args=(code, tokens, i))
+               for i, (code, tokens) in enumerate(setups)]
+    t_start = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(seconds + 30)
+    wall = time.perf_counter() - t_start
+    time.sleep(0.5)   # let the last events arrive
+    delays, missing = [], 0
+    for (code, seq), t_answer in answered.items():
+        for lst in listeners[code]:
+            t_seen = lst.seen.get(seq)
+            if t_seen is None:
+                missing += 1
+            else:
+                delays.append(max(0.0, (t_seen - t_answer) * 1000))
+    listener_errors = [lst.error for g in listeners.values() for lst in g if lst.error]
+    return {"tables": tables, "players": players, "posts": len(post_ms),
+            "wall_s": wall, "posts_per_s": len(post_ms) / wall if wall else 0,
+            "post_p50_ms": pct(post_ms, 50), "post_p99_ms": pct(post_ms, 99),
+            "event_p50_ms": pct(delays, 50), "event_p99_ms": pct(delays, 99),
+            "events_missing": missing, "errors": errors + listener_errors}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--actions", type=int, default=60, help="actions per table at most")
+    ap.add_argument("--frames", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=120, help="time limit of the load run")
+    ap.add_argument("--threads", type=int, default=160, help="server worker threads")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, os.path.join(tmp, "bench.sqlite"), tmp, args.threads)
+        try:
+            client = Client(port)
+            frames = bench_frames(client, args.frames)
+            load = bench_load(client, port, args.tables, args.players, args.actions,
+                              args.seconds)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    if args.json:
+        print(json.dumps({"frames": frames, "load": load}, indent=1))
+    else:
+        f = frames
+        print(f"frame upload ({f['bytes']} byte 640x480 JPEG, {f['n']}x): "
+              f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, statuses {f['statuses']}")
+        if f["note"]:
+            print(f"  note: no dice read: {f['note']}")
+        l = load
+        print(f"load ({l['tables']} tables x {l['players']} players listening): "
+              f"{l['posts']} actions in {l['wall_s']:.1f} s ({l['posts_per_s']:.0f}/s)")
+        print(f"  POST action p50 {l['post_p50_ms']:.1f} ms, p99 {l['post_p99_ms']:.1f} ms")
+        print(f"  action posted -> its event at every listener: p50 {l['event_p50_ms']:.1f} ms, "
+              f"p99 {l['event_p99_ms']:.1f} ms, missing {l['events_missing']}")
+        print(f"  errors: {len(l['errors'])}" + "".join(f"\n    {e}" for e in l["errors"][:10]))
+    return 0 if not load["errors"] and not load["events_missing"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
