@@ -82,7 +82,7 @@ class Placement:
             raise InvalidInput("a placement must write at least one mark")
         if self.kind != ENTER and self.marks:
             raise InvalidInput(f"a '{self.kind}' writes no marks")
-        if self.ordered:
+        if self.ordered or len(self.marks) == 1:
             object.__setattr__(self, "marks", tuple(self.marks))
         else:
             # one canonical order, so that equal placements compare and hash equal

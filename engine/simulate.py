@@ -33,3 +33,25 @@ def random_game(games: Game | Sequence[Game], players: int, seed: int,
             return table
         table = random_turn(table, rng)
     raise RuntimeError(f"game did not end within {max_turns} turns (seed {seed})")
+
+
+def random_sheets(game: Game, players: int, seed: int, max_turns: int = 10_000) -> list:
+    """A random game on the unchecked core alone (`legal` + `apply`), as a bot or a
+    simulation would run it: the same dice and choices as a table would see, without
+    the table's bookkeeping. Returns the final sheets. Games whose turns need the
+    table's own rules (a shared pad, sides) are played with `random_game` instead."""
+    rng = random.Random(seed)
+    sheets = [game.new_sheet() for _ in range(players)]
+    roller = 0
+    for _ in range(max_turns):
+        roll = game.random_roll(rng)
+        if game.max_attempts > 1 and rng.random() < 0.3:
+            roll = game.random_roll(rng, roll)
+        for seat in range(players):
+            role = "roller" if seat == roller else "other"
+            sheets[seat] = game.apply(sheets[seat],
+                                      rng.choice(list(game.legal(sheets[seat], roll, role))))
+        if any(game.is_finished(s) for s in sheets):
+            return sheets
+        roller = (roller + 1) % players
+    raise RuntimeError(f"game did not end within {max_turns} turns (seed {seed})")

@@ -18,7 +18,7 @@ dice), and a voluntary end of a sheet side after a dice action (`EndSide`, The C
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Sequence, Union
 
 from .dice import Roll
@@ -355,6 +355,15 @@ class Table:
             before=tuple(None if b is None else g.sheet_from_json(b)
                          for g, b in zip(games, data["before"])),
             turns=int(data["turns"]))
+
+
+def replace(table: "Table", **changes: Any) -> "Table":
+    """`dataclasses.replace` without re-running `__init__`: a table is rebuilt several
+    times per turn, and the fields are already valid."""
+    new = object.__new__(Table)
+    new.__dict__.update(table.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _set(values: tuple, index: int, value: Any) -> tuple:

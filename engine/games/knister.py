@@ -77,6 +77,10 @@ class Knister(Game):
         super().__init__(layout)
         n = layout.size
         self._labels = ROW_LABELS[:n]
+        # every placement there can be, made once: the legal ones are picked from these
+        self._placements = {total: [[Placement(ENTER, (Mark(self._labels[r], c, total),))
+                                     for c in range(n)] for r in range(n)]
+                            for total in range(2, 13)}
         self._lines = (
             [(f"row {self._labels[r]}", 1, [(r, c) for c in range(n)]) for r in range(n)]
             + [(f"column {c}", 1, [(r, c) for r in range(n)]) for c in range(n)]
@@ -123,12 +127,9 @@ class Knister(Game):
         return Roll((Die(None, rng.randint(1, 6)), Die(None, rng.randint(1, 6))))
 
     def _legal(self, sheet: KnisterSheet, roll: Roll, role: str) -> Iterable[Placement]:
-        total = roll.total
-        labels = self._labels
-        for r, row in enumerate(sheet.grid):
-            for c, v in enumerate(row):
-                if v is None:
-                    yield Placement(ENTER, (Mark(labels[r], c, total),))
+        by_cell = self._placements[roll.total]
+        return [by_cell[r][c] for r, row in enumerate(sheet.grid)
+                for c, v in enumerate(row) if v is None]
 
     def apply(self, sheet: KnisterSheet, placement: Placement) -> KnisterSheet:
         (mark,) = placement.marks
