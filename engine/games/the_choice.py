@@ -61,6 +61,12 @@ _PARTITIONS = {tuple(s): _ordered_partitions(tuple(s))
                for k in range(DICE + 1) for s in combinations(range(DICE), k)}
 
 
+# (colour dice, number dice) for every way to use at least one die, in a fixed order
+_USES = [(tuple(d for d in range(DICE) if use[d] == 1),
+          tuple(d for d in range(DICE) if use[d] == 2))
+         for use in product((0, 1, 2), repeat=DICE) if any(use)]
+
+
 @dataclass(frozen=True)
 class ChoiceSideLayout:
     name: str
@@ -401,17 +407,21 @@ class TheChoice(Game):
         needed = self.dice_needed(role)
         miss_mark = Mark(MISS, side.misthrows, MISS_VALUE)
         seen = set()
+        ring_cache: dict = {}
+        number_cache: dict = {}
         # each die: 0 unused, 1 colour, 2 number
-        for use in product((0, 1, 2), repeat=DICE):
-            colour_dice = tuple(d for d in range(DICE) if use[d] == 1)
-            number_dice = tuple(d for d in range(DICE) if use[d] == 2)
+        for colour_dice, number_dice in _USES:
             used = len(colour_dice) + len(number_dice)
-            if not used:
-                continue
-            rings = self._ring_options(lay, side, roll, colour_dice)
+            rings = ring_cache.get(colour_dice)
+            if rings is None:
+                rings = ring_cache[colour_dice] = self._ring_options(
+                    lay, side, roll, colour_dice)
             if not rings:
                 continue
-            numbers = self._number_options(lay, side, roll, number_dice)
+            numbers = number_cache.get(number_dice)
+            if numbers is None:
+                numbers = number_cache[number_dice] = self._number_options(
+                    lay, side, roll, number_dice)
             if not numbers:
                 continue
             miss = used < needed
