@@ -527,3 +527,31 @@ class TestRandomGames:
             assert ranks in ([1, 2], [1, 1])
             replayed = Table.new(game, t.players).replay(t.history)
             assert replayed.sheets == t.sheets
+
+
+class TestOracle:
+    """Random pads checked against `graph_oracle`, a naive statement of the rules."""
+
+    def test_engine_agrees_with_the_oracle(self, game):
+        import graph_oracle
+        cells = game.layout.cells
+        symbols = {divmod(i, 7): s for i, s in enumerate(cells) if s not in ("X", "O")}
+        starts = {p: [divmod(i, 7) for i in game.layout.starts[p]] for p in "XO"}
+        rng = random.Random(77)
+        checked = 0
+        for seed in range(30):
+            for s in play_fast(game, seed)[::4]:
+                owner = {divmod(i, 7): o for i, o in enumerate(s.owner)}
+                for p in "XO":
+                    assert (game.cut_off(s, p) is not None) == \
+                        graph_oracle.kv_blocked(owner, starts[p], p)
+                    assert game.connected(s, p) == \
+                        graph_oracle.kv_connected(owner, starts[p], p)
+                if game.is_finished(s):
+                    continue
+                roll = game.random_roll(rng)
+                chain = None if s.chain is None else divmod(s.chain, 7)
+                assert {str(p) for p in game.legal(s, roll, ROLLER)} == \
+                    graph_oracle.kv_legal(symbols, owner, chain, list(roll.faces))
+                checked += 1
+        assert checked > 200

@@ -522,3 +522,39 @@ class TestRandomGames:
     def test_same_seed_same_game(self, game):
         a, b = random_game(game, 3, 42), random_game(game, 3, 42)
         assert a.history == b.history and a.sheets == b.sheets
+
+
+class TestOracle:
+    """Fresh random positions checked against `graph_oracle`, a naive marks-first
+    statement of the rules (so the fixtures cannot drift into agreeing with a bug)."""
+
+    def test_engine_agrees_with_the_oracle(self, game):
+        import graph_oracle
+        data = builtin_layout_data("the_choice", "default")
+        rng = random.Random(2024)
+        checked = 0
+        while checked < 150:
+            s = game.new_sheet(rng.choice(["front", "back"]))
+            for _ in range(rng.randint(0, 10)):
+                roll = game.random_roll(rng)
+                used = [p for p in game.legal(s, roll, OTHER)
+                        if p.kind != MISTHROW and all(m.row != "M" for m in p.marks)]
+                if used:
+                    s = game.apply(s, rng.choice(used))
+            if rng.random() < 0.2:
+                s = game.end_side(s)
+            if rng.random() < 0.3:
+                s = game.apply(s, Placement.special(MISTHROW))
+            lay = data["sides"][s.current]
+            side = s.side
+            numbers = [v for row in lay["numbers"] for v in row]
+            roll = game.random_roll(rng)
+            for role in (ROLLER, OTHER):
+                want = graph_oracle.choice_legal(
+                    lay["ring"], lay["numbers"], lay["offsets"], set(side.ring),
+                    [numbers[c] for c in side.line], side.misthrows,
+                    [(d.colour, d.face) for d in roll], role)
+                got = game.legal(s, roll, role)
+                assert effects(got) == want, (game.sheet_to_json(s), str(roll), role)
+                assert len(got) == len(want)
+            checked += 1
