@@ -192,6 +192,13 @@ def _may_end_side(table: Table, s: int) -> bool:
 def _cell_candidate(view: dict, cell: dict, roll: Roll):
     """The value a player would write into this field from this roll (for its reason)."""
     rule = view.get("value", "sum")
+    if rule == "marks-only":
+        return None
+    if rule == "printed":
+        printed = cell.get("printed")
+        if printed is None or printed in ("X", "O"):
+            return None
+        return int(printed) if printed.isdigit() else printed
     if rule == "die-of-colour":
         for d in roll:
             if d.colour == cell["colour"] and isinstance(d.face, int):

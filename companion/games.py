@@ -147,7 +147,12 @@ def resolve_layout(game_name: str, spec: Any, uploaded: dict | None) -> dict:
 # cell: {"row": label, "col": int, "value": v | None, "colour": css colour name | None,
 #        "printed": text printed in the field | None, "shape": "square" | "pentagon"}
 # value: which number a field would take from a roll, for explaining a refusal: "sum" (the
-#        dice's total, the default) or "die-of-colour" (the die of the field's colour).
+#        dice's total, the default), "die-of-colour" (the die of the field's colour),
+#        "printed" (the symbol printed in the field) or "marks-only" (no single value: the
+#        page offers the legal placements as a list).
+# caption: a line under the sheet (whose move it is, which side is played).
+# A cell may carry "x" (1-based grid column) and "span" for sheets that are not a plain
+# grid (The Choice's offset rows of numbers).
 # extras: counters written outside the grid (Qwinto's failed attempts): {"key", "label",
 #        "value", "max"}.
 Views = dict[str, Callable[[Game, Any], dict]]
@@ -206,6 +211,56 @@ def _twenty_one_view(game: Game, data: dict) -> dict:
              "printed": str(lay_row.numbers[p]), "shape": "square"}
             for p, v in enumerate(values)]})
     return {"columns": 6, "rows": rows, "extras": [], "value": "die-of-colour"}
+
+
+@view("kuh_vadis")
+def _kuh_vadis_view(game: Game, data: dict) -> dict:
+    lay = game.layout
+    size = int(round(len(lay.cells) ** 0.5))
+    labels = "ABCDEFGHIJ"
+    rows = []
+    for r, line in enumerate(data["pad"]):
+        chars = line.split()
+        cells = []
+        for c, ch in enumerate(chars):
+            printed = lay.cells[r * size + c]
+            owner = None if ch == "." else ch.upper()
+            cells.append({"row": labels[r], "col": c, "value": owner, "colour": None,
+                          "printed": str(printed), "shape": "square",
+                          "start": printed in ("X", "O")})
+        rows.append({"label": labels[r], "colour": None, "cells": cells})
+    return {"columns": size, "rows": rows, "extras": [], "value": "printed",
+            "caption": f"{data.get('to_move', '')} to move"}
+
+
+@view("the_choice")
+def _the_choice_view(game: Game, data: dict) -> dict:
+    sides = {s.name: s for s in game.layout.sides}
+    side = sides[data["playing"]]
+    written = data[side.name]
+    crossed = set(written["colours"])
+    ring = [{"row": "R", "col": p, "value": "x" if p in crossed else None, "colour": colour,
+             "printed": None, "shape": "square"} for p, colour in enumerate(side.ring)]
+    width = len(ring)
+    line = {side.cell_of[n]: i + 1 for i, n in enumerate(written["numbers"])
+            if n in side.cell_of}
+    xs = [x for _, x in side.coords]
+    offset = max(0, (width - (max(xs) + 2)) // 2)
+    rows = [{"label": "R", "colour": None, "cells": ring}]
+    for r, positions in enumerate(side.rows):
+        cells = []
+        for pos in positions:
+            _, x = side.coords[pos]
+            cells.append({"row": "N", "col": pos,
+                          "value": side.numbers[pos] if pos in line else None,
+                          "colour": None, "printed": f"{side.numbers[pos]}",
+                          "shape": "square", "x": offset + x + 1, "span": 2,
+                          "order": line.get(pos)})
+        rows.append({"label": "N" if r == 0 else "", "colour": None, "cells": cells})
+    return {"columns": width, "rows": rows, "value": "marks-only",
+            "caption": f"{side.name} side",
+            "extras": [{"key": "misthrows", "label": "misthrows",
+                        "value": written["misthrows"], "max": 3, "points": ""}]}
 
 
 # -- check my paper: cells -> sheet JSON --------------------------------------------------

@@ -105,6 +105,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "roller": {"en": "roller", "de": "Würfler"},
     "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
     "confidence": {"en": "confidence", "de": "Sicherheit"},
+    "cow": {"en": "cow", "de": "Kuh"},
+    "misthrows": {"en": "misthrows", "de": "Fehlwürfe"},
 }
 
 

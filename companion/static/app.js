@@ -41,9 +41,14 @@
   }
 
   // ---- dice --------------------------------------------------------------------------
+  function faceText(v) {
+    if (typeof v === "string" && /^[a-z]{2,}$/.test(v)) return el("span", { class: "word" }, T[v] || v);
+    return v;
+  }
+
   function dieNode(d, opts) {
     opts = opts || {};
-    const face = d.face === "cow" ? "🐄" : d.face;
+    const face = faceText(d.face);
     const cls = "die" + (d.colour ? " c-" + d.colour : "") + (opts.small ? " small" : "") +
       (opts.picked ? " picked" : "");
     const label = (d.colour ? d.colour + " " : "") + d.face;
@@ -70,34 +75,42 @@
   function drawSheet(view, opts) {
     opts = opts || {};
     const grid = el("div", { class: "sheet", style: "--cols:" + view.columns, role: "grid" });
-    for (const row of view.rows) {
-      grid.append(el("div", { class: "lbl" }, row.label));
+    view.rows.forEach((row, r) => {
+      grid.append(el("div", { class: "lbl", style: "grid-row:" + (r + 1) + ";grid-column:1" }, row.label));
       row.cells.forEach((cell, i) => {
-        if (!cell) { grid.append(el("div", { class: "cell gap", "aria-hidden": "true" })); return; }
+        const at = "grid-row:" + (r + 1) + ";grid-column:" + ((cell && cell.x) ? cell.x + 1 : i + 2) +
+          (cell && cell.span ? " / span " + cell.span : "");
+        if (!cell) { grid.append(el("div", { class: "cell gap", style: at, "aria-hidden": "true" })); return; }
         const key = cell.row + "@" + cell.col;
         const cls = ["cell"];
         if (cell.colour) cls.push("c-" + cell.colour);
         if (cell.shape === "pentagon") cls.push("pentagon");
+        if (cell.span) cls.push("wide");
+        if (cell.start) cls.push("start");
+        if (cell.value === "X" || cell.value === "O") cls.push("own-" + cell.value);
         const legal = opts.legal && opts.legal.get(key);
         if (legal) cls.push("legal");
         if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
+        if (opts.focus === key) cls.push("chosen");
         if (cell.value === "x") cls.push("crossed");
-        const value = cell.value === null || cell.value === undefined ? "" :
-          (cell.value === "x" ? "✗" : cell.value === "cow" ? "🐄" : cell.value);
+        const shown = cell.value === null || cell.value === undefined ? "" :
+          (cell.value === "x" ? "✗" : faceText(cell.value));
         const kids = [];
-        if (cell.printed) kids.push(el("span", { class: "printed" }, cell.printed));
+        if (cell.printed && !(cell.start && cell.value)) kids.push(el("span", { class: "printed" + (cell.value === null || cell.value === undefined ? " big" : "") }, faceText(cell.printed)));
+        if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
         if (opts.edit) {
           kids.push(el("input", { value: cell.value === null ? "" : cell.value,
             "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
             oninput: opts.onInput }));
-        } else kids.push(value);
+        } else kids.push(shown);
         grid.append(el(opts.onCell ? "button" : "div", {
-          class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null,
-          "aria-label": key + (value !== "" ? " = " + value : ""),
+          class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style: at,
+          "aria-label": key + (shown !== "" ? " = " + cell.value : ""),
           onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids));
       });
-    }
+    });
     const wrap = el("div", {}, grid);
+    if (view.caption) wrap.append(el("p", { class: "note caption" }, view.caption));
     for (const ex of view.extras || []) {
       const label = T[ex.key] || ex.label;
       if (opts.edit) {
@@ -106,7 +119,7 @@
             "data-extra": ex.key, style: "width:5rem", oninput: opts.onInput })));
       } else {
         const boxes = [];
-        for (let i = 0; i < ex.max; i++) boxes.push(el("span", { class: "box" + (i < ex.value ? " on" : "") }, i < ex.value ? ex.points : ""));
+        for (let i = 0; i < ex.max; i++) boxes.push(el("span", { class: "box" + (i < ex.value ? " on" : "") }, i < ex.value ? (ex.points === "" ? "✗" : ex.points) : ""));
         wrap.append(el("div", { class: "extras" }, label + ":", boxes));
       }
     }
@@ -115,9 +128,9 @@
 
   function scoreTable(score) {
     return el("table", { class: "score" },
-      score.lines.map(l => el("tr", {}, el("td", {}, l.label),
-        el("td", { class: "note" }, l.detail), el("td", { class: "pts" }, l.points))),
-      el("tr", { class: "total" }, el("td", {}, T.total), el("td", {}), el("td", { class: "pts" }, score.total)));
+      score.lines.map(l => el("tr", {}, el("td", {}, l.label, l.detail ? el("div", { class: "note" }, l.detail) : null),
+        el("td", { class: "pts" }, l.points))),
+      el("tr", { class: "total" }, el("td", {}, T.total), el("td", { class: "pts" }, score.total)));
   }
 
   function specialLabel(kind) { return T[kind] || kind; }
@@ -215,10 +228,11 @@
     let state = null;
     const chosen = new Set();
     let lastSeq = -1;
+    let focus = null;
 
     async function refresh() {
       try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#hint").textContent = e.message; return; }
-      if (state.seq !== lastSeq) chosen.clear();
+      if (state.seq !== lastSeq) { chosen.clear(); focus = null; }
       lastSeq = state.seq;
       render();
     }
@@ -261,16 +275,22 @@
       const reason = $("#reason");
       reason.textContent = "";
       $("#hint").textContent = opt.legal.length ? T.legal_hint : (state.roll && player.answered ? T.answered + ": " + player.answer : T.not_your_turn);
+      const listMode = !player.view || player.view.value === "marks-only" ||
+        opt.legal.some(p => p.includes(">")) || [...legal.values()].some(ms => ms.length > 1) ||
+        opt.marks.some(m => !parseMark(m));
       const box = $("#sheet"); box.innerHTML = "";
       if (player.view) {
-        box.append(drawSheet(player.view, { legal, chosen, onCell: (cell, key) => tapCell(seat, opt, legal, cell, key) }));
+        box.append(drawSheet(player.view, { legal, chosen, focus, onCell: (cell, key) => tapCell(seat, opt, legal, cell, key, listMode) }));
       } else {
         box.append(el("pre", { class: "json" }, JSON.stringify(player.sheet, null, 1)));
       }
       const actions = $("#actions"); actions.innerHTML = "";
-      if (!player.view || opt.marks.some(m => !parseMark(m))) {
-        actions.append(el("div", { class: "placements" }, opt.legal.filter(p => !opt.specials.includes(p)).map(p =>
-          el("button", { type: "button", class: "secondary", onclick: () => place(seat, p) }, p))));
+      if (listMode) {
+        const shown = opt.legal.filter(p => !opt.specials.includes(p)).filter(p => !focus ||
+          p.split(/[ >]+/).some(m => { const q = parseMark(m); return q && q.row + "@" + q.col === focus; }));
+        actions.append(el("div", { class: "placements" }, shown.map(p =>
+          el("button", { type: "button", class: "secondary", onclick: () => place(seat, p) }, p)),
+          focus ? el("button", { type: "button", class: "secondary", id: "all-placements", onclick: () => { focus = null; render(); } }, "…") : null));
       }
       if (opt.multi && chosen.size) {
         const text = canonical([...chosen]);
@@ -295,7 +315,7 @@
       return parsed.map(p => p.text).join(" ");
     }
 
-    function tapCell(seat, opt, legal, cell, key) {
+    function tapCell(seat, opt, legal, cell, key, listMode) {
       const reason = $("#reason");
       const marks = legal.get(key);
       if (!marks) {
@@ -303,6 +323,7 @@
           (opt.reasons[key] || (state.roll ? T.not_your_turn : T.no_roll));
         return;
       }
+      if (listMode) { focus = focus === key ? null : key; render(); return; }
       if (!opt.multi) { place(seat, marks[0]); return; }
       const m = marks[0];
       if (chosen.has(m)) chosen.delete(m); else chosen.add(m);

@@ -113,7 +113,7 @@ def tap_answer(page, rng):
     """Tap one legal choice as a player would: a highlighted field most of the time, else
     a special (pass / fail / cross) or one of the listed placements."""
     cells = page.locator("#sheet .cell.legal")
-    listed = page.locator("#actions .placements button")
+    listed = page.locator("#actions .placements button:not(#all-placements)")
     specials = page.locator("#actions [data-special]")
     n_cells, n_listed, n_special = cells.count(), listed.count(), specials.count()
     options = (["cell"] * 4 if n_cells else []) + (["listed"] * 4 if n_listed else []) + \
@@ -122,8 +122,11 @@ def tap_answer(page, rng):
     pick = rng.choice(options)
     if pick == "cell":
         cells.nth(rng.randrange(n_cells)).click()
-        if page.locator("#enter-marks").count():
+        narrowed = page.locator("#actions .placements button:not(#all-placements)")
+        if page.locator("#enter-marks").count():      # several fields at once: confirm
             page.click("#enter-marks")
+        elif narrowed.count():      # placements listed: the tap narrowed them to this field
+            narrowed.nth(rng.randrange(narrowed.count())).click()
     elif pick == "listed":
         listed.nth(rng.randrange(n_listed)).click()
     else:
