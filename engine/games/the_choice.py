@@ -257,10 +257,10 @@ class TheChoice(Game):
         require(isinstance(data, dict), "a The Choice sheet must be a JSON object")
         names = list(self._side_index)
         first = data.get("first_side", names[0])
-        require(first in self._side_index,
+        require(isinstance(first, str) and first in self._side_index,
                 f"'first_side' must be one of {', '.join(names)}, not '{first}'")
         playing = data.get("playing", first)
-        require(playing in self._side_index,
+        require(isinstance(playing, str) and playing in self._side_index,
                 f"'playing' must be one of {', '.join(names)}, not '{playing}'")
         sides = []
         for lay in self.layout.sides:
@@ -279,7 +279,7 @@ class TheChoice(Game):
                                             f"of the line in the order drawn")
             line = []
             for v in nums:
-                require(v in lay.cell_of and not isinstance(v, bool),
+                require(isinstance(v, int) and not isinstance(v, bool) and v in lay.cell_of,
                         f"the {lay.name} has no number space {v!r} (its numbers: "
                         f"{', '.join(map(str, sorted(lay.numbers)))})")
                 line.append(lay.cell_of[v])

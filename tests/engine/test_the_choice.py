@@ -462,6 +462,9 @@ class TestSheetJson:
         ({"front": {"colours": [16]}}, "ring positions 0-15"),
         ({"front": {"colours": [1, 1]}}, "twice"),
         ({"front": {"misthrows": -1}}, "whole number"),
+        ({"front": {"numbers": [[1]]}}, "no number space"),
+        ({"first_side": ["front"]}, "'first_side'"),
+        ({"front": {"colours": "1 2"}}, "ring positions"),
     ])
     def test_shape_errors(self, game, data, reason):
         with pytest.raises(InvalidInput, match=reason):
@@ -499,7 +502,7 @@ class TestPerft:
 
 
 class TestRandomGames:
-    GAMES = int(os.environ.get("ENGINE_RANDOM_GAMES", 400))
+    GAMES = int(os.environ.get("ENGINE_RANDOM_GAMES", 300))
 
     def test_invariants_over_many_seeded_games(self, game):
         lo, hi = game.score_bounds()
@@ -518,6 +521,34 @@ class TestRandomGames:
                 again = Table.new(game, t.players).replay(t.history)
                 assert again.sheets == t.sheets
         assert flips > 0
+
+    def test_long_games_of_players_who_use_their_dice(self, game):
+        """A policy that avoids misthrows when it can: sheets fill up, sides end by
+        misthrows or by voluntary ends, the table stays consistent."""
+        lo, hi = game.score_bounds()
+        long_lines = 0
+        for seed in range(40):
+            rng = random.Random(seed)
+            t = Table.new(game, ["a", "b", "c"])
+            while not t.is_over:
+                t = t.apply(RollDice(game.random_roll(rng)))
+                if rng.random() < 0.5:
+                    t = t.apply(RollDice(game.random_roll(rng, t.roll)))
+                for seat in t.pending():
+                    options = list(t.legal(seat))
+                    clean = [p for p in options if p.kind != MISTHROW
+                             and all(m.row != "M" for m in p.marks)]
+                    t = t.apply(Place(seat, rng.choice(clean or options)))
+                    if t.sheets[seat].stage == 0 and rng.random() < 0.01:
+                        t = t.apply(EndSide(seat))
+                assert t.turns < 500
+            for s in t.sheets:
+                assert game.problems(s) == []
+                assert lo <= game.score(s).total <= hi
+                long_lines = max(long_lines, max(len(x.line) for x in s.sides))
+            again = Table.from_json(json.loads(json.dumps(t.to_json())), t.games)
+            assert again.sheets == t.sheets and again.is_over
+        assert long_lines >= 8
 
     def test_same_seed_same_game(self, game):
         a, b = random_game(game, 3, 42), random_game(game, 3, 42)
