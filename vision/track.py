@@ -1,0 +1,325 @@
+"""Settled rolls from a stream of frames.
+
+A camera over the table sees dice rolling in, a hand reaching over, dice at rest, dice picked up
+and thrown again. ``RollTracker`` turns the per-frame detections into *settled rolls*: a roll is
+reported once, when the same dice have stayed in the same places for ``still_frames`` frames in
+a row, and never while anything moves.
+
+Two cues say "something moves":
+
+* **frame change** (``motion_fraction``, pure): the share of pixels of a small grey copy of the
+  frame that changed by more than ``pixel_delta`` grey levels since the previous frame (a uniform
+  change of light level is subtracted first). Above ``busy_fraction`` the frame is *busy*: a
+  hand, a die rolling. The reader is not even run on a busy frame (``StreamTracker``).
+* **detections that move**: each die is a track; a detection more than ``move_tolerance`` x the
+  die's side away from where its track came to rest restarts that track.
+
+A still window begins at the frame of the last change (the first frame after a busy one, a die
+that moved, appeared or vanished); once it is ``still_frames`` frames long the dice are at rest. Then each die's value and
+colour are decided by a vote weighted by the reader's confidences over every frame of the
+window; ``value_confidence`` is the summed confidence of the winner divided by the number of
+frames (so it is high only when the frames agree *and* the reader was sure), and a die whose
+frames did not all agree is listed in ``disagreeing``.
+
+A settled configuration is reported only when it is *new*: at least one die lies where no die of
+the last reported roll lay, or shows another value. A hand that passes over resting dice, or
+covers some of them for a while, therefore gives no second report; dice thrown again do.
+
+The tracker keeps only its own state (tracks, counters, the last report); the reader is injected
+(``StreamTracker(reader)``: anything that maps a BGR frame to an object with ``.dice``, each die
+having ``box``, ``value``, ``colour``, ``value_confidence``, ``colour_confidence``), so tests
+feed synthetic detections or real rendered frames.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Iterable, Iterator, Sequence
+
+import cv2
+import numpy as np
+
+__all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker", "motion_fraction",
+           "small_grey", "detections_from"]
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die in one frame (the fields of ``vision.pipeline.Die`` the tracker needs)."""
+    box: tuple[float, float, float, float]
+    value: Hashable
+    colour: str | None = None
+    value_confidence: float = 1.0
+    colour_confidence: float = 1.0
+
+
+def detections_from(dice: Iterable) -> list[Detection]:
+    """Detections from any dice objects with ``box``/``value``/``colour``/confidences."""
+    out = []
+    for d in dice:
+        out.append(Detection(tuple(float(v) for v in d.box), d.value, getattr(d, "colour", None),
+                             float(getattr(d, "value_confidence", 1.0)),
+                             float(getattr(d, "colour_confidence", 1.0))))
+    return out
+
+
+@dataclass(frozen=True)
+class SettledDie:
+    box: tuple[int, int, int, int]  # median box over the still window
+    value: Hashable
+    colour: str | None
+    value_confidence: float
+    colour_confidence: float
+    frames: int  # frames of the window in which the die was seen
+    value_votes: tuple[tuple[Hashable, int], ...]  # (value, frames), most frequent first
+    colour_votes: tuple[tuple[str | None, int], ...]
+
+    @property
+    def disagrees(self) -> bool:
+        return len(self.value_votes) > 1 or len(self.colour_votes) > 1
+
+    def to_dict(self) -> dict:
+        return {"box": list(self.box), "value": self.value, "colour": self.colour,
+                "value_confidence": round(self.value_confidence, 4),
+                "colour_confidence": round(self.colour_confidence, 4), "frames": self.frames,
+                "value_votes": {str(v): n for v, n in self.value_votes},
+                "colour_votes": {str(c): n for c, n in self.colour_votes}}
+
+
+@dataclass(frozen=True)
+class SettledRoll:
+    index: int  # 0 for the first roll reported by this tracker, then 1, 2, ...
+    frame: int  # the frame at which it was reported
+    time_s: float  # that frame's time
+    still_since_frame: int  # first frame of the still window
+    still_since_s: float
+    dice: tuple[SettledDie, ...]  # in reading order (top to bottom, then left to right)
+
+    @property
+    def values(self) -> tuple:
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def disagreeing(self) -> tuple[int, ...]:
+        """Indices (into ``dice``) of the dice whose frames did not all agree."""
+        return tuple(i for i, d in enumerate(self.dice) if d.disagrees)
+
+    def to_dict(self) -> dict:
+        return {"roll": self.index, "frame": self.frame, "time_s": round(self.time_s, 3),
+                "still_since_s": round(self.still_since_s, 3),
+                "values": list(self.values), "colours": [d.colour for d in self.dice],
+                "dice": [d.to_dict() for d in self.dice], "disagreeing": list(self.disagreeing)}
+
+
+def small_grey(bgr: np.ndarray, width: int = 160) -> np.ndarray:
+    """A small blurred grey copy of the frame, what ``motion_fraction`` compares."""
+    g = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    f = width / max(1, g.shape[1])
+    if f < 1:
+        g = cv2.resize(g, (width, max(1, round(g.shape[0] * f))), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(g, (3, 3), 0).astype(np.int16)
+
+
+def motion_fraction(prev: np.ndarray, cur: np.ndarray, pixel_delta: int = 16) -> float:
+    """Share of pixels that changed by more than ``pixel_delta`` (uniform light change removed)."""
+    if prev is None or prev.shape != cur.shape:
+        return 1.0
+    d = cur.astype(np.int16) - prev.astype(np.int16)
+    d = d - int(np.median(d))
+    return float(np.count_nonzero(np.abs(d) > pixel_delta)) / d.size
+
+
+def _centre(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+
+
+def _side(box) -> float:
+    return max(1.0, ((box[2] - box[0]) * (box[3] - box[1])) ** 0.5)
+
+
+@dataclass
+class _Track:
+    anchor: tuple[float, float, float, float]  # where it came to rest
+    since: int  # frame at which it came to rest here
+    obs: list = field(default_factory=list)  # (frame, Detection)
+    last_seen: int = 0
+
+
+def _vote(pairs) -> tuple[Hashable, float, tuple]:
+    """Weighted vote over (label, confidence) pairs -> (winner, confidence, (label, count) votes)."""
+    pairs = list(pairs)
+    score: dict = {}
+    count: dict = {}
+    for label, conf in pairs:
+        score[label] = score.get(label, 0.0) + max(1e-6, float(conf))
+        count[label] = count.get(label, 0) + 1
+    winner = max(score, key=lambda k: (score[k], count[k]))
+    votes = tuple(sorted(count.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+    return winner, min(1.0, score[winner] / len(pairs)), votes
+
+
+@dataclass
+class RollTracker:
+    """``update(detections, busy=False, t=None) -> SettledRoll | None``, once per frame.
+
+    ``still_frames``: frames the dice must stay put (at 10 fps, 3 frames = 0.2 s after the first
+    frame at rest). ``move_tolerance``: how far (x side) a die may wander and still be the same die
+    at rest (boxes jitter by a few pixels). ``max_missing``: frames a resting die may go undetected
+    (reader flicker) before its disappearance counts as a change. ``counts``: when given, only
+    configurations with one of these numbers of dice are rolls (a game's dice count).
+    """
+    still_frames: int = 3
+    move_tolerance: float = 0.2
+    match_radius: float = 0.8
+    max_missing: int = 2
+    counts: frozenset[int] | None = None
+    fps: float = 10.0
+    frame: int = field(default=-1, init=False)
+    tracks: list[_Track] = field(default_factory=list, init=False)
+    last_change: int = field(default=-(10 ** 9), init=False)
+    reported: tuple[SettledDie, ...] | None = field(default=None, init=False)
+    settled_done: bool = field(default=False, init=False)
+    rolls: int = field(default=0, init=False)
+    _times: dict = field(default_factory=dict, init=False, repr=False)
+
+    def reset(self) -> None:
+        self.frame, self.tracks, self.last_change = -1, [], -(10 ** 9)
+        self.reported, self.settled_done, self.rolls = None, False, 0
+        self._times = {}
+
+    def _changed(self) -> None:
+        self.last_change = self.frame
+        self.settled_done = False
+
+    def update(self, detections: Sequence | None, busy: bool = False, t: float | None = None) -> SettledRoll | None:
+        """Feed one frame. ``detections=None`` or ``busy=True``: the frame shows motion (not read)."""
+        self.frame += 1
+        now = self.frame / self.fps if t is None else float(t)
+        self._times[self.frame] = now
+        self._times.pop(self.frame - 10 * self.still_frames - 50, None)
+        if busy or detections is None:
+            # motion: nothing seen now can be trusted to stay; every track starts again after it
+            self.tracks = []
+            self._changed()
+            return None
+        dets = [d if isinstance(d, Detection) else detections_from([d])[0] for d in detections]
+        self._match(dets)
+        return self._maybe_report(now)
+
+    def _match(self, dets: list[Detection]) -> None:
+        pairs = []
+        for ti, tr in enumerate(self.tracks):
+            tc, ts = _centre(tr.anchor), _side(tr.anchor)
+            for di, d in enumerate(dets):
+                dc = _centre(d.box)
+                dist = np.hypot(dc[0] - tc[0], dc[1] - tc[1]) / max(ts, _side(d.box))
+                if dist <= self.match_radius:
+                    pairs.append((dist, ti, di))
+        pairs.sort()
+        used_t, used_d = set(), set()
+        for dist, ti, di in pairs:
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            tr, d = self.tracks[ti], dets[di]
+            size_change = abs(_side(d.box) / _side(tr.anchor) - 1.0)
+            if dist > self.move_tolerance or size_change > 0.35:  # it moved (or it is another die)
+                tr.anchor, tr.since, tr.obs = d.box, self.frame, []
+                self._changed()
+            tr.obs.append((self.frame, d))
+            tr.last_seen = self.frame
+        kept = []
+        for ti, tr in enumerate(self.tracks):
+            if ti in used_t or self.frame - tr.last_seen <= self.max_missing:
+                kept.append(tr)
+            else:
+                self._changed()  # a die vanished
+        self.tracks = kept
+        for di, d in enumerate(dets):
+            if di not in used_d:
+                self.tracks.append(_Track(d.box, self.frame, [(self.frame, d)], self.frame))
+                self._changed()
+
+    def _maybe_report(self, now: float) -> SettledRoll | None:
+        if self.settled_done or not self.tracks:
+            return None
+        start = max(0, self.last_change)  # the frame of the last change already shows the new state
+        if self.frame - start + 1 < self.still_frames:
+            return None
+        if any(tr.last_seen != self.frame or len(tr.obs) < min(self.still_frames, self.frame - tr.since + 1)
+               for tr in self.tracks):
+            return None  # a resting die is momentarily undetected: wait for it
+        if self.counts is not None and len(self.tracks) not in self.counts:
+            return None
+        self.settled_done = True
+        dice = tuple(sorted((self._settle(tr, start) for tr in self.tracks), key=lambda d: (d.box[1], d.box[0])))
+        if self.reported is not None and self._same_as_reported(dice):
+            return None
+        self.reported = dice
+        roll = SettledRoll(self.rolls, self.frame, now, start, self._times.get(start, start / self.fps), dice)
+        self.rolls += 1
+        return roll
+
+    def _settle(self, tr: _Track, start: int) -> SettledDie:
+        obs = [d for f, d in tr.obs if f >= start] or [d for _, d in tr.obs]
+        value, vconf, vvotes = _vote((d.value, d.value_confidence) for d in obs)
+        colour, cconf, cvotes = _vote((d.colour, d.colour_confidence) for d in obs)
+        box = tuple(int(round(v)) for v in np.median(np.array([d.box for d in obs], np.float64), axis=0))
+        return SettledDie(box, value, colour, vconf, cconf, len(obs), vvotes, cvotes)
+
+    def _same_as_reported(self, dice: tuple[SettledDie, ...]) -> bool:
+        """True when every die lies where a reported die lay, showing the same value."""
+        free = list(self.reported)
+        for d in dice:
+            dc, ds = _centre(d.box), _side(d.box)
+            hit = None
+            for k, r in enumerate(free):
+                rc = _centre(r.box)
+                if np.hypot(dc[0] - rc[0], dc[1] - rc[1]) <= self.move_tolerance * max(ds, _side(r.box)) \
+                        and r.value == d.value:
+                    hit = k
+                    break
+            if hit is None:
+                return False
+            free.pop(hit)
+        return True
+
+
+@dataclass
+class StreamTracker:
+    """Frames in, settled rolls out: ``feed(bgr, t=None) -> SettledRoll | None``.
+
+    ``reader``: a callable BGR frame -> object with ``.dice`` (``vision.pipeline.DiceReader``, a
+    dice-set reader, a fake). A frame whose ``motion_fraction`` against the previous frame exceeds
+    ``busy_fraction`` is busy and is not read. ``read_ms`` and ``frames_read`` say what reading cost.
+    """
+    reader: Callable
+    tracker: RollTracker = field(default_factory=RollTracker)
+    busy_fraction: float = 0.004
+    pixel_delta: int = 16
+    prev: np.ndarray | None = field(default=None, init=False)
+    frames_read: int = field(default=0, init=False)
+    read_ms: float = field(default=0.0, init=False)
+    last_motion: float = field(default=0.0, init=False)
+
+    def feed(self, bgr: np.ndarray, t: float | None = None) -> SettledRoll | None:
+        small = small_grey(bgr)
+        motion = motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None else 0.0
+        self.prev = small
+        self.last_motion = motion
+        if motion > self.busy_fraction:
+            return self.tracker.update(None, busy=True, t=t)
+        t0 = time.perf_counter()
+        result = self.reader(bgr)
+        self.read_ms += (time.perf_counter() - t0) * 1000
+        self.frames_read += 1
+        return self.tracker.update(detections_from(result.dice), t=t)
+
+    def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:
+        """Every settled roll of a sequence of frames (times from ``fps`` or the tracker's)."""
+        rate = fps or self.tracker.fps
+        for i, frame in enumerate(frames):
+            roll = self.feed(frame, t=i / rate)
+            if roll is not None:
+                yield roll
