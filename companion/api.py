@@ -104,9 +104,17 @@ def roll_json(roll: Roll | None) -> list | None:
     return None if roll is None else [die_json(d) for d in roll]
 
 
-def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
-                creator: bool) -> dict:
-    """Everything a page shows, for one viewer (their legal placements and reasons)."""
+_SHARED: dict[tuple, dict] = {}
+_SHARED_LOCK = __import__("threading").Lock()
+
+
+def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
+    """The part of the state every viewer sees, computed once per table version."""
+    key = (get_store().path, rec.id, seq, tuple(s.claimed for s in rec.seats))
+    with _SHARED_LOCK:
+        hit = _SHARED.get(key)
+    if hit is not None:
+        return hit
     players = []
     for s, info in enumerate(rec.seats):
         game = table.games[s]
@@ -137,6 +145,17 @@ def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
         "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
                        "total": st.score.total} for st in table.standings()],
     }
+    with _SHARED_LOCK:
+        if len(_SHARED) > 512:
+            _SHARED.clear()
+        _SHARED[key] = state
+    return state
+
+
+def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
+                creator: bool) -> dict:
+    """Everything a page shows, for one viewer (their legal placements and reasons)."""
+    state = dict(shared_state(rec, seq, table))
     me: dict[str, Any] = {"seat": seat, "creator": creator,
                           "can_roll": creator or (seat is not None and seat == table.next_roller
                                                   and not table.is_over)}

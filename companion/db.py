@@ -1,6 +1,13 @@
-"""The database connection of a request (flaskr's `db.py`): opened on first use, kept on `g`,
-closed on teardown; `init_db` creates or migrates the schema, also as `flask init-db`."""
+"""The database connection of a request (flaskr's `db.py`): taken on first use, kept on `g`,
+handed back on teardown; `init_db` creates or migrates the schema, also as `flask init-db`.
+
+Connections are kept per worker thread and database (opening one and setting its pragmas
+costs more than most requests), so a request reuses its thread's connection; a connection
+left inside a transaction by an error is rolled back before it is reused.
+"""
 from __future__ import annotations
+
+import threading
 
 import click
 from flask import Flask, current_app, g
@@ -9,17 +16,28 @@ from flask.cli import with_appcontext
 from .store import Store, connect, migrate
 
 
+_local = threading.local()
+
+
 def get_store() -> Store:
     if "store" not in g:
         path = current_app.config["DATABASE"]
-        g.store = Store(connect(path), path)
+        pool = getattr(_local, "pool", None)
+        if pool is None:
+            pool = _local.pool = {}
+        db = pool.get(path)
+        if db is None:
+            db = pool[path] = connect(path)
+        if db.in_transaction:
+            db.rollback()
+        g.store = Store(db, path)
     return g.store
 
 
 def close_db(exc: BaseException | None = None) -> None:
     store = g.pop("store", None)
-    if store is not None:
-        store.db.close()
+    if store is not None and store.db.in_transaction:
+        store.db.rollback()
 
 
 def init_db(path: str) -> int:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from engine.errors import InvalidInput
+from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import Game
 from engine.registry import game_class
 from engine.table import Action, Table, action_from_json, action_to_json
@@ -150,6 +150,21 @@ def games_for(game: str, layouts: Sequence[dict]) -> tuple[Game, ...]:
     return tuple(out)
 
 
+_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_GUARD = threading.Lock()
+
+
+def write_lock(path: str) -> threading.Lock:
+    """One writer at a time per database within this process. SQLite allows one writer
+    anyway; waiting here, instead of in SQLite's busy handler (which may sleep in whole
+    seconds), keeps the latency of concurrent writes low."""
+    with _WRITE_GUARD:
+        lock = _WRITE_LOCKS.get(path)
+        if lock is None:
+            lock = _WRITE_LOCKS[path] = threading.Lock()
+        return lock
+
+
 class Store:
     """The operations of the app on one SQLite connection."""
 
@@ -170,6 +185,10 @@ class Store:
         table = Table.new(games, players)          # raises InvalidInput when wrong
         name = games[0].name
         token = secrets.token_urlsafe(24)
+        with write_lock(self.path):
+            return self._insert_table(name, players, layouts, token), table
+
+    def _insert_table(self, name, players, layouts, token) -> TableRecord:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for _ in range(50):
@@ -188,7 +207,7 @@ class Store:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        return self.table_record(code), table
+        return self.table_record(code)
 
     def table_record(self, code: str) -> TableRecord:
         row = self.db.execute("SELECT * FROM tables WHERE code=?",
@@ -215,15 +234,16 @@ class Store:
         if not 0 <= seat < len(rec.seats):
             raise InvalidInput(f"there is no seat {seat} at this table of {len(rec.seats)}")
         token = token or secrets.token_urlsafe(24)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = self.db.execute(
-                "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token IS NULL",
-                (token, rec.id, seat))
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+        with write_lock(self.path):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self.db.execute(
+                    "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token IS NULL",
+                    (token, rec.id, seat))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
         if cur.rowcount != 1:
             raise SeatTaken(f"{rec.seats[seat].name} has already joined this table")
         return token
@@ -283,20 +303,26 @@ class Store:
         action is refused. Returns (new log length, new table) once the action is durable.
         """
         with self._lock(rec):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                n, table = self._current(rec)
-                table = table.apply(action)
-                self.db.execute(
-                    "INSERT INTO actions (table_id, seq, action, created, by_seat) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+            n, table = self._current(rec)
+            table = table.apply(action)       # refused: nothing written, no lock taken
+            with write_lock(self.path):
+                self._commit(rec, n, action, by_seat)
             self._cache[(self.path, rec.id)] = (n + 1, table)
             return n + 1, table
+
+    def _commit(self, rec: TableRecord, n: int, action: Action, by_seat: int | None) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.log_length(rec) != n:    # another process wrote since the check
+                raise IllegalPlacement("the table changed meanwhile: look again and retry")
+            self.db.execute(
+                "INSERT INTO actions (table_id, seq, action, created, by_seat) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
 
 def layout_list(data: Any) -> list[dict]:
