@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from ..dice import Die, Roll
 from ..errors import InvalidLayout
-from ..game import OTHER, ROLLER, Game, as_list, require
+from ..game import ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
 

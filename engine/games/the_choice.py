@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from ..dice import Die, Roll
 from ..errors import InvalidLayout
-from ..game import OTHER, ROLLER, Game, as_list, require
+from ..game import ROLLER, Game, require
 from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
 
