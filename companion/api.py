@@ -31,7 +31,7 @@ from engine.table import CorrectRoll, RollDice, Table, action_from_json
 
 from . import games as G
 from .db import get_store
-from .reader import BadFrame, ReaderUnavailable, Settler, decode_frame, read_dice
+from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
 from .store import SeatTaken, TableRecord, UnknownTable, games_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -389,12 +389,17 @@ def why(code: str):
 
 
 # -- camera frames ----------------------------------------------------------------------------
-def _settler(code: str) -> Settler:
-    settlers = current_app.extensions["settlers"]
-    s = settlers.get(code)
-    if s is None:
-        s = settlers.setdefault(code, Settler(current_app.config["SETTLE_FRAMES"]))
-    return s
+def _table_reader(code: str, game_name: str) -> TableReader:
+    """The frame reader of a table, made on its first frame (`ReaderUnavailable` if none)."""
+    readers = current_app.extensions["readers"]
+    r = readers.get(code)
+    if r is None:
+        spec = G.dice_spec(game_name)
+        palette = [c["colour"] for c in spec["colours"]]
+        faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
+        make = current_app.config.get("READER_FACTORY") or TableReader
+        r = readers.setdefault(code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
+    return r
 
 
 @bp.post("/tables/<code>/frame")
@@ -453,21 +458,20 @@ def camera_stream():
 
 
 def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
-    settler = _settler(rec.code)
+    """Decode, read and settle one frame of a table. A bad frame is refused (400) with the
+    last settled reading, which it does not change."""
     try:
         image = decode_frame(data)
     except BadFrame as exc:
-        last = settler.settled
+        known = current_app.extensions["readers"].get(rec.code)
+        last = known.settled if known else None
         raise ApiError(400, str(exc), last=None if last is None else
                        [d.to_json() for d in last.dice]) from None
-    spec = G.dice_spec(table.game.name)
-    palette = [c["colour"] for c in spec["colours"]]
-    faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
     try:
-        reading = read_dice(image, palette, faces)
+        reader = _table_reader(rec.code, table.game.name)
+        reading, settled = reader.feed(image)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
-    settled = settler.add(reading)
     out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
            "width": reading.width, "height": reading.height,
            "elapsed_ms": round(reading.elapsed_ms, 1)}

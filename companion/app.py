@@ -26,6 +26,7 @@ def create_app(config: Mapping[str, Any] | None = None,
         JSON_SORT_KEYS=False,
         PUBLIC_URL=None,                      # the LAN address printed by `serve`
         FRAME_SOURCE=None,                    # a server-side camera / demo source
+        READER_FACTORY=None,                  # tests: (palette, faces, frames) -> reader
     )
     if config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -40,7 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None,
 
     from .events import Broker
     app.extensions["broker"] = Broker()
-    app.extensions["settlers"] = {}
+    app.extensions["readers"] = {}          # table code -> reader.TableReader
 
     from . import api, pages
     app.register_blueprint(api.bp)

@@ -1,13 +1,15 @@
 """Frames -> dice: the one place the companion calls vision, and the settling of readings.
 
 `decode_frame` checks an uploaded frame (JPEG/PNG bytes) and raises `BadFrame` with a
-message for anything that is not a readable image. `read_dice` hands the image to the
-vision package's reader when vision has one; until then it raises `ReaderUnavailable`
-("camera reading unavailable"), and the table is played by tapping the dice in.
+message for anything that is not a readable image. The image goes to vision's
+`DiceReader` (`vision.pipeline`) when vision has one and its model is there; otherwise
+`ReaderUnavailable` ("camera reading unavailable") is raised, and the table is played by
+tapping the dice in.
 
-`Settler` turns a stream of readings into a settled roll: the reading is shown only once
-the same dice were seen in `frames` consecutive frames. It keeps the last good reading, so
-a corrupt frame in between changes nothing.
+`TableReader` turns the frames of one table into settled rolls: with vision's
+`StreamTracker` when vision has it, else with `Settler` (the same dice in `frames`
+consecutive readings). It keeps the last settled reading, so a corrupt frame in between
+changes nothing.
 """
 from __future__ import annotations
 
@@ -105,27 +107,69 @@ def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
         return reader
 
 
-def read_dice(image, palette: Sequence[str | None], faces: Sequence[Any]) -> Reading:
-    """Read the dice in a BGR image, naming colours from `palette` and faces from `faces`.
+def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> SeenDie:
+    face: Any = d.value
+    if words and d.value == 6 and 6 not in faces:
+        face = words[0]
+    conf = min(float(d.value_confidence), float(d.colour_confidence) if coloured else 1.0)
+    return SeenDie(d.colour if coloured else None, face, tuple(int(v) for v in d.box), conf)
 
-    Dice without a colour in the game (Knister, Kuh Vadis) are reported without one; a face
-    word (Kuh Vadis' cow) stands on the die where a 6 would be."""
-    words = [f for f in faces if not isinstance(f, int)]
-    numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if words else set()))
-    coloured = any(palette)
-    reader = _vision_reader(palette if coloured else (), numbers)
-    t0 = time.perf_counter()
-    result = reader(image)
-    dice = []
-    for d in result.dice:
-        face: Any = d.value
-        if words and d.value == 6 and 6 not in faces:
-            face = words[0]
-        conf = min(float(d.value_confidence), float(d.colour_confidence) if coloured else 1.0)
-        dice.append(SeenDie(d.colour if coloured else None, face,
-                            tuple(int(v) for v in d.box), conf))
-    h, w = image.shape[:2]
-    return Reading(tuple(dice), w, h, (time.perf_counter() - t0) * 1000)
+
+class TableReader:
+    """Frames of one table -> the dice of each frame, and a roll once they have settled.
+
+    Reads with vision's `DiceReader`; settling is vision's `StreamTracker` (motion check,
+    resting tracks, a vote over the still frames) when vision has it, else `Settler` (the same
+    dice in `frames` readings in a row). `reader` may be injected (tests)."""
+
+    def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
+                 frames: int = 3, reader=None) -> None:
+        self.faces = list(faces)
+        self.words = [f for f in faces if not isinstance(f, int)]
+        numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
+        self.coloured = any(palette)
+        self.reader = reader or _vision_reader(palette if self.coloured else (), numbers)
+        self.last = None           # the per-frame result the tracker saw last
+        self.lock = threading.Lock()
+        self.settled: Reading | None = None
+        try:
+            track = importlib.import_module("vision.track")
+            self.stream = track.StreamTracker(self._read, track.RollTracker(still_frames=frames))
+            self.settler = None
+        except (ImportError, AttributeError, TypeError):
+            self.stream = None
+            self.settler = Settler(frames)
+
+    def _read(self, image):
+        self.last = self.reader(image)
+        return self.last
+
+    def feed(self, image) -> tuple[Reading, bool]:
+        """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
+        the last settled reading."""
+        with self.lock:
+            t0 = time.perf_counter()
+            h, w = image.shape[:2]
+            if self.stream is not None:
+                self.last = None
+                roll = self.stream.feed(image)
+                frame_dice = () if self.last is None else tuple(
+                    _to_seen(d, self.coloured, self.words, self.faces) for d in self.last.dice)
+                reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000)
+                if roll is not None and roll.dice:
+                    self.settled = Reading(
+                        tuple(_to_seen(d, self.coloured, self.words, self.faces)
+                              for d in roll.dice), w, h, reading.elapsed_ms)
+                    return self.settled, True
+                return reading, False
+            result = self.reader(image)
+            reading = Reading(tuple(_to_seen(d, self.coloured, self.words, self.faces)
+                                    for d in result.dice), w, h,
+                              (time.perf_counter() - t0) * 1000)
+            if self.settler.add(reading):
+                self.settled = reading
+                return reading, True
+            return reading, False
 
 
 @dataclass
@@ -145,7 +189,7 @@ class Settler:
             self.same = self.same + 1 if key == self.last_key else 1
             self.last_key = key
             self.last = reading
-            if self.same >= self.frames and reading.dice:
+            if self.same == self.frames and reading.dice:   # once per new roll
                 self.settled = reading
                 return True
             return False

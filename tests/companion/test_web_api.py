@@ -365,3 +365,66 @@ class TestEvents:
 def _next(chunks) -> str:
     chunk = next(chunks)
     return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+class _FakeDie:
+    def __init__(self, box, value, colour):
+        self.box, self.value, self.colour = box, value, colour
+        self.value_confidence, self.colour_confidence = 0.97, 0.9
+
+
+class _FakeResult:
+    def __init__(self, dice):
+        self.dice = dice
+
+
+@pytest.fixture
+def seeing_app(tmp_path):
+    """The app with vision's reader replaced at the boundary by a fake that always sees an
+    orange 3 and a yellow 4 (the settling, the mapping and the route are the real ones)."""
+    import os
+    from companion.app import create_app
+    from companion.reader import TableReader
+    seen = [_FakeDie((10, 10, 60, 60), 3, "orange"), _FakeDie((100, 20, 150, 70), 4, "yellow")]
+    calls = []
+
+    def fake_reader(image):
+        calls.append(image.shape)
+        return _FakeResult(seen)
+
+    app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
+                      "READER_FACTORY": lambda palette, faces, frames:
+                      TableReader(palette, faces, frames, reader=fake_reader)})
+    app.calls = calls
+    return app
+
+
+class TestFramesRead:
+    def _jpeg(self):
+        import cv2
+        import numpy as np
+        ok, jpeg = cv2.imencode(".jpg", np.full((120, 160, 3), 90, np.uint8))
+        return jpeg.tobytes()
+
+    def test_reading_settles_and_previews_legal_placements(self, seeing_app, make_table):
+        client = seeing_app.test_client()
+        code = make_table(client)
+        frame = self._jpeg()
+        replies = [client.post(f"/api/tables/{code}/frame", data=frame,
+                               content_type="image/jpeg").json for _ in range(6)]
+        assert seeing_app.calls and all(shape == (120, 160, 3) for shape in seeing_app.calls)
+        settled = [r for r in replies if r["settled"]]
+        assert len(settled) == 1, replies     # reported once, not again while nothing moves
+        r = settled[0]
+        assert sorted((d["colour"], d["face"]) for d in r["dice"]) == [("orange", 3),
+                                                                       ("yellow", 4)]
+        assert all(0 < d["confidence"] <= 1 for d in r["dice"])
+        assert r["problem"] is None and "O7@2" in r["legal"] and "fail" in r["legal"]
+        # a corrupt frame is refused and the last good reading is kept
+        bad = client.post(f"/api/tables/{code}/frame", data=b"\xff\xd8\xff" + bytes(64),
+                          content_type="image/jpeg")
+        assert bad.status_code == 400
+        assert sorted((d["colour"], d["face"]) for d in bad.json["last"]) == [("orange", 3),
+                                                                             ("yellow", 4)]
+        # nothing is written until the roll is sent
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == []
