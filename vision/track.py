@@ -21,9 +21,14 @@ window; ``value_confidence`` is the summed confidence of the winner divided by t
 frames (so it is high only when the frames agree *and* the reader was sure), and a die whose
 frames did not all agree is listed in ``disagreeing``.
 
+A detection seen in one frame only is flicker: a track counts once it is seen in a second frame
+(and then from the frame it was first seen). A resting die may go undetected for ``max_missing``
+frames without breaking the window.
+
 A settled configuration is reported only when it is *new*: at least one die lies where no die of
-the last reported roll lay, or shows another value. A hand that passes over resting dice, or
-covers some of them for a while, therefore gives no second report; dice thrown again do.
+the last reported roll lay. Position decides, not value: a die does not land exactly where a die
+lay, while a reader may read a resting die differently after a hand passed. A hand that passes
+over resting dice, or takes some away, therefore gives no second report; dice thrown again do.
 
 The tracker keeps only its own state (tracks, counters, the last report); the reader is injected
 (``StreamTracker(reader)``: anything that maps a BGR frame to an object with ``.dice``, each die
@@ -40,7 +45,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker", "motion_fraction",
-           "small_grey", "detections_from"]
+           "small_grey", "detections_from", "largest_change"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,7 @@ class _Track:
     since: int  # frame at which it came to rest here
     obs: list = field(default_factory=list)  # (frame, Detection)
     last_seen: int = 0
+    confirmed: bool = False  # seen in two frames: a detection seen once is flicker until then
 
 
 def _vote(pairs) -> tuple[Hashable, float, tuple]:
@@ -187,8 +193,8 @@ class RollTracker:
         self.reported, self.settled_done, self.rolls = None, False, 0
         self._times = {}
 
-    def _changed(self) -> None:
-        self.last_change = self.frame
+    def _changed(self, at: int | None = None) -> None:
+        self.last_change = max(self.last_change, self.frame if at is None else at)
         self.settled_done = False
 
     def update(self, detections: Sequence | None, busy: bool = False, t: float | None = None) -> SettledRoll | None:
@@ -229,31 +235,36 @@ class RollTracker:
                 self._changed()
             tr.obs.append((self.frame, d))
             tr.last_seen = self.frame
+            if not tr.confirmed:  # a new die: the change happened when it was first seen
+                tr.confirmed = True
+                self._changed(tr.since)
         kept = []
         for ti, tr in enumerate(self.tracks):
-            if ti in used_t or self.frame - tr.last_seen <= self.max_missing:
+            if ti in used_t:
                 kept.append(tr)
-            else:
+            elif tr.confirmed and self.frame - tr.last_seen <= self.max_missing:
+                kept.append(tr)
+            elif tr.confirmed:
                 self._changed()  # a die vanished
         self.tracks = kept
         for di, d in enumerate(dets):
-            if di not in used_d:
+            if di not in used_d:  # unconfirmed until it is seen again (a single-frame detection is flicker)
                 self.tracks.append(_Track(d.box, self.frame, [(self.frame, d)], self.frame))
-                self._changed()
 
     def _maybe_report(self, now: float) -> SettledRoll | None:
-        if self.settled_done or not self.tracks:
+        tracks = [tr for tr in self.tracks if tr.confirmed]
+        if self.settled_done or not tracks:
             return None
         start = max(0, self.last_change)  # the frame of the last change already shows the new state
         if self.frame - start + 1 < self.still_frames:
             return None
         if any(tr.last_seen != self.frame or len(tr.obs) < min(self.still_frames, self.frame - tr.since + 1)
-               for tr in self.tracks):
+               for tr in tracks):
             return None  # a resting die is momentarily undetected: wait for it
-        if self.counts is not None and len(self.tracks) not in self.counts:
+        if self.counts is not None and len(tracks) not in self.counts:
             return None
         self.settled_done = True
-        dice = tuple(sorted((self._settle(tr, start) for tr in self.tracks), key=lambda d: (d.box[1], d.box[0])))
+        dice = tuple(sorted((self._settle(tr, start) for tr in tracks), key=lambda d: (d.box[1], d.box[0])))
         if self.reported is not None and self._same_as_reported(dice):
             return None
         self.reported = dice
@@ -269,15 +280,14 @@ class RollTracker:
         return SettledDie(box, value, colour, vconf, cconf, len(obs), vvotes, cvotes)
 
     def _same_as_reported(self, dice: tuple[SettledDie, ...]) -> bool:
-        """True when every die lies where a reported die lay, showing the same value."""
+        """True when every die lies where a reported die lay (whatever the value read now)."""
         free = list(self.reported)
         for d in dice:
             dc, ds = _centre(d.box), _side(d.box)
             hit = None
             for k, r in enumerate(free):
                 rc = _centre(r.box)
-                if np.hypot(dc[0] - rc[0], dc[1] - rc[1]) <= self.move_tolerance * max(ds, _side(r.box)) \
-                        and r.value == d.value:
+                if np.hypot(dc[0] - rc[0], dc[1] - rc[1]) <= self.move_tolerance * max(ds, _side(r.box)):
                     hit = k
                     break
             if hit is None:
@@ -286,22 +296,46 @@ class RollTracker:
         return True
 
 
+def largest_change(reference: np.ndarray, cur: np.ndarray, pixel_delta: int = 16) -> int:
+    """Area in pixels of the largest connected region that differs between two ``small_grey`` frames."""
+    if reference is None or reference.shape != cur.shape:
+        return cur.size
+    d = cur.astype(np.int16) - reference.astype(np.int16)
+    mask = (np.abs(d - int(np.median(d))) > pixel_delta).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+
+
 @dataclass
 class StreamTracker:
     """Frames in, settled rolls out: ``feed(bgr, t=None) -> SettledRoll | None``.
 
     ``reader``: a callable BGR frame -> object with ``.dice`` (``vision.pipeline.DiceReader``, a
     dice-set reader, a fake). A frame whose ``motion_fraction`` against the previous frame exceeds
-    ``busy_fraction`` is busy and is not read. ``read_ms`` and ``frames_read`` say what reading cost.
+    ``busy_fraction`` is busy and is not read.
+
+    A hand that stops over the table does not move, so a second cue catches it: the frame is
+    compared with a *reference* (the table at the last settled roll, or the empty table), and a
+    connected region of change larger than ``occluder_dice`` dice is an occluder (a hand, an arm,
+    a dice cup): the frame counts as busy. Dice thrown again change die-sized regions only. If such
+    a region stays put for ``rebase_s`` seconds it is taken as the new table (the camera moved).
+    ``read_ms`` and ``frames_read`` say what reading cost.
     """
     reader: Callable
     tracker: RollTracker = field(default_factory=RollTracker)
     busy_fraction: float = 0.004
     pixel_delta: int = 16
+    occluder_dice: float = 3.0
+    rebase_s: float = 4.0
     prev: np.ndarray | None = field(default=None, init=False)
+    reference: np.ndarray | None = field(default=None, init=False)
+    die_side: float | None = field(default=None, init=False)  # in input pixels, from the last settled dice
+    occluded_frames: int = field(default=0, init=False)
     frames_read: int = field(default=0, init=False)
     read_ms: float = field(default=0.0, init=False)
     last_motion: float = field(default=0.0, init=False)
+    last_state: str = field(default="", init=False)  # busy, occluded, read
 
     def feed(self, bgr: np.ndarray, t: float | None = None) -> SettledRoll | None:
         small = small_grey(bgr)
@@ -309,12 +343,34 @@ class StreamTracker:
         self.prev = small
         self.last_motion = motion
         if motion > self.busy_fraction:
+            self.occluded_frames = 0
+            self.last_state = "busy"
             return self.tracker.update(None, busy=True, t=t)
+        if self.reference is not None and self._occluded(small, bgr.shape[1]):
+            self.occluded_frames += 1
+            if self.occluded_frames < self.rebase_s * self.tracker.fps:
+                self.last_state = "occluded"
+                return self.tracker.update(None, busy=True, t=t)
+            self.reference = small  # it stayed put that long: it is the table now
+        self.occluded_frames = 0
+        self.last_state = "read"
         t0 = time.perf_counter()
         result = self.reader(bgr)
         self.read_ms += (time.perf_counter() - t0) * 1000
         self.frames_read += 1
-        return self.tracker.update(detections_from(result.dice), t=t)
+        roll = self.tracker.update(detections_from(result.dice), t=t)
+        if roll is not None:
+            self.die_side = float(np.median([_side(d.box) for d in roll.dice]))
+        if self.tracker.settled_done or not any(tr.confirmed for tr in self.tracker.tracks):
+            self.reference = small  # the table as it is now: settled dice, or no dice at all
+        return roll
+
+    def _occluded(self, small: np.ndarray, width: int) -> bool:
+        scale = small.shape[1] / max(1, width)
+        # a die's area on the small copy; floor: 0.2 % of the frame (a wrong tiny box must not make
+        # every thrown die an occluder)
+        die_area = max((self.die_side * scale) ** 2 if self.die_side else 0.01 * small.size, 0.002 * small.size)
+        return largest_change(self.reference, small, self.pixel_delta) > self.occluder_dice * die_area
 
     def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:
         """Every settled roll of a sequence of frames (times from ``fps`` or the tracker's)."""
