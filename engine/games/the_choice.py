@@ -602,6 +602,8 @@ class TheChoice(Game):
         else:
             lay = self.layout.sides[sheet.current]
             order, _ = self._line_order(lay, side, placement)
+            if order is None:       # unchecked: keep the order written
+                order = [m for m in placement.marks if m.row == NUMBER]
             ring = side.ring.union(m.col for m in placement.marks if m.row == RING)
             line = side.line + tuple(m.col for m in order)
             miss = sum(1 for m in placement.marks if m.row == MISS)
