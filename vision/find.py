@@ -29,6 +29,7 @@ _K3 = np.ones((3, 3), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 THRESHOLDS = ((11, False), (18, True), (30, False), (55, False))
 DEDUPE_IOU = 0.8
+MAX_SPLIT = 6
 
 
 @dataclass(frozen=True)
@@ -160,8 +161,8 @@ def _split(contour, box, k: int) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _pip_clusters(dist: np.ndarray, lab_l: np.ndarray, minside: int, maxside: float):
-    """Boxes grown around groups of small round high-contrast spots (pips)."""
+def _pip_spots(dist: np.ndarray, lab_l: np.ndarray, maxside: float) -> np.ndarray:
+    """(n, 3) x, y, diameter of small round high-contrast spots (pips); empty if none or too many."""
     # local contrast against a 9x9 neighbourhood catches dark pips on white and white on dark
     loc = cv2.absdiff(lab_l, cv2.blur(lab_l, (9, 9)))
     mask = ((loc > 25) & (dist > 12)).astype(np.uint8) * 255
@@ -170,9 +171,15 @@ def _pip_clusters(dist: np.ndarray, lab_l: np.ndarray, minside: int, maxside: fl
     ok = (bw >= 2) & (bh >= 2) & (bw <= maxside / 4) & (bh <= maxside / 4) \
         & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh)) & (area >= 0.4 * bw * bh)
     if not ok.any() or ok.sum() > 400:
+        return np.zeros((0, 3), np.float32)
+    return np.column_stack([cents[1:][ok], (bw[ok] + bh[ok]) / 2.0]).astype(np.float32)
+
+
+def _pip_clusters(pts: np.ndarray, minside: int, maxside: float, reach: float = 3.2):
+    """Die-sized boxes grown around groups of pips closer than ``reach`` pip diameters."""
+    if len(pts) == 0:
         return []
-    pts = np.column_stack([cents[1:][ok], (bw[ok] + bh[ok]) / 2.0]).astype(np.float32)
-    # union-find of pips closer than 3.2 pip diameters with similar size
+    # union-find of pips closer than `reach` pip diameters with similar size
     parent = list(range(len(pts)))
 
     def find(i):
@@ -183,7 +190,7 @@ def _pip_clusters(dist: np.ndarray, lab_l: np.ndarray, minside: int, maxside: fl
 
     d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
     size = pts[:, 2]
-    near = (d < 3.2 * np.maximum(size[:, None], size[None, :])) & \
+    near = (d < reach * np.maximum(size[:, None], size[None, :])) & \
         (np.maximum(size[:, None], size[None, :]) < 1.8 * np.minimum(size[:, None], size[None, :]))
     for i, j in zip(*np.nonzero(np.triu(near, 1))):
         parent[find(i)] = find(j)
@@ -224,6 +231,7 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
     minside = max(8, min(w, h) // 60)
     maxside = min(w, h) * 0.75
     props: list[tuple[int, int, int, int]] = []
+    blobs, single_areas = [], []
     for thr, use_grad in THRESHOLDS:
         mask = dist > thr
         if use_grad:
@@ -236,9 +244,21 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
             bw, bh = box[2] - box[0], box[3] - box[1]
             hull_area = cv2.contourArea(cv2.convexHull(contour))
             if area < 0.85 * max(hull_area, 1.0) or max(bw, bh) > 1.5 * min(bw, bh):
-                props.extend(_split(contour, box, 2))
-                props.extend(_split(contour, box, 3))
-    props.extend(_pip_clusters(dist, lab[..., 0], minside, maxside))
+                blobs.append((box, contour, area))
+            else:
+                single_areas.append(area)
+    # touching dice: split into k parts, k around (blob area / a typical single die's area)
+    typical = float(np.median(single_areas)) if len(single_areas) >= 3 else 0.0
+    for box, contour, area in blobs:
+        ks = {2, 3}
+        if typical > 0:
+            k_est = int(round(area / typical))
+            ks |= {k for k in (k_est - 1, k_est, k_est + 1) if 2 <= k <= MAX_SPLIT}
+        for k in sorted(ks):
+            props.extend(_split(contour, box, k))
+    spots = _pip_spots(dist, lab[..., 0], maxside)
+    props.extend(_pip_clusters(spots, minside, maxside, 3.2))
+    props.extend(_pip_clusters(spots, minside, maxside, 2.3))
     kept = dedupe_boxes(props, w, h, DEDUPE_IOU, 400)
     inv = 1.0 / scale
     boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))), min(H, int(round(b[3] * inv))))

@@ -39,6 +39,11 @@ def fake_session():
     return FakeSession()
 
 
+@pytest.fixture
+def make_fake_session():
+    return FakeSession
+
+
 @pytest.fixture(scope="session")
 def model_session():
     if not MODEL.is_file():

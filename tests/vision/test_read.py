@@ -44,9 +44,8 @@ def test_softmax_rows_sum_to_one():
 
 
 class TestFaceReader:
-    def test_uses_session_input_name_and_size(self, fake_session):
-        from conftest import FakeSession
-        s = FakeSession(size=24, name="images")
+    def test_uses_session_input_name_and_size(self, make_fake_session):
+        s = make_fake_session(size=24, name="images")
         r = FaceReader(s)
         res = r(np.zeros((100, 100, 3), np.uint8), [(10, 10, 40, 40), (50, 50, 90, 90)])
         assert s.calls[0].shape == (2, 3, 24, 24)

@@ -1,0 +1,59 @@
+from pathlib import Path
+
+import pytest
+
+from vision.data import load_folder
+from vision.metrics import greedy_match, match_score
+
+
+def _write(folder: Path, labels: str, images: str | None = None):
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels.csv").write_text(labels)
+    if images is not None:
+        (folder / "images.csv").write_text(images)
+
+
+def test_load_folder_groups_rows_per_photo(tmp_path):
+    _write(tmp_path / "myset", "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+           "a.jpg,640,480,0,3,10,10,50,50,train\n"
+           "a.jpg,640,480,1,6,100,100,140,140,train\n"
+           "b.jpg,640,480,0,1,0,0,640,480,val\n")
+    images = load_folder(tmp_path / "myset")
+    assert [im.path.name for im in images] == ["a.jpg", "b.jpg"]
+    a, b = images
+    assert [d.value for d in a.dice] == [3, 6] and a.dice[0].box_kind == "die"
+    assert not a.is_crop and b.is_crop
+    assert b.validation  # the author's val split is kept
+
+
+def test_photos_without_dice_come_from_images_csv(tmp_path):
+    _write(tmp_path / "s", "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n",
+           "filename,image_w,image_h,n_dice,values,sum,orig_split\nempty.jpg,320,240,0,,0,val\n")
+    (im,) = load_folder(tmp_path / "s")
+    assert im.dice == () and im.width == 320
+
+
+def test_missing_labels(tmp_path):
+    with pytest.raises(FileNotFoundError, match="labels.csv"):
+        load_folder(tmp_path)
+
+
+class TestMatching:
+    def test_whole_die_boxes_use_iou(self):
+        assert match_score((0, 0, 10, 10), "die", (2, 2, 12, 12)) > 0
+        assert match_score((0, 0, 10, 10), "die", (6, 6, 16, 16)) == 0
+
+    def test_pip_boxes_match_a_die_box_around_them(self):
+        pip_box = (45, 45, 55, 55)  # a single pip in the middle of a 60 px die
+        assert match_score(pip_box, "pips", (20, 20, 80, 80)) > 0
+        assert match_score(pip_box, "pips", (50, 50, 110, 110)) == 0  # pip in the corner: another box
+        assert match_score(pip_box, "pips", (48, 48, 52, 52)) == 0  # box smaller than the pips
+
+    def test_box_around_two_dice_matches_neither(self):
+        labels = [((20, 20, 40, 40), "pips"), ((80, 20, 100, 40), "pips")]
+        assert greedy_match(labels, [(0, 0, 120, 60)]) == []
+        assert sorted(greedy_match(labels, [(0, 0, 60, 60), (60, 0, 120, 60)])) == [(0, 0), (1, 1)]
+
+    def test_one_to_one(self):
+        labels = [((0, 0, 10, 10), "die")]
+        assert len(greedy_match(labels, [(0, 0, 10, 10), (1, 1, 11, 11)])) == 1
