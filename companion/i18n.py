@@ -106,6 +106,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
     "confidence": {"en": "confidence", "de": "Sicherheit"},
     "cow": {"en": "cow", "de": "Kuh"},
+    "orange": {"en": "orange", "de": "orange"}, "yellow": {"en": "yellow", "de": "gelb"},
+    "purple": {"en": "purple", "de": "lila"}, "white": {"en": "white", "de": "weiß"},
+    "black": {"en": "black", "de": "schwarz"}, "red": {"en": "red", "de": "rot"},
+    "blue": {"en": "blue", "de": "blau"}, "green": {"en": "green", "de": "grün"},
+    "grey": {"en": "grey", "de": "grau"},
     "misthrows": {"en": "misthrows", "de": "Fehlwürfe"},
 }
 

@@ -169,7 +169,7 @@
     const pad = el("div", { class: "pad" });
     for (const c of spec.colours) {
       pad.append(el("div", { class: "padrow" },
-        el("span", { class: "lbl" }, c.colour || ""),
+        el("span", { class: "lbl" }, c.colour ? (T[c.colour] || c.colour) : ""),
         c.faces.map(f => dieNode({ colour: c.colour, face: f }, {
           onclick: () => {
             const i = picked.findIndex(d => d.colour === c.colour);
@@ -405,6 +405,7 @@
     useBtn.onclick = () => { if (lastReading && window.fillRoll) window.fillRoll(lastReading.dice.map(d => ({ colour: d.colour, face: d.face, confidence: d.confidence }))); };
     startBtn.onclick = async () => {
       if (cam) { stop(); return; }
+      video.classList.remove("hidden");
       if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { status.textContent = T.https_note; return; }
       try {
         const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
@@ -447,7 +448,26 @@
       status.textContent = data.settled ? T.settled : T.settling;
       if (data.settled) { lastReading = data; useBtn.classList.remove("hidden"); }
     }
-    window.onReading = data => { if (!cam) show(data); };
+    window.onReading = data => { if (!cam && !serverCam) show(data); };
+    // the server's own camera (or its demo pictures), read by the server at 2 frames/s
+    let serverCam = null;
+    api("GET", "/api/camera").then(info => {
+      if (!info.source) return;
+      const img = el("img", { src: "/api/camera.mjpg", alt: info.source, id: "server-camera" });
+      const btn = el("button", { type: "button", class: "secondary", id: "read-server-camera" }, T.server_camera);
+      box.querySelector(".camera").prepend(img);
+      video.classList.add("hidden");
+      box.querySelector(".actions").append(btn);
+      status.textContent = info.source;
+      btn.onclick = () => {
+        if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); return; }
+        btn.classList.remove("secondary");
+        serverCam = setInterval(async () => {
+          try { show(await api("POST", "/api/tables/" + code + "/camera")); }
+          catch (e) { status.textContent = e.status === 503 ? T.camera_unavailable : e.message; if (e.status === 503) { clearInterval(serverCam); serverCam = null; } }
+        }, 500);
+      };
+    }).catch(() => {});
   }
 
   // ---- start page --------------------------------------------------------------------------

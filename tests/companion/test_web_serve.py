@@ -1,0 +1,163 @@
+"""`dice-companion serve`: the command line, HTTPS with a self-signed certificate kept in the
+instance folder, the LAN address, and the frame sources (demo pictures, MJPEG stream)."""
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.commands import serve
+from companion.frames import DirectorySource, open_source
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class TestCommand:
+    def test_registered_in_the_cli(self):
+        from companion import cli
+        assert "serve" in cli.COMMANDS
+        args = cli.build_parser().parse_args(["serve", "--port", "9999", "--https",
+                                              "--camera", "1", "--db", "x.sqlite"])
+        assert (args.port, args.https, args.camera, args.db) == (9999, True, "1", "x.sqlite")
+        assert args.func is serve.run and args.threads >= 32
+
+    def test_lan_address_is_an_ipv4_address(self):
+        import ipaddress
+        assert ipaddress.ip_address(serve.lan_address()).version == 4
+
+
+class TestCertificate:
+    def test_made_once_and_kept(self, tmp_path):
+        from cryptography import x509
+        cert, key = serve.ensure_certificate(tmp_path, ["192.168.1.20"])
+        first = cert.read_bytes()
+        assert oct(key.stat().st_mode & 0o777) == "0o600"
+        again, _ = serve.ensure_certificate(tmp_path, ["10.0.0.1"])
+        assert again.read_bytes() == first          # kept, not made again
+        c = x509.load_pem_x509_certificate(first)
+        names = c.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        ips = {str(i) for i in names.get_values_for_type(x509.IPAddress)}
+        assert {"192.168.1.20", "127.0.0.1"} <= ips
+        assert "localhost" in names.get_values_for_type(x509.DNSName)
+
+
+def _start(args, cwd=ROOT):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "companion.commands.serve", *args], cwd=cwd,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def _get(url, context=None, timeout=30):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5, context=context) as r:
+                return r.status, r.read()
+        except (OSError, ssl.SSLError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def test_https_serves_with_a_self_signed_certificate(tmp_path):
+    port = free_port()
+    instance = tmp_path / "instance"
+    proc = _start(["--https", "--host", "127.0.0.1", "--port", str(port), "--instance",
+                   str(instance), "--no-qr"])
+    try:
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        status, body = _get(f"https://127.0.0.1:{port}/", ctx)
+        assert status == 200 and b'data-page="index"' in body
+        cert = (instance / "cert.pem").read_bytes()
+        # the browser's view: the certificate is self-signed, so an unconfigured client
+        # refuses it (the start page says how to accept it once)
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=20)[0].decode()
+    assert f"https://127.0.0.1:{port}/" in out and "self-signed" in out
+    # a second start keeps the same certificate
+    proc = _start(["--https", "--host", "127.0.0.1", "--port", str(port), "--instance",
+                   str(instance), "--no-qr"])
+    try:
+        _get(f"https://127.0.0.1:{port}/api/games", ctx)
+        assert (instance / "cert.pem").read_bytes() == cert
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+
+
+def test_plain_serve_prints_address_and_qr(tmp_path):
+    port = free_port()
+    proc = _start(["--host", "127.0.0.1", "--port", str(port), "--db",
+                   str(tmp_path / "x.sqlite"), "--instance", str(tmp_path / "i")])
+    try:
+        status, _ = _get(f"http://127.0.0.1:{port}/api/games")
+        assert status == 200
+        assert (tmp_path / "x.sqlite").exists()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=20)[0].decode()
+    assert f"http://127.0.0.1:{port}/" in out
+    assert "█" in out or "▀" in out          # the QR code drawn in the terminal
+
+
+class TestFrameSources:
+    def test_demo_plays_the_pictures_of_a_folder(self, tmp_path):
+        import cv2
+        import numpy as np
+        for i in range(2):
+            cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((40, 50, 3), 60 * i, np.uint8))
+        (tmp_path / "notes.txt").write_text("not a picture")
+        src = DirectorySource(tmp_path, seconds=0.05)
+        assert len(src.files) == 2
+        frames = {src.latest()}
+        time.sleep(0.06)
+        frames.add(src.latest())
+        assert len(frames) == 2 and all(f[:3] == b"\xff\xd8\xff" for f in frames)
+
+    def test_no_camera_and_no_pictures_is_no_source(self, tmp_path):
+        assert open_source(None, tmp_path) is None
+        assert open_source(None, tmp_path / "missing") is None
+        with pytest.raises(OSError):
+            open_source("/nonexistent/video.mp4", None)
+
+    def test_mjpeg_stream_and_server_camera_read(self, tmp_path, make_table):
+        import cv2
+        import numpy as np
+        from companion.app import create_app
+        cv2.imwrite(str(tmp_path / "a.jpg"), np.full((48, 64, 3), 120, np.uint8))
+        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"),
+                          "FRAME_SOURCE": DirectorySource(tmp_path)})
+        client = app.test_client()
+        assert "demo" in client.get("/api/camera").json["source"]
+        r = client.get("/api/camera.mjpg?limit=0.3")
+        assert r.mimetype == "multipart/x-mixed-replace"
+        assert b"--frame\r\nContent-Type: image/jpeg" in r.data and b"\xff\xd8\xff" in r.data
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/camera")
+        assert r.status_code in (200, 503)
+        if r.status_code == 503:
+            assert r.json["error"].startswith("camera reading unavailable")
+
+    def test_no_source_is_404(self, client, make_table):
+        assert client.get("/api/camera").json == {"source": None}
+        assert client.get("/api/camera.mjpg").status_code == 404
+        code = make_table(client)
+        assert client.post(f"/api/tables/{code}/camera").status_code == 404
