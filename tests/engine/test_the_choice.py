@@ -61,6 +61,34 @@ def legal(game, s, roll, role=OTHER):
     return game.legal(s, Roll.parse(roll), role)
 
 
+class TestTextForms:
+    """The additions to the value types: marks naming their dice, ordered placements."""
+
+    def test_marks_with_dice_and_word_values(self):
+        from engine.placement import Mark
+        assert Mark.parse("N7@4/12") == Mark("N", 4, 7, (1, 2))
+        assert Mark.parse("Rred@2/1") == Mark("R", 2, "red", (1,))
+        assert Mark.parse("Acow@3") == Mark("A", 3, "cow") == Mark.parse("acow@3")
+        assert Mark.parse("Y7@4") == Mark("Y", 4, 7) and str(Mark("Y", 4, 7)) == "Y7@4"
+        for text in ("N7@4/12", "Rred@2/1", "Acow@3", "Mx@0"):
+            assert str(Mark.parse(text)) == text
+        with pytest.raises(InvalidInput):
+            Mark.parse("N7@4/0")
+
+    def test_ordered_placements_keep_their_order(self):
+        a = Placement.parse("N1@6/2 > N2@10/3")
+        b = Placement.parse("N2@10/3 > N1@6/2")
+        assert a.ordered and a != b and [m.col for m in b.marks] == [10, 6]
+        assert Placement.parse(str(a)) == a and str(a) == "N1@6/2 > N2@10/3"
+        unordered = Placement.parse("N2@10/3 N1@6/2")
+        assert not unordered.ordered and str(unordered) == "N1@6/2 N2@10/3"
+        with pytest.raises(InvalidInput):
+            Placement.parse("misthrow >")
+
+    def test_a_number_and_a_word_in_one_field_do_not_crash(self):
+        assert len(Placement.parse("A1@0 Acow@0").marks) == 2
+
+
 class TestLayout:
     def test_default_is_recon_with_two_sides(self, game):
         lay = game.layout
