@@ -333,6 +333,55 @@ def _twenty_one_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict
     return data
 
 
+@_writer("kuh_vadis")
+def _kuh_vadis_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
+    """Typed x / o per square; printed starts may stay empty. The crosses begin, so the
+    side with fewer marks is to move."""
+    labels = "ABCDEFGHIJ"
+    rows, counts = [], {"X": 0, "O": 0}
+    for r, line in enumerate(data["pad"]):
+        chars = []
+        for c in range(len(line.split())):
+            v = cells.get(f"{labels[r]}@{c}")
+            v = "" if v is None else str(v).strip().lower()
+            if v not in ("", "x", "o"):
+                raise InvalidInput(f"square {labels[r]}{c}: write x (crosses) or o (circles)")
+            chars.append(v or ".")
+            if v:
+                counts[v.upper()] += 1
+        rows.append(" ".join(chars))
+    data["pad"] = rows
+    data["to_move"] = "O" if counts["X"] > counts["O"] else "X"
+    data["chain"] = None
+    return data
+
+
+@_writer("the_choice")
+def _the_choice_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
+    """The side being played: x on crossed ring spaces; on number spaces the order in which
+    the line passes them (1 = the circled start)."""
+    side = {s.name: s for s in game.layout.sides}[data["playing"]]
+    ring, line = [], []
+    for key, v in cells.items():
+        row, col = key.split("@")
+        col = int(col)
+        if row == "R":
+            if str(v).lower() != "x":
+                raise InvalidInput(f"ring space {col}: write x to cross it")
+            ring.append(col)
+        elif row == "N":
+            if not isinstance(v, int) or v < 1:
+                raise InvalidInput(f"number space {side.numbers[col]}: write its place on "
+                                   f"the line (1 for the start, 2, 3, ...)")
+            line.append((v, side.numbers[col]))
+    orders = [o for o, _ in line]
+    if len(set(orders)) != len(orders):
+        raise InvalidInput("two number spaces have the same place on the line")
+    data[side.name] = {"colours": sorted(ring), "numbers": [n for _, n in sorted(line)],
+                       "misthrows": _count(extras.get("misthrows", 0), "misthrows")}
+    return data
+
+
 def _count(raw: Any, what: str) -> int:
     try:
         n = int(raw or 0)

@@ -293,6 +293,29 @@ class TestCheck:
         assert r.json["ok"] is True and r.json["problems"] == []
         assert r.json["score"]["total"] == 21 + 21
 
+    def test_kuh_vadis_cells(self, client):
+        r = client.post("/api/check", json={"game": "kuh_vadis", "cells": {
+            "B@1": "x", "B@2": "o", "C@2": "x"}})
+        assert r.status_code == 200 and r.json["ok"] is True
+        assert r.json["sheet"]["to_move"] == "O"
+        assert r.json["sheet"]["pad"][1].split()[1:3] == ["x", "o"]
+        r = client.post("/api/check", json={"game": "kuh_vadis", "cells": {"B@1": "z"}})
+        assert r.status_code == 400 and "write x" in r.json["error"]
+
+    def test_the_choice_cells_give_the_line_in_order(self, client):
+        view = client.post("/api/check", json={"game": "the_choice", "cells": {}}).json["view"]
+        numbers = {c["col"]: int(c["printed"]) for row in view["rows"] for c in row["cells"]
+                   if c["row"] == "N"}
+        r = client.post("/api/check", json={"game": "the_choice", "cells": {
+            "R@0": "x", "N@4": 1, "N@12": 2}, "extras": {"misthrows": 1}})
+        assert r.status_code == 200
+        front = r.json["sheet"][r.json["sheet"]["playing"]]
+        assert front["numbers"] == [numbers[4], numbers[12]] and front["misthrows"] == 1
+        assert front["colours"] == [0]
+        r = client.post("/api/check", json={"game": "the_choice", "cells": {"N@4": 1,
+                                                                           "N@5": 1}})
+        assert r.status_code == 400 and "same place" in r.json["error"]
+
     @pytest.mark.parametrize("body", [
         {"game": "qwinto", "cells": {"Z@1": 3}},
         {"game": "qwinto", "cells": {"O@2": "3.5"}},
