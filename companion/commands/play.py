@@ -14,7 +14,7 @@ from engine.dice import Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.placement import Placement
 from engine.registry import game_class, load_game, layout_names
-from engine.table import Place, RollDice, Table
+from engine.table import EndSide, Place, RollDice, Table
 
 from ..cli import BadInput
 
@@ -30,21 +30,26 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def sheet_text(data: dict) -> str:
-    """A sheet's JSON shown as rows of fields: '.' empty."""
+def sheet_text(data: dict, indent: str = "  ") -> str:
+    """A sheet's JSON shown as rows of fields ('.' empty), nested parts indented."""
     lines = []
     for key, value in data.items():
         if key == "layout":
             continue
         if isinstance(value, dict):
-            for name, row in value.items():
-                lines.append(f"  {name:>7}: " + " ".join(_cell(v) for v in row)
-                             if isinstance(row, list) else f"  {name}: {row}")
+            lines.append(f"{indent}{key}:")
+            lines.append(sheet_text(value, indent + "  "))
         elif isinstance(value, list) and value and isinstance(value[0], list):
-            lines.extend("  " + " ".join(_cell(v) for v in row) for row in value)
+            lines.append(f"{indent}{key}:")
+            lines.extend(f"{indent}  " + " ".join(_cell(v) for v in row) for row in value)
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            lines.append(f"{indent}{key}:")
+            lines.extend(f"{indent}  {row}" for row in value)
+        elif isinstance(value, list):
+            lines.append(f"{indent}{key}: " + " ".join(_cell(v) for v in value))
         else:
-            lines.append(f"  {key}: {value}")
-    return "\n".join(lines)
+            lines.append(f"{indent}{key}: {value}")
+    return "\n".join(line for line in lines if line)
 
 
 def _cell(v) -> str:
@@ -155,6 +160,12 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
         try:
             placement = options[int(text) - 1] if text.isdigit() and \
                 1 <= int(text) <= len(options) else Placement.parse(text)
-            return table.apply(Place(seat, placement))
+            table = table.apply(Place(seat, placement))
+            break
         except (InvalidInput, IllegalPlacement) as exc:
             print(f"  refused: {exc}")
+    # The Choice: a first side may be ended by choice after a dice action
+    if game.end_side_problem(table.sheets[seat]) is None and \
+            term.ask("end this side of the sheet now? (y/N): ").lower().startswith("y"):
+        table = table.apply(EndSide(seat))
+    return table

@@ -62,6 +62,29 @@ class TestLegal:
         assert code == 0 and len(data["legal"]) == 25 and data["role"] == "roller"
 
 
+class TestGraphGames:
+    def test_kuh_vadis_legal_marks_for_two_cows(self, capsys):
+        code, out, _ = run(capsys, "legal", "--game", "kuh_vadis", "--roll", "cow cow 1 2 4")
+        marks = out.split()
+        assert code == 0 and "pass" in marks and "Acow@2" in marks
+        assert all(m == "pass" or "cow" in m for m in marks)
+
+    def test_the_choice_sheet_scores_and_checks(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "legal", "--game", "the_choice",
+                           "--roll", "green:6 green:1 yellow:2", "--json")
+        assert code == 0 and len(json.loads(out)["legal"]) > 10
+        maria = {"layout": "default", "first_side": "front", "playing": "back",
+                 "front": {"colours": list(range(2, 13)),
+                           "numbers": [6, 8, 10, 12, 7, 3, 1, 2, 9, 4, 5], "misthrows": 3},
+                 "back": {"colours": [0, 1, 2, 3, 4],
+                          "numbers": [9, 11, 4, 13, 6, 5, 12, 2, 7, 1], "misthrows": 1}}
+        code, out, _ = run(capsys, "score", "--game", "the_choice", sheet_file(maria),
+                           "--json")
+        assert code == 0 and json.loads(out)["total"] == 61
+        code, out, _ = run(capsys, "check", "--game", "the_choice", sheet_file(maria))
+        assert code == 0 and "no problems" in out
+
+
 class TestCheck:
     def test_a_correct_sheet(self, capsys, sheet_file):
         code, out, _ = run(capsys, "check", "--game", "qwinto", sheet_file(SARAH))
@@ -97,10 +120,12 @@ class TestBadInput:
 
 
 class TestPlay:
-    @pytest.mark.parametrize("game", ["qwinto", "knister", "twenty_one"])
-    def test_a_random_game_runs_to_the_ranking(self, capsys, game):
-        code, out, _ = run(capsys, "play", "--game", game, "--players", "3", "--seed", "4",
-                           "--random")
+    @pytest.mark.parametrize("game, players", [("qwinto", 3), ("knister", 3),
+                                               ("twenty_one", 3), ("kuh_vadis", 2),
+                                               ("the_choice", 3)])
+    def test_a_random_game_runs_to_the_ranking(self, capsys, game, players):
+        code, out, _ = run(capsys, "play", "--game", game, "--players", str(players),
+                           "--seed", "4", "--random")
         assert code == 0 and "Game over. Ranking:" in out and "1. Player" in out
 
     def test_the_same_seed_plays_the_same_game(self, capsys):
