@@ -96,7 +96,7 @@
         const shown = cell.value === null || cell.value === undefined ? "" :
           (cell.value === "x" ? "✗" : faceText(cell.value));
         const kids = [];
-        if (cell.printed && !(cell.start && cell.value)) kids.push(el("span", { class: "printed" + (cell.value === null || cell.value === undefined ? " big" : "") }, faceText(cell.printed)));
+        if (cell.printed && !(cell.start && cell.value)) kids.push(el("span", { class: "printed" + (!opts.edit && (cell.value === null || cell.value === undefined) ? " big" : "") }, faceText(cell.printed)));
         if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
         if (opts.edit) {
           kids.push(el("input", { value: cell.value === null ? "" : cell.value,
