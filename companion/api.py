@@ -485,7 +485,8 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
             role = ROLLER if seat == table.next_roller else OTHER
             out["legal"] = [str(p) for p in table.games[seat].legal(table.sheets[seat], roll,
                                                                      role)]
-    current_app.extensions["broker"].publish(rec.code, "reading", out)
+    if settled:     # every page of the table shows a settled roll (never a moving one)
+        current_app.extensions["broker"].publish(rec.code, "reading", out)
     return out
 
 

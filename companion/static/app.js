@@ -443,7 +443,8 @@
         const [x0, y0, x1, y1] = d.box;
         g.strokeStyle = data.settled ? "#1a7f37" : "#d4a106";
         g.strokeRect(x0, y0, x1 - x0, y1 - y0);
-        g.fillStyle = "#fff"; g.fillText((d.colour || "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4));
+        // values are shown only once the dice have settled
+        if (data.settled) { g.fillStyle = "#fff"; g.fillText((d.colour ? (T[d.colour] || d.colour) : "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
       }
       status.textContent = data.settled ? T.settled : T.settling;
       if (data.settled) { lastReading = data; useBtn.classList.remove("hidden"); }
