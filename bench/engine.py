@@ -2,7 +2,9 @@
 
 Prints, per game: the median and p90 CPU microseconds of one `legal()` call (all placements
 generated) on mid-game sheets with random rolls, and random full games per second on one
-core (CPU time of the process, so that a busy machine does not skew them). Targets (issue 2): <= 50 us per call; >= 2,000 Knister solo games/s.
+core (CPU time of the process, so that a busy machine does not skew them).
+Targets (issue 2): <= 50 us per call; >= 2,000 Knister solo games/s. The graph games' own
+measures (The Choice's legal actions, Kuh Vadis blocking) are in bench/engine_graph_games.py.
 
     python bench/engine.py [--games-seconds 3]
 """
@@ -10,16 +12,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from engine.registry import GAMES, load_game  # noqa: E402
 from engine.simulate import random_game, random_sheets, random_turn  # noqa: E402
 from engine.table import Table  # noqa: E402
+from timing import per_second, time_legal  # noqa: E402
 
 
 def mid_game_positions(game, rng, count=200):
@@ -37,26 +39,6 @@ def mid_game_positions(game, rng, count=200):
     return out
 
 
-def time_legal(game, positions, repeat=20):
-    samples = []
-    for sheet, roll, role in positions:
-        t0 = time.process_time_ns()
-        for _ in range(repeat):
-            list(game.legal(sheet, roll, role))
-        samples.append((time.process_time_ns() - t0) / repeat / 1000)
-    samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.9)]
-
-
-def games_per_second(game, players, seconds, play=random_game):
-    # CPU time of this process: a figure for one core, also on a busy machine
-    n, seed, t0 = 0, 0, time.process_time()
-    while time.process_time() - t0 < seconds:
-        play(game, players, seed)
-        n, seed = n + 1, seed + 1
-    return n / (time.process_time() - t0)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games-seconds", type=float, default=3.0)
@@ -70,10 +52,10 @@ def main() -> None:
     for name in args.game or list(GAMES):
         game = load_game(name)
         players = game.min_players
-        med, p90 = time_legal(game, mid_game_positions(game, rng))
-        core = (games_per_second(game, players, args.games_seconds, random_sheets)
+        med, p90, _ = time_legal(game, mid_game_positions(game, rng), repeat=20)
+        core = (per_second(lambda seed: random_sheets(game, players, seed), args.games_seconds)
                 if not game.shared_sheet and game.max_attempts <= 2 else float("nan"))
-        table = games_per_second(game, players, args.games_seconds)
+        table = per_second(lambda seed: random_game(game, players, seed), args.games_seconds)
         print(f"{name:<12} {med:>16.1f} {p90:>8.1f} {players:>8} {core:>13.0f} {table:>14.0f}")
 
 

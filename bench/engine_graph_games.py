@@ -16,23 +16,19 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from engine.game import OTHER, ROLLER  # noqa: E402
 from engine.games import kuh_vadis as kv  # noqa: E402
 from engine.placement import MISTHROW  # noqa: E402
 from engine.registry import load_game  # noqa: E402
 from engine.simulate import random_game  # noqa: E402
-
-
-def stats(samples: list[float]) -> tuple[float, float, float]:
-    samples = sorted(samples)
-    return statistics.median(samples), samples[int(len(samples) * 0.9)], samples[-1]
+from timing import per_second, stats, time_legal  # noqa: E402
 
 
 def choice_positions(game, rng, count):
@@ -50,16 +46,6 @@ def choice_positions(game, rng, count):
             sheet = game.end_side(sheet)
         out.append((sheet, game.random_roll(rng), rng.choice([ROLLER, OTHER])))
     return out
-
-
-def time_legal(game, positions, repeat=5):
-    samples = []
-    for sheet, roll, role in positions:
-        t0 = time.process_time_ns()
-        for _ in range(repeat):
-            list(game.legal(sheet, roll, role))
-        samples.append((time.process_time_ns() - t0) / repeat / 1000)
-    return stats(samples)
 
 
 def kuh_vadis_play(game, rng, turns):
@@ -90,14 +76,6 @@ def time_blocked(game, rng, count, repeat=5):
             game.cut_off(sheet, kv.CIRCLES)
         samples.append((time.process_time_ns() - t0) / repeat / 1000)
     return stats(samples)
-
-
-def per_second(play, seconds):
-    n, t0 = 0, time.process_time()
-    while time.process_time() - t0 < seconds:
-        play(n)
-        n += 1
-    return n / (time.process_time() - t0)
 
 
 def main() -> None:
