@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 
-from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect,
+from flask import (Blueprint, Response, current_app, g, redirect,
                    render_template, request, url_for)
 
 from . import games as G

@@ -32,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the SQLite file (default: companion.sqlite in the instance folder)")
     p.add_argument("--instance", metavar="DIR", default=None,
                    help="the instance folder (database, certificate)")
-    p.add_argument("--threads", type=int, default=64,
-                   help="worker threads (each open page holds one; default 64)")
+    p.add_argument("--threads", type=int, default=100,
+                   help="worker threads (each open page holds one; default 100)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run)
 

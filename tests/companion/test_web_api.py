@@ -1,7 +1,5 @@
 """The JSON API through Flask's test client: every route and every error status."""
 import io
-import json
-import random
 
 import pytest
 
@@ -451,3 +449,46 @@ class TestFramesRead:
                                                                              ("yellow", 4)]
         # nothing is written until the roll is sent
         assert client.get(f"/api/tables/{code}/log").json["actions"] == []
+
+
+class _EverythingIsAThree:
+    """An onnxruntime-like face-reader session: every candidate reads as a die showing 3."""
+
+    class _Input:
+        name, shape = "crops", ["n", 3, 32, 32]
+
+    def get_inputs(self):
+        return [self._Input()]
+
+    def run(self, outputs, feeds):
+        import numpy as np
+        (x,) = feeds.values()
+        return [np.tile(np.array([-5, 0, 0, 9, 0, 0, 0], np.float32), (len(x), 1))]
+
+
+def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
+    """The adapter against the real vision pipeline (finder, reader, colour naming, tracker)
+    with only the model session replaced: a rendered scene of Qwinto dice is read as dice of
+    Qwinto colours showing 3, and settles after a few identical frames."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline", reason="vision has no pipeline")
+    from vision.synth import render_scene
+    from companion import reader as R
+    monkeypatch.setattr(R, "_SESSION", [_EverythingIsAThree()])
+    monkeypatch.setattr(R, "_READERS", {})
+    scene = render_scene(np.random.default_rng(3), size=(480, 640), n_dice=3,
+                         colours=["orange", "yellow", "purple"])
+    table = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3)
+    results = [table.feed(scene.image) for _ in range(6)]
+    settled = [reading for reading, done in results if done]
+    assert len(settled) == 1
+    dice = settled[0].dice
+    assert dice and all(d.face == 3 for d in dice)
+    assert {d.colour for d in dice} <= {"orange", "yellow", "purple"}
+    assert all(len(d.box) == 4 and 0 <= d.confidence <= 1 for d in dice)
+    # Kuh Vadis: no colours, and the cow stands where a 6 would be
+    cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1)
+    monkeypatch.setattr(_EverythingIsAThree, "run", lambda self, o, feeds: [np.tile(
+        np.array([-5, 0, 0, 0, 0, 0, 9], np.float32), (len(next(iter(feeds.values()))), 1))])
+    reading, _ = cows.feed(scene.image)
+    assert reading.dice and all(d.face == "cow" and d.colour is None for d in reading.dice)

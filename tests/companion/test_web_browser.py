@@ -8,7 +8,6 @@ Skips with the reason when the `playwright` package or /usr/bin/chromium is miss
 """
 import os
 import random
-import shutil
 import threading
 from pathlib import Path
 
@@ -45,11 +44,16 @@ def base_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def playwright():
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture
@@ -260,7 +264,7 @@ def write_y4m(path: Path, seed: int = 5) -> None:
             out.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
 
 
-def test_phone_camera_reads_rendered_dice(base_url, tmp_path):
+def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
     """The camera fed by a film of rendered dice (--use-file-for-fake-video-capture): the page
     posts JPEG frames; once the dice settle their reading is offered for the roll entry, where
     any die can be corrected by tapping before the roll is sent."""
@@ -270,29 +274,28 @@ def test_phone_camera_reads_rendered_dice(base_url, tmp_path):
         write_y4m(film)
     except TypeError as exc:    # vision's renderer changed its arguments
         pytest.skip(f"cannot render the film: {exc}")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
-            f"--use-file-for-fake-video-capture={film}"])
-        try:
-            page = b.new_context(viewport={"width": 360, "height": 740}).new_page()
-            page.set_default_timeout(20000)
-            code = create_table(page, base_url, "qwinto")
-            page.goto(f"{base_url}/t/{code}")
-            with page.expect_response(lambda r: r.url.endswith("/frame")) as resp:
-                page.click("#start-camera")
-            page.wait_for_function("document.querySelector('video').videoWidth === 640")
-            if resp.value.status == 503:
-                page.wait_for_selector("#camera-status:has-text('unavailable')")
-                pytest.skip("no face-reader model yet (models/dice_face.onnx): the page "
-                            "reports camera reading unavailable")
-            page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
-            shot(page, "camera-settled-phone")
-            page.click("#use-reading")
-            assert page.locator("#picked .die").count() >= 1
-            page.click("#picked .die >> nth=0")          # correct a die: take it out...
-            page.click('#roll-entry .pad [data-die="orange:6"]')   # ...and tap the right one
-            page.click("#send-roll")
-            page.wait_for_function("+document.body.dataset.seq >= 1 || "
-                                   "document.querySelector('#roll-entry .error').textContent")
-        finally:
-            b.close()
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
+        f"--use-file-for-fake-video-capture={film}"])
+    try:
+        page = b.new_context(viewport={"width": 360, "height": 740}).new_page()
+        page.set_default_timeout(20000)
+        code = create_table(page, base_url, "qwinto")
+        page.goto(f"{base_url}/t/{code}")
+        with page.expect_response(lambda r: r.url.endswith("/frame")) as resp:
+            page.click("#start-camera")
+        page.wait_for_function("document.querySelector('video').videoWidth === 640")
+        if resp.value.status == 503:
+            page.wait_for_selector("#camera-status:has-text('unavailable')")
+            pytest.skip("no face-reader model yet (models/dice_face.onnx): the page "
+                        "reports camera reading unavailable")
+        page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+        shot(page, "camera-settled-phone")
+        page.click("#use-reading")
+        assert page.locator("#picked .die").count() >= 1
+        page.click("#picked .die >> nth=0")          # correct a die: take it out...
+        page.click('#roll-entry .pad [data-die="orange:6"]')   # ...and tap the right one
+        page.click("#send-roll")
+        page.wait_for_function("+document.body.dataset.seq >= 1 || "
+                               "document.querySelector('#roll-entry .error').textContent")
+    finally:
+        b.close()

@@ -75,7 +75,6 @@ class TestSchema:
         assert "by_seat" in cols
 
     def test_migrates_a_version_1_database(self, tmp_path):
-        import sqlite3
         from companion.store import MIGRATIONS, SCHEMA_VERSION, _statements, connect, migrate
         path = str(tmp_path / "old.sqlite")
         db = connect(path)

@@ -1,7 +1,6 @@
 """`dice-companion serve`: the command line, HTTPS with a self-signed certificate kept in the
 instance folder, the LAN address, and the frame sources (demo pictures, MJPEG stream)."""
 import os
-import shutil
 import signal
 import socket
 import ssl
