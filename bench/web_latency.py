@@ -9,8 +9,9 @@
    the token of the player who makes it. Reports p50/p99 of the POSTs, the delay from
    posting an action to its event arriving at every listener, and every error.
 
-Localhost only, bounded: each table posts at most `--actions` actions and the whole run
-stops after `--seconds`.
+The load runs twice: with players' pauses between a table's actions (`--think`, the
+realistic case) and with none (a flood, the worst case). Localhost only, bounded: each table
+posts at most `--actions` actions and each run stops after `--seconds`.
 
     python bench/web_latency.py [--tables 20 --players 4 --actions 60 --frames 100]
 """
@@ -176,7 +177,7 @@ class Listener(threading.Thread):
 
 
 def bench_load(client: Client, port: int, tables: int, players: int, actions: int,
-               seconds: float) -> dict:
+               seconds: float, think: float = 0.0) -> dict:
     game = load_game("qwinto")
     setups = []
     for t in range(tables):
@@ -214,9 +215,12 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
             table = random_turn(table, rng)
             history = list(table.history)
         own = Client(port)
+        pause = random.Random(seed + 1000)
         for seq, action in enumerate(history[:actions], start=1):
             if time.monotonic() > deadline:
                 return
+            if think:     # people tap one after another, not all at the same instant
+                time.sleep(pause.uniform(0.5 * think, 1.5 * think))
             body = action_to_json(action)
             token = tokens[body["seat"]] if "seat" in body else tokens[0]
             t0 = time.perf_counter()
@@ -252,7 +256,7 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
             else:
                 delays.append(max(0.0, (t_seen - t_answer) * 1000))
     listener_errors = [lst.error for g in listeners.values() for lst in g if lst.error]
-    return {"tables": tables, "players": players, "posts": len(post_ms),
+    return {"tables": tables, "players": players, "think_s": think, "posts": len(post_ms),
             "wall_s": wall, "posts_per_s": len(post_ms) / wall if wall else 0,
             "post_p50_ms": pct(post_ms, 50), "post_p99_ms": pct(post_ms, 99),
             "event_p50_ms": pct(delays, 50), "event_p99_ms": pct(delays, 99),
@@ -267,38 +271,49 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=120, help="time limit of the load run")
     ap.add_argument("--threads", type=int, default=160, help="server worker threads")
+    ap.add_argument("--think", type=float, default=0.25,
+                    help="mean pause of a table between two actions, seconds (players "
+                         "tapping); the run is repeated with no pause at all (a flood)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, os.path.join(tmp, "bench.sqlite"), tmp, args.threads)
-        try:
-            client = Client(port)
-            frames = bench_frames(client, args.frames)
-            load = bench_load(client, port, args.tables, args.players, args.actions,
-                              args.seconds)
-        finally:
-            proc.send_signal(signal.SIGTERM)
+    def on_fresh_server(work):
+        # every run gets its own server: event streams left open by a run hold threads
+        port = free_port()
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = start_server(port, os.path.join(tmp, "bench.sqlite"), tmp, args.threads)
             try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                return work(Client(port), port)
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+    frames = on_fresh_server(lambda client, port: bench_frames(client, args.frames))
+    loads = [on_fresh_server(lambda client, port, think=think: bench_load(
+        client, port, args.tables, args.players, args.actions, args.seconds, think))
+        for think in (args.think, 0.0)]
     if args.json:
-        print(json.dumps({"frames": frames, "load": load}, indent=1))
+        print(json.dumps({"frames": frames, "load": loads}, indent=1))
     else:
         f = frames
         print(f"frame upload ({f['bytes']} byte 640x480 JPEG, {f['n']}x): "
               f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, statuses {f['statuses']}")
         if f["note"]:
             print(f"  note: no dice read: {f['note']}")
-        l = load
-        print(f"load ({l['tables']} tables x {l['players']} players listening): "
-              f"{l['posts']} actions in {l['wall_s']:.1f} s ({l['posts_per_s']:.0f}/s)")
-        print(f"  POST action p50 {l['post_p50_ms']:.1f} ms, p99 {l['post_p99_ms']:.1f} ms")
-        print(f"  action posted -> its event at every listener: p50 {l['event_p50_ms']:.1f} ms, "
-              f"p99 {l['event_p99_ms']:.1f} ms, missing {l['events_missing']}")
-        print(f"  errors: {len(l['errors'])}" + "".join(f"\n    {e}" for e in l["errors"][:10]))
-    return 0 if not load["errors"] and not load["events_missing"] else 1
+        for l in loads:
+            pace = f"a pause of ~{l['think_s']:.2f} s between a table's actions" \
+                if l["think_s"] else "no pause: every table posts as fast as it can"
+            print(f"load ({l['tables']} tables x {l['players']} players listening; {pace}): "
+                  f"{l['posts']} actions in {l['wall_s']:.1f} s ({l['posts_per_s']:.0f}/s)")
+            print(f"  POST action p50 {l['post_p50_ms']:.1f} ms, p99 {l['post_p99_ms']:.1f} ms")
+            print(f"  action posted -> its event at every listener: p50 "
+                  f"{l['event_p50_ms']:.1f} ms, p99 {l['event_p99_ms']:.1f} ms, "
+                  f"missing {l['events_missing']}")
+            print(f"  errors: {len(l['errors'])}" + "".join(f"\n    {e}" for e in l["errors"][:10]))
+    bad = any(l["errors"] or l["events_missing"] for l in loads)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
