@@ -38,19 +38,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def lan_address() -> str:
-    """This machine's LAN IPv4 address as the system resolves its own name (no traffic)."""
-    candidates = []
+def _interface_addresses() -> list[str]:
+    """IPv4 addresses of this machine's network interfaces (Linux: asked of the kernel with
+    SIOCGIFADDR; elsewhere: what the machine's own name resolves to). Sends nothing."""
+    found = []
+    try:
+        import fcntl
+        import struct
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _, name in socket.if_nameindex():
+                try:
+                    req = struct.pack("256s", name.encode()[:15])
+                    found.append(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915, req)[20:24]))
+                except OSError:
+                    continue
+    except (ImportError, OSError, AttributeError):
+        pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            candidates.append(info[4][0])
+            found.append(info[4][0])
     except OSError:
         pass
-    for addr in candidates:
-        ip = ipaddress.ip_address(addr)
-        if not ip.is_loopback and not ip.is_link_local:
-            return addr
-    return "127.0.0.1"
+    return list(dict.fromkeys(found))
+
+
+def lan_address() -> str:
+    """The address phones on the same network open: a private (LAN) IPv4 address of this
+    machine, else any non-loopback one, else 127.0.0.1."""
+    addrs = [ipaddress.ip_address(a) for a in _interface_addresses()]
+    usable = [a for a in addrs if not a.is_loopback and not a.is_link_local]
+    private = [a for a in usable if a.is_private]
+    best = private or usable
+    return str(best[0]) if best else "127.0.0.1"
 
 
 def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
