@@ -253,9 +253,9 @@ def write_y4m(path: Path, seed: int = 5) -> None:
     import numpy as np
     from vision.synth_video import pip_die_look, render_video
     rng = np.random.default_rng(seed)
+    colours = iter(("orange", "yellow", "purple"))       # one die of each Qwinto colour
     video = render_video(rng, n_dice=3, size=(480, 640), fps=10, reroll=0, hand_pass=False,
-                         hand_rest=False,
-                         new_look=lambda r: pip_die_look(r, ("orange", "yellow", "purple")))
+                         hand_rest=False, new_look=lambda r: pip_die_look(r, [next(colours)]))
     frames = list(video.frames) + [video.frames[-1]] * 30     # rest a while before looping
     with open(path, "wb") as out:
         out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
@@ -291,11 +291,16 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
         page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
         shot(page, "camera-settled-phone")
         page.click("#use-reading")
-        assert page.locator("#picked .die").count() >= 1
-        page.click("#picked .die >> nth=0")          # correct a die: take it out...
-        page.click('#roll-entry .pad [data-die="orange:6"]')   # ...and tap the right one
+        picked = page.locator("#picked .die")
+        assert sorted(d.split(":")[0] for d in (picked.nth(i).get_attribute("data-die")
+                                                for i in range(picked.count()))) == \
+            ["orange", "purple", "yellow"]
+        # correct one die with a tap: a new face for the orange die replaces its reading
+        page.click('#roll-entry .pad [data-die="orange:6"]')
         page.click("#send-roll")
-        page.wait_for_function("+document.body.dataset.seq >= 1 || "
-                               "document.querySelector('#roll-entry .error').textContent")
+        page.wait_for_function("+document.body.dataset.seq >= 1")
+        state = state_of(page, code)
+        assert {"colour": "orange", "face": 6} in state["roll"]
+        assert sorted(d["colour"] for d in state["roll"]) == ["orange", "purple", "yellow"]
     finally:
         b.close()
