@@ -127,15 +127,19 @@ def bench_frames(client: Client, n: int) -> dict:
     code = body["code"]
     token = token_of(headers, code)
     frame = make_frame()
-    times, statuses = [], {}
+    times, statuses, reading, dice = [], {}, [], []
     for _ in range(n):
         t0 = time.perf_counter()
         status, body, _ = client.call("POST", f"/api/tables/{code}/frame", raw=frame,
                                       token=token, ctype="image/jpeg")
         times.append((time.perf_counter() - t0) * 1000)
         statuses[status] = statuses.get(status, 0) + 1
+        if status == 200:
+            reading.append(body["elapsed_ms"])
+            dice.append(len(body["dice"]))
     return {"n": n, "bytes": len(frame), "statuses": statuses,
             "p50_ms": pct(times, 50), "p99_ms": pct(times, 99),
+            "read_p50_ms": pct(reading, 50), "dice_per_frame": max(dice) if dice else 0,
             "note": None if 200 in statuses else (body or {}).get("error")}
 
 
@@ -300,6 +304,9 @@ def main(argv=None) -> int:
         f = frames
         print(f"frame upload ({f['bytes']} byte 640x480 JPEG, {f['n']}x): "
               f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, statuses {f['statuses']}")
+        if f["read_p50_ms"] == f["read_p50_ms"]:     # not nan: dice were read
+            print(f"  of which reading (vision, in the server): p50 {f['read_p50_ms']:.1f} ms; "
+                  f"{f['dice_per_frame']} dice seen")
         if f["note"]:
             print(f"  note: no dice read: {f['note']}")
         for l in loads:
