@@ -492,3 +492,16 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
         np.array([-5, 0, 0, 0, 0, 0, 9], np.float32), (len(next(iter(feeds.values()))), 1))])
     reading, _ = cows.feed(scene.image)
     assert reading.dice and all(d.face == "cow" and d.colour is None for d in reading.dice)
+
+
+def test_settler_without_visions_tracker():
+    """The fallback when vision has no tracker: the same dice in 3 readings in a row settle,
+    once; a change starts counting again."""
+    from companion.reader import Reading, SeenDie, Settler
+    a = Reading((SeenDie("orange", 3, (0, 0, 9, 9), 0.9),), 64, 48, 1.0)
+    b = Reading((SeenDie("orange", 4, (0, 0, 9, 9), 0.9),), 64, 48, 1.0)
+    s = Settler(3)
+    assert [s.add(r) for r in (a, a, a, a, b, b, b)] == [False, False, True, False, False,
+                                                         False, True]
+    assert s.settled is b
+    assert Settler(1).add(Reading((), 64, 48, 1.0)) is False     # no dice: nothing settles
