@@ -19,6 +19,8 @@ COMMANDS = [
     "play",
     "read",
     "serve",
+    "watch",
+    "teach",
 ]
 
 EXIT_OK = 0

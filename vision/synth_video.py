@@ -30,7 +30,8 @@ import numpy as np
 
 from .synth import SYNTH_COLOURS, _background, _draw_die, sample_colour
 
-__all__ = ["TruthDie", "TruthRoll", "Video", "render_video", "pip_die_look", "draw_pip_die", "draw_hand"]
+__all__ = ["TruthDie", "TruthRoll", "Video", "render_video", "pip_die_look", "draw_pip_die", "draw_hand",
+           "teach_examples"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Video:
     rolls: tuple[TruthRoll, ...]
     moving: tuple[bool, ...]  # per frame: a die moves or a hand is in view
     events: tuple[tuple[int, str], ...]  # (frame, what starts there), for reading failures
+    background: np.ndarray | None = None  # the empty table (float BGR)
+    looks: tuple = ()  # each die's look, as ``new_look`` made it
+    side: float = 0.0  # the dice's side in pixels
 
 
 def pip_die_look(rng: np.random.Generator, colours=None) -> dict:
@@ -71,6 +75,29 @@ def pip_die_look(rng: np.random.Generator, colours=None) -> dict:
 
 def draw_pip_die(rng, img, cx, cy, side, value, look) -> None:
     _draw_die(rng, img, cx, cy, side, int(value), look["body"], look["pip"], look["kind"], np.zeros(2, np.float32))
+
+
+def teach_examples(video: Video, rng: np.random.Generator, faces=(1, 2, 3, 4, 5, 6), per_face: int = 3,
+                   draw: Callable = draw_pip_die):
+    """Labelled examples of the video's own dice on its own table, as a user teaches them before
+    playing: ``(image, box, value, colour)`` for every die look, face and ``per_face`` throws."""
+    out = []
+    h, w = video.background.shape[:2]
+    side = video.side
+    for look in video.looks:
+        for face in faces:
+            for _ in range(per_face):
+                r = int(side * 1.8)
+                cx, cy = rng.uniform(r, w - r), rng.uniform(r, h - r)
+                x0, y0 = int(cx) - r, int(cy) - r
+                patch = video.background[y0:y0 + 2 * r, x0:x0 + 2 * r].copy()
+                draw(np.random.default_rng(int(rng.integers(0, 2 ** 31))), patch, cx - x0, cy - y0, side, face, look)
+                patch += rng.normal(0, 2.0, patch.shape).astype(np.float32)
+                img = np.clip(patch, 0, 255).astype(np.uint8)
+                half = side * 0.72
+                c = r
+                out.append((img, (c - half, c - half, c + half, c + half), face, look.get("colour")))
+    return out
 
 
 def draw_hand(img: np.ndarray, palm: tuple[float, float], scale: float, angle: float, skin: np.ndarray) -> None:
@@ -243,4 +270,4 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
         hand_path((-hand_scale * 3, target[1]), (target[0] - side * 0.3, target[1]), 4, stay=8)
         hand_path((target[0] - side * 0.3, target[1]), (-hand_scale * 3, target[1]), 4)
         rest(6)
-    return Video(tuple(frames), fps, tuple(rolls), tuple(moving), tuple(events))
+    return Video(tuple(frames), fps, tuple(rolls), tuple(moving), tuple(events), bg, tuple(looks), side)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.commands.teach import dice_set_reader
 
 # game -> palette name in vision.colour.PALETTES (Knister and games without coloured dice: general)
 GAME_PALETTES = {
@@ -36,6 +37,7 @@ def register(subparsers) -> None:
     p.add_argument("--calibrate", metavar="CAL.json", type=Path,
                    help="learn the table's light from the first image and store it in CAL.json")
     p.add_argument("--model", type=Path, default=None, help="face reader ONNX model (default: the shipped one)")
+    p.add_argument("--dice-set", metavar="FILE", type=Path, help="read faces with a taught dice set (see teach)")
     p.set_defaults(func=run)
 
 
@@ -53,7 +55,7 @@ def run(args) -> int:
     from vision.read import DEFAULT_MODEL, load_session
 
     try:
-        session = load_session(args.model or DEFAULT_MODEL)
+        session = None if args.dice_set else load_session(args.model or DEFAULT_MODEL)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     calibration = None
@@ -62,7 +64,8 @@ def run(args) -> int:
             calibration = Calibration.load(args.calibration)
         except (OSError, ValueError, KeyError) as exc:
             raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
-    reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration)
+    reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration) \
+        if session is not None else dice_set_reader(args.dice_set, PALETTES[GAME_PALETTES[args.game]], calibration)
     status = EXIT_OK
     for n, path in enumerate(args.images):
         try:

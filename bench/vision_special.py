@@ -1,0 +1,190 @@
+"""Special faces and teaching: cow faces, number+colour faces, held-out designs, real photos.
+
+    python bench/vision_special.py [--test 600] [--teach 3] [--seed 0] [--real ../shared/data/dice]
+
+For every rendered design (``vision.special_dice``): a dice set is taught from ``--teach`` renders
+per face (The Choice: every colour appears as often as every number), then ``--test`` other dice
+(in scenes of 1-7 dice, other seeds) are read
+
+* on their labelled boxes (the reader alone): value accuracy, colour accuracy, both right;
+* in whole scenes (finder + dice-set reader): detection recall and precision (IoU >= 0.3) and the
+  value / value+colour accuracy of the matched dice.
+
+Designs seen while writing the reader (``SEEN_DESIGNS``) and designs held out of it entirely
+(``HELD_OUT_DESIGNS``: a new body style and new symbol sets) are reported apart.
+
+With ``--real``: for each pair of real crop sets, teach 5 crops per value from one set, read the
+other's validation crops; also the shipped ONNX model on the same crops (no teaching), when the
+model file exists.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.dice_set import DiceSetReader  # noqa: E402
+from vision.find import box_iou  # noqa: E402
+from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces,  # noqa: E402
+                                 render_special_scene)
+from vision.teach import teach  # noqa: E402
+
+
+def teaching_examples(design, per_face: int, seed: int):
+    """``per_face`` labelled dice per face, each die in its own small scene."""
+    rng = np.random.default_rng(seed)
+    out = []
+    faces = design_faces(design)
+    k = 0
+    for face in faces:
+        for j in range(per_face):
+            colour = None
+            if design.game == "the_choice":
+                colour = CHOICE_COLOURS[(faces.index(face) + j * 2) % len(CHOICE_COLOURS)]
+            sc = render_special_scene(rng, design, n_dice=1, size=(240, 320), values=[face], side_range=(34, 80),
+                                      colours=[colour] if colour else None)
+            d = sc.dice[0]
+            out.append((sc.image, d.box, d.value, d.colour if design.game == "the_choice" else None))
+            k += 1
+    return out
+
+
+def test_scenes(design, n_dice: int, seed: int):
+    rng = np.random.default_rng(seed)
+    scenes, total = [], 0
+    while total < n_dice:
+        sc = render_special_scene(rng, design, n_dice=int(rng.integers(1, 8)),
+                                  size=[(480, 640), (640, 640), (480, 480)][int(rng.integers(0, 3))])
+        scenes.append(sc)
+        total += len(sc.dice)
+    return scenes
+
+
+def evaluate(design, reader, scenes, colours: bool):
+    crops_ok = crops_col = crops_both = n = 0
+    tp = fp = fn = val_ok = both_ok = 0
+    for sc in scenes:
+        boxes = [d.box for d in sc.dice]
+        values, _, _, _, face_labs, ink_labs = reader.read_boxes(sc.image, boxes)
+        names = reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours and len(boxes) else [None] * len(boxes)
+        for d, v, c in zip(sc.dice, values, names):
+            n += 1
+            crops_ok += v == d.value
+            crops_col += (c == d.colour) if colours else 1
+            crops_both += (v == d.value) and ((c == d.colour) if colours else True)
+        roll = reader(sc.image)
+        used = set()
+        for d in sc.dice:
+            best, bi = 0.0, -1
+            for i, r in enumerate(roll.dice):
+                if i in used:
+                    continue
+                iou = box_iou(d.box, r.box)
+                if iou > best:
+                    best, bi = iou, i
+            if best >= 0.3:
+                used.add(bi)
+                tp += 1
+                r = roll.dice[bi]
+                val_ok += r.value == d.value
+                both_ok += (r.value == d.value) and ((r.colour == d.colour) if colours else True)
+            else:
+                fn += 1
+        fp += len(roll.dice) - len(used)
+    return {"dice": n, "value": crops_ok / n, "colour": crops_col / n, "both": crops_both / n,
+            "recall": tp / max(1, tp + fn), "precision": tp / max(1, tp + fp),
+            "scene_value": val_ok / max(1, tp), "scene_both": both_ok / max(1, tp)}
+
+
+def run_designs(designs, per_face, n_test, seed, label):
+    print(f"\n{label}: taught with {per_face} renders per face, read {n_test}+ other dice per design")
+    print(f"{'design':42s} {'dice':>5s} {'value':>7s} {'colour':>7s} {'both':>7s} | {'recall':>7s} {'prec.':>7s} "
+          f"{'value':>7s} {'both':>7s}  teach")
+    totals = []
+    for k, design in enumerate(designs):
+        t0 = time.perf_counter()
+        ds = teach(teaching_examples(design, per_face, seed + 1000 + k))
+        teach_s = time.perf_counter() - t0
+        reader = DiceSetReader(ds)
+        r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
+        totals.append(r)
+        print(f"{design.name:42s} {r['dice']:5d} {r['value']:7.2%} {r['colour']:7.2%} {r['both']:7.2%} | "
+              f"{r['recall']:7.2%} {r['precision']:7.2%} {r['scene_value']:7.2%} {r['scene_both']:7.2%}  {teach_s:.1f} s")
+    n = sum(r["dice"] for r in totals)
+    both = sum(r["both"] * r["dice"] for r in totals) / n
+    print(f"{'all (boxes given): value+colour right':42s} {n:5d} {both:7.2%}")
+    return totals
+
+
+def run_real(root: Path, per_value: int, seed: int):
+    import cv2
+
+    from vision.data import load_folder
+    sets = {}
+    for name in ("chase_casino", "skovy_crops"):
+        folder = root / name
+        if (folder / "labels.csv").is_file():
+            sets[name] = load_folder(folder)
+    if len(sets) < 2:
+        print(f"\nreal photos: crop sets not found under {root}")
+        return
+    print(f"\nreal crops: teach {per_value} crops per value from one set, read the other set's crops")
+    model = ROOT / "models" / "dice_face.onnx"
+    onnx_reader = None
+    if model.is_file():
+        from vision.read import FaceReader, load_session
+        onnx_reader = FaceReader(load_session(model, threads=1))
+    rng = np.random.default_rng(seed)
+    for teach_name, test_name in (("chase_casino", "skovy_crops"), ("skovy_crops", "chase_casino")):
+        pool = sets[teach_name]
+        examples = []
+        for v in range(1, 7):
+            ims = [im for im in pool if im.dice[0].value == v]
+            for i in rng.permutation(len(ims))[:per_value]:
+                im = ims[int(i)]
+                examples.append((cv2.imread(str(im.path)), None, v, None))
+        ds = teach(examples)
+        reader = DiceSetReader(ds)
+        test = sets[test_name]
+        ok = ok_onnx = 0
+        for im in test:
+            bgr = cv2.imread(str(im.path))
+            box = (0, 0, bgr.shape[1], bgr.shape[0])
+            v = reader.read_boxes(bgr, [box])[0][0]
+            ok += v == im.dice[0].value
+            if onnx_reader is not None:
+                p = onnx_reader(bgr, [box]).probs[0]
+                ok_onnx += int(np.argmax(p[1:])) + 1 == im.dice[0].value
+        line = f"teach {teach_name:13s} -> read {test_name:13s} ({len(test)} crops): taught {ok / len(test):7.2%}"
+        if onnx_reader is not None:
+            line += f"   shipped model, no teaching {ok_onnx / len(test):7.2%}"
+        else:
+            line += "   shipped model: models/dice_face.onnx absent"
+        print(line)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--test", type=int, default=600, help="test dice per design")
+    ap.add_argument("--teach", type=int, default=3, help="teaching renders per face")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "data" / "dice")
+    ap.add_argument("--only", choices=["seen", "held-out", "real"], default=None)
+    args = ap.parse_args(argv)
+    if args.only in (None, "seen"):
+        run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed, "designs seen while writing the reader")
+    if args.only in (None, "held-out"):
+        run_designs(HELD_OUT_DESIGNS, args.teach, args.test, args.seed, "held-out designs (new body, new symbols)")
+    if args.only in (None, "real"):
+        run_real(args.real, 5, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""`dice-companion teach OUT.npz (FOLDER... | --csv LABELS.csv)`: teach the reader your dice.
+
+Labelled examples, 3-5 per face, become a dice-set file that `read --dice-set` and
+`watch --dice-set` use. Two ways to label:
+
+* a FOLDER with one subfolder per face: `1/ 2/ ... 5/ cow/`, or with a colour after a dash or an
+  underscore (`6-green/`, `3_orange/`); every image in a subfolder is one crop of one die (the
+  die filling the image, a small margin around it);
+* `--csv LABELS.csv` with the columns `filename,value` and optionally `colour` and
+  `x_min,y_min,x_max,y_max` (the die's box in a larger photo); file names are relative to the
+  CSV's folder or its `images/` subfolder (the layout of the shared dice sets).
+
+Teaching takes seconds: no training, the examples are stored as prototypes (see
+docs/vision-special.md). With colours given, the colour of each named colour is measured on the
+examples: that is the colour calibration under the table's light.
+"""
+from __future__ import annotations
+
+import csv
+import re
+import sys
+from pathlib import Path
+
+from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("teach", help="teach the reader your own dice (writes a dice-set file)",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("out", metavar="OUT.npz", type=Path, help="the dice-set file to write")
+    p.add_argument("folders", nargs="*", metavar="FOLDER", type=Path,
+                   help="folders with one subfolder of crops per face (1/, 2/, cow/, 6-green/, ...)")
+    p.add_argument("--csv", metavar="LABELS.csv", type=Path, action="append", default=[],
+                   help="labels: filename,value[,colour][,x_min,y_min,x_max,y_max]")
+    p.add_argument("--seed", type=int, default=0, help="seed of the box jitters (default 0)")
+    p.set_defaults(func=run)
+
+
+def parse_label(name: str) -> tuple[object, str | None]:
+    """`3` -> (3, None); `cow` -> ("cow", None); `6-green` / `6_green` -> (6, "green")."""
+    m = re.fullmatch(r"([^-_]+)(?:[-_]([A-Za-z]+))?", name.strip())
+    if not m:
+        raise BadInput(f"cannot read a face label from {name!r} (expected e.g. 3, cow, 6-green)")
+    value, colour = m.group(1), m.group(2)
+    return (int(value) if value.isdigit() else value.lower()), (colour.lower() if colour else None)
+
+
+def _folder_examples(folder: Path):
+    if not folder.is_dir():
+        raise BadInput(f"{folder}: no such folder")
+    subs = sorted(p for p in folder.iterdir() if p.is_dir())
+    if not subs:
+        raise BadInput(f"{folder}: no label subfolders (expected 1/, 2/, ..., cow/, 6-green/)")
+    for sub in subs:
+        value, colour = parse_label(sub.name)
+        for f in sorted(sub.iterdir()):
+            if f.suffix.lower() in IMAGE_SUFFIXES:
+                yield f, None, value, colour
+
+
+def _csv_examples(path: Path):
+    try:
+        rows = list(csv.DictReader(path.open(newline="", encoding="utf-8")))
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not rows or "filename" not in rows[0] or "value" not in rows[0]:
+        raise BadInput(f"{path}: needs the columns filename,value (and optionally colour, x_min, ...)")
+    for k, r in enumerate(rows, start=2):
+        value, _ = parse_label(r["value"])
+        colour = (r.get("colour") or "").strip().lower() or None
+        box = None
+        if all(r.get(c) not in (None, "") for c in ("x_min", "y_min", "x_max", "y_max")):
+            try:
+                box = tuple(float(r[c]) for c in ("x_min", "y_min", "x_max", "y_max"))
+            except ValueError:
+                raise BadInput(f"{path}:{k}: the box is not four numbers") from None
+            if box[2] <= box[0] or box[3] <= box[1]:
+                raise BadInput(f"{path}:{k}: empty box {box}")
+        f = path.parent / r["filename"]
+        if not f.exists() and (path.parent / "images" / r["filename"]).exists():
+            f = path.parent / "images" / r["filename"]
+        yield f, box, value, colour
+
+
+def dice_set_reader(path: Path, palette, calibration):
+    """The reader of a dice-set file, or BadInput saying why it cannot be used."""
+    from vision.dice_set import reader_for
+    try:
+        return reader_for(path, palette, calibration)
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such dice-set file") from None
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"{path}: cannot use this dice set: {exc}") from None
+
+
+def run(args) -> int:
+    from vision.pipeline import BadImage, read_image_file
+    from vision.teach import teach
+
+    if not args.folders and not args.csv:
+        raise BadInput("give a folder of labelled crops or --csv LABELS.csv")
+    sources = [ex for folder in args.folders for ex in _folder_examples(folder)]
+    sources += [ex for path in args.csv for ex in _csv_examples(path)]
+    status = EXIT_OK
+    examples = []
+    for f, box, value, colour in sources:
+        try:
+            image = read_image_file(f)
+        except (BadImage, OSError) as exc:
+            msg = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"dice-companion teach: {f}: {msg}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        examples.append((image, box, value, colour))
+    if not examples:
+        raise BadInput("no readable labelled examples")
+    ds = teach(examples, seed=args.seed)
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        ds.save(args.out)
+    except OSError as exc:
+        raise BadInput(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+    counts: dict = {}
+    for _, _, value, _ in examples:
+        counts[value] = counts.get(value, 0) + 1
+    few = [str(v) for v, n in counts.items() if n < 3]
+    faces = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items(), key=lambda kv: str(kv[0])))
+    colours = ", ".join(n for n, _ in ds.colours) or "none (body colours named against the palette)"
+    print(f"{args.out}: {len(examples)} examples ({faces}); colours from the {ds.colour_source or 'body'}: "
+          f"{colours}; die threshold {ds.die_threshold:.3f}; taught in {ds.info.get('teach_ms', 0) / 1000:.1f} s")
+    if few:
+        print(f"dice-companion teach: fewer than 3 examples for {', '.join(few)}: teach more for a reliable "
+              f"reading", file=sys.stderr)
+    return status
