@@ -75,6 +75,9 @@ def players(browser):
 
 def shot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    width = page.viewport_size["width"]
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{name}: the page is {scroll} px wide on a {width} px screen"
 
 
 def create_table(ann, base_url, game):
