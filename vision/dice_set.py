@@ -9,7 +9,8 @@ light. It is stored as one ``.npz`` file (``save``/``load``), a few hundred kB a
 ``DiceSetReader(dice_set)(image) -> vision.pipeline.Roll``: the finder's candidates (as in
 ``vision.pipeline.DiceReader``), each embedded and compared with the prototypes (cosine
 similarity): a candidate is a die when its best similarity reaches the set's ``die_threshold``
-(fitted on the teaching examples, leave-one-out) and beats every "not a die" prototype; its value
+(fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
+region fills the crop (a box much larger than the die it holds is not that die's box); its value
 is the label of the most similar prototypes (softmax over the best similarity of each label), its
 colour the nearest taught colour of the part of the face that carries colour, read on its own
 (never looked up from the value). Without taught colours the body colour is named against the
@@ -37,6 +38,7 @@ __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT"]
 
 FORMAT = "dice-set/1"
 TAU = 0.02  # softmax temperature over cosine similarities
+MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 
 
 def _lab_to_bgr(lab) -> tuple[int, int, int]:
@@ -236,7 +238,10 @@ class DiceSetReader:
         labels = self.dice_set.labels
         values = [labels[int(j)] for j in p.argmax(1)]
         conf = [float(p[k].max()) for k in range(len(p))]
-        is_die = (best >= self.dice_set.die_threshold) & (best > neg)
+        # the die region fills a good box; much smaller: a box around a die and the table; the whole
+        # crop: the "face" found is the table (a box much larger than a small die)
+        fits = np.array([MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE for f in feats])
+        is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
         return (values, conf, best, is_die, np.array([f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))
 

@@ -53,6 +53,7 @@ class FaceFeatures:
     face_lab: tuple[float, float, float]
     ink_lab: tuple[float, float, float]
     ink_fraction: float
+    die_side: float = 0.0  # side of the die region's rectangle / crop side (about 0.6-0.9 for a good box)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -114,7 +115,7 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     aligned = cv2.warpAffine(soft.astype(np.float32), M, (ALIGNED, ALIGNED), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT)
     return FaceFeatures(aligned, tuple(float(v) for v in face), tuple(float(v) for v in ink_lab),
-                        float(ink.sum()) / max(1, int(die.sum())))
+                        float(ink.sum()) / max(1, int(die.sum())), float(max(rw, rh)) / CROP)
 
 
 def _hog(img: np.ndarray, cells: int = 4, bins: int = 9) -> np.ndarray:

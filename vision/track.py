@@ -317,7 +317,8 @@ class StreamTracker:
 
     A hand that stops over the table does not move, so a second cue catches it: the frame is
     compared with a *reference* (the table at the last settled roll, or the empty table), and a
-    connected region of change larger than ``occluder_dice`` dice is an occluder (a hand, an arm,
+    connected region of change larger than ``occluder_dice`` dice (and than ``occluder_min`` of the
+    frame) is an occluder (a hand, an arm,
     a dice cup): the frame counts as busy. Dice thrown again change die-sized regions only. If such
     a region stays put for ``rebase_s`` seconds it is taken as the new table (the camera moved).
     ``read_ms`` and ``frames_read`` say what reading cost.
@@ -326,7 +327,8 @@ class StreamTracker:
     tracker: RollTracker = field(default_factory=RollTracker)
     busy_fraction: float = 0.004
     pixel_delta: int = 16
-    occluder_dice: float = 3.0
+    occluder_dice: float = 4.0
+    occluder_min: float = 0.04
     rebase_s: float = 4.0
     prev: np.ndarray | None = field(default=None, init=False)
     reference: np.ndarray | None = field(default=None, init=False)
@@ -367,10 +369,11 @@ class StreamTracker:
 
     def _occluded(self, small: np.ndarray, width: int) -> bool:
         scale = small.shape[1] / max(1, width)
-        # a die's area on the small copy; floor: 0.2 % of the frame (a wrong tiny box must not make
-        # every thrown die an occluder)
-        die_area = max((self.die_side * scale) ** 2 if self.die_side else 0.01 * small.size, 0.002 * small.size)
-        return largest_change(self.reference, small, self.pixel_delta) > self.occluder_dice * die_area
+        # a die's area on the small copy; an occluder is at least ``occluder_min`` of the frame too, so
+        # that a wrong tiny box (a false die) does not make every thrown die an occluder
+        die_area = (self.die_side * scale) ** 2 if self.die_side else 0.0
+        limit = max(self.occluder_dice * die_area, self.occluder_min * small.size)
+        return largest_change(self.reference, small, self.pixel_delta) > limit
 
     def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:
         """Every settled roll of a sequence of frames (times from ``fps`` or the tracker's)."""
