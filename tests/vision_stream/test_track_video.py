@@ -1,0 +1,94 @@
+"""The tracker on rendered video: dice rolling in, a hand passing over, some dice thrown again, a
+hand resting over the dice. Real frames, read by a dice set taught on the same dice and table."""
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice_set import DiceSetReader
+from vision.synth_video import render_video, teach_examples
+from vision.teach import teach
+from vision.track import RollTracker, StreamTracker
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+
+_FIRST: dict = {}
+
+
+@pytest.fixture(scope="module", params=[0, 4])
+def video_and_reader(request):
+    seed = request.param
+    video = render_video(np.random.default_rng(seed), n_dice=3)
+    ds = teach(teach_examples(video, np.random.default_rng(seed + 100), per_face=3))
+    return video, DiceSetReader(ds), ds
+
+
+def test_the_sequence_has_what_the_test_needs(video_and_reader):
+    video, _, _ = video_and_reader
+    kinds = " ".join(e for _, e in video.events)
+    for what in ("throw 3", "hand passes over", "picks up", "throw 2", "hand rests"):
+        assert what in kinds
+    assert len(video.rolls) == 2 and any(video.moving) and not all(video.moving)
+
+
+def test_every_settled_roll_once_never_while_moving(video_and_reader):
+    video, reader, _ = video_and_reader
+    stream = StreamTracker(reader, RollTracker(still_frames=3, fps=video.fps))
+    reports = []
+    for i, frame in enumerate(video.frames):
+        roll = stream.feed(frame, t=i / video.fps)
+        if roll is not None:
+            reports.append((i, roll))
+    assert len(reports) == len(video.rolls), [(i, r.values) for i, r in reports]
+    misread = 0
+    for (i, roll), truth in zip(reports, video.rolls):
+        assert not video.moving[i]
+        assert truth.rest_frame <= i <= truth.rest_frame + 5  # <= 0.5 s at 10 fps
+        assert len(roll.dice) == len(truth.dice)
+        misread += sum((np.bincount(roll.values, minlength=7) - np.bincount(truth.values, minlength=7)).clip(0))
+        # each reported die lies on a true die
+        for d in roll.dice:
+            cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+            assert min(np.hypot(cx - t.centre[0], cy - t.centre[1]) for t in truth.dice) < truth.dice[0].side * 0.5
+    # the tracker reports what the reader reads: the hand-made dice-set reader misreads about one die
+    # in twenty on these renders (glare over a pip; bench/tracker.py gives the exact figure)
+    assert misread <= 1
+
+
+def test_watch_command_on_a_folder_of_frames(video_and_reader, tmp_path):
+    video, _, ds = video_and_reader
+    if video_and_reader is not _FIRST.setdefault("v", video_and_reader):
+        pytest.skip("the command is run on the first sequence only (time)")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, f in enumerate(video.frames):
+        cv2.imwrite(str(frames / f"{i:04d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    ds.save(tmp_path / "set.npz")
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "watch", str(frames), "--dice-set",
+                          str(tmp_path / "set.npz")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [x["roll"] for x in lines] == [0, 1]
+    assert [len(x["values"]) for x in lines] == [len(r.dice) for r in video.rolls]
+    assert all(0 <= x["frame"] - r.rest_frame <= 5 for x, r in zip(lines, video.rolls))
+    assert all(len(x["dice"]) == len(x["values"]) and "disagreeing" in x for x in lines)
+
+
+def test_watch_refuses_what_it_cannot_read(tmp_path):
+    bad = tmp_path / "nothing.avi"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "companion.cli", "watch", *a], capture_output=True,
+                                    text=True, cwd=ROOT, timeout=60)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    set_file = tmp_path / "s.npz"
+    set_file.write_bytes(b"junk")
+    r = run(str(bad), "--dice-set", str(set_file))
+    assert r.returncode == 2 and "dice set" in r.stderr
+    r = run(str(bad))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    r = run("--camera", "0", str(bad))
+    assert r.returncode == 2
