@@ -10,7 +10,8 @@ light. It is stored as one ``.npz`` file (``save``/``load``), a few hundred kB a
 ``vision.pipeline.DiceReader``), each embedded and compared with the prototypes (cosine
 similarity): a candidate is a die when its best similarity reaches the set's ``die_threshold``
 (fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
-region fills the crop (a box much larger than the die it holds is not that die's box); its value
+region fills the crop (a box much larger than the die it holds is not that die's box); boxes
+much smaller than the other dice found are dropped (pips, specks); its value
 is the label of the most similar prototypes (softmax over the best similarity of each label), its
 colour the nearest taught colour of the part of the face that carries colour, read on its own
 (never looked up from the value). Without taught colours the body colour is named against the
@@ -38,6 +39,7 @@ __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT"]
 
 FORMAT = "dice-set/1"
 TAU = 0.02  # softmax temperature over cosine similarities
+MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 
 
@@ -119,8 +121,10 @@ class DiceSet:
             sims = emb[mine] @ emb[mask & same].T
             best.append(float(sims.max(1).min()))
         if not best:
-            return 0.5
-        return float(min(0.8, 0.85 * np.percentile(best, 5)))
+            return 0.6
+        # a typical taught face is this similar to the other examples of its face; a few bad
+        # teaching crops must not lower the bar for everything (junk on the table scores 0.4-0.75)
+        return float(np.clip(0.75 * np.median(best), 0.55, 0.85))
 
     def with_info(self, **info) -> "DiceSet":
         return replace(self, info={**self.info, **info})
@@ -269,6 +273,11 @@ class DiceSetReader:
                     break
             if not clash:
                 kept.append(int(i))
+        if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
+            sides = {k: ((found.boxes[k][2] - found.boxes[k][0]) * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5
+                     for k in kept}
+            typical = float(np.median(list(sides.values())))
+            kept = [k for k in kept if sides[k] >= MIN_REL_SIDE * typical]
         kept.sort(key=lambda k: (found.boxes[k][1], found.boxes[k][0]))
         t2 = time.perf_counter()
         boxes = [found.boxes[k] for k in kept]
