@@ -13,9 +13,10 @@ per face (The Choice: every colour appears as often as every number), then ``--t
 Designs seen while writing the reader (``SEEN_DESIGNS``) and designs held out of it entirely
 (``HELD_OUT_DESIGNS``: a new body style and new symbol sets) are reported apart.
 
-With ``--real``: for each pair of real crop sets, teach 5 crops per value from one set, read the
-other's validation crops; also the shipped ONNX model on the same crops (no teaching), when the
-model file exists.
+Real dice (``--real``, the shared sets): teach 5 dice per value from one set's training split,
+read every validation die of each other set on its labelled box; the shipped ONNX model (no
+teaching) reads the same boxes when the model file exists (it was trained on the training splits
+of these sets, never on their validation splits).
 """
 from __future__ import annotations
 
@@ -122,51 +123,63 @@ def run_designs(designs, per_face, n_test, seed, label):
     return totals
 
 
-def run_real(root: Path, per_value: int, seed: int):
+def _real_dice(root: Path, name: str, validation: bool):
+    """(bgr, box, value) of every labelled die of one real set's split (crop sets: the whole crop)."""
     import cv2
 
     from vision.data import load_folder
-    sets = {}
-    for name in ("chase_casino", "skovy_crops"):
-        folder = root / name
-        if (folder / "labels.csv").is_file():
-            sets[name] = load_folder(folder)
-    if len(sets) < 2:
-        print(f"\nreal photos: crop sets not found under {root}")
+    out = []
+    for im in load_folder(root / name):
+        if im.validation != validation:
+            continue
+        bgr = cv2.imread(str(im.path))
+        if bgr is None:
+            continue
+        for d in im.dice:
+            if d.box_kind != "die":
+                continue
+            box = (0, 0, bgr.shape[1], bgr.shape[0]) if im.is_crop else d.box
+            out.append((bgr, box, d.value))
+    return out
+
+
+def run_real(root: Path, per_value: int, seed: int):
+    names = [n for n in ("chase_casino", "skovy_crops", "byler_d6_train") if (root / n / "labels.csv").is_file()]
+    if len(names) < 2:
+        print(f"\nreal photos: sets not found under {root}")
         return
-    print(f"\nreal crops: teach {per_value} crops per value from one set, read the other set's crops")
+    print(f"\nreal dice: teach {per_value} crops per value from one set (its training split), read the other "
+          f"set's validation dice (never trained on by the shipped model) on their labelled boxes")
     model = ROOT / "models" / "dice_face.onnx"
     onnx_reader = None
     if model.is_file():
         from vision.read import FaceReader, load_session
         onnx_reader = FaceReader(load_session(model, threads=1))
     rng = np.random.default_rng(seed)
-    for teach_name, test_name in (("chase_casino", "skovy_crops"), ("skovy_crops", "chase_casino")):
-        pool = sets[teach_name]
+    teach_pool = {n: _real_dice(root, n, validation=False) for n in names}
+    test_pool = {n: _real_dice(root, n, validation=True) for n in names}
+    for teach_name in names:
         examples = []
         for v in range(1, 7):
-            ims = [im for im in pool if im.dice[0].value == v]
-            for i in rng.permutation(len(ims))[:per_value]:
-                im = ims[int(i)]
-                examples.append((cv2.imread(str(im.path)), None, v, None))
-        ds = teach(examples)
-        reader = DiceSetReader(ds)
-        test = sets[test_name]
-        ok = ok_onnx = 0
-        for im in test:
-            bgr = cv2.imread(str(im.path))
-            box = (0, 0, bgr.shape[1], bgr.shape[0])
-            v = reader.read_boxes(bgr, [box])[0][0]
-            ok += v == im.dice[0].value
-            if onnx_reader is not None:
-                p = onnx_reader(bgr, [box]).probs[0]
-                ok_onnx += int(np.argmax(p[1:])) + 1 == im.dice[0].value
-        line = f"teach {teach_name:13s} -> read {test_name:13s} ({len(test)} crops): taught {ok / len(test):7.2%}"
-        if onnx_reader is not None:
-            line += f"   shipped model, no teaching {ok_onnx / len(test):7.2%}"
-        else:
-            line += "   shipped model: models/dice_face.onnx absent"
-        print(line)
+            dice = [d for d in teach_pool[teach_name] if d[2] == v]
+            for i in rng.permutation(len(dice))[:per_value]:
+                bgr, box, value = dice[int(i)]
+                examples.append((bgr, box, value, None))
+        reader = DiceSetReader(teach(examples))
+        for test_name in names:
+            if test_name == teach_name:
+                continue
+            test = test_pool[test_name]
+            ok = ok_onnx = 0
+            for bgr, box, value in test:
+                ok += reader.read_boxes(bgr, [box])[0][0] == value
+                if onnx_reader is not None:
+                    p = onnx_reader(bgr, [box]).probs[0]
+                    ok_onnx += int(np.argmax(p[1:])) + 1 == value
+            line = f"teach {teach_name:14s} -> read {test_name:14s} ({len(test):4d} dice): taught {ok / len(test):7.2%}"
+            line += f"   shipped model, no teaching {ok_onnx / len(test):7.2%}" if onnx_reader is not None else \
+                "   (shipped model absent)"
+            print(line)
 
 
 def main(argv=None) -> int:
