@@ -317,7 +317,7 @@ class Qwinto(Game):
                                        "full: the number on the far right"))
             else:
                 lines.append(ScoreLine(f"{row.colour} row", len(values),
-                                       f"{len(values)} numbers, 1 point each"))
+                                       f"{len(values)} number{'s' * (len(values) != 1)}, 1 point each"))
         for col, members in self._columns.items():
             if len(members) != 3:
                 continue
