@@ -33,7 +33,7 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_iou, to_bgr
 from .pipeline import Die, Roll, decode_image
 from .read import CONTEXT, crop_square
-from .teach import ALIGNED, CROP, N_POSES, embed_aligned, face_features, rotations
+from .teach import ALIGNED, CROP, MIN_INK, N_POSES, embed_aligned, face_features, rotations
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT"]
 
@@ -244,7 +244,8 @@ class DiceSetReader:
         conf = [float(p[k].max()) for k in range(len(p))]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)
-        fits = np.array([MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE for f in feats])
+        # and every face has a symbol: a crop without ink is table, not a die
+        fits = np.array([MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE and f.ink_fraction >= MIN_INK for f in feats])
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
         return (values, conf, best, is_die, np.array([f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))

@@ -36,11 +36,12 @@ import numpy as np
 from .read import CONTEXT, crop_square
 
 __all__ = ["CROP", "ALIGNED", "FaceFeatures", "face_features", "embed_aligned", "embed_crops", "rotations",
-           "teach", "MIN_INK_DELTA", "N_POSES"]
+           "teach", "MIN_INK_DELTA", "MIN_INK", "N_POSES"]
 
 CROP = 64
 ALIGNED = 32
 MIN_INK_DELTA = 14.0
+MIN_INK = 0.01  # share of the die's face that is ink: below it, no symbol was found
 _RING = (0.14, 0.30)
 _W_HOG, _W_MAP, _W_BLOB = 0.5, 1.0, 0.5
 SMALL_TURNS = (-12.0, 0.0, 12.0)  # degrees around each quarter turn: the alignment is not exact
@@ -54,6 +55,7 @@ class FaceFeatures:
     ink_lab: tuple[float, float, float]
     ink_fraction: float
     die_side: float = 0.0  # side of the die region's rectangle / crop side (about 0.6-0.9 for a good box)
+    border_touch: float = 0.0  # share of the crop's edge that is face-coloured (a good box: small)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -64,6 +66,8 @@ _yy, _xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
 _R = np.hypot(_xx - (CROP - 1) / 2, _yy - (CROP - 1) / 2) / CROP
 _RING_MASK = (_R >= _RING[0]) & (_R <= _RING[1])
 _INNER = _R <= 0.47
+_EDGE = np.zeros((CROP, CROP), bool)
+_EDGE[:2], _EDGE[-2:], _EDGE[:, :2], _EDGE[:, -2:] = True, True, True, True
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -115,7 +119,8 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     aligned = cv2.warpAffine(soft.astype(np.float32), M, (ALIGNED, ALIGNED), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT)
     return FaceFeatures(aligned, tuple(float(v) for v in face), tuple(float(v) for v in ink_lab),
-                        float(ink.sum()) / max(1, int(die.sum())), float(max(rw, rh)) / CROP)
+                        float(ink.sum()) / max(1, int(die.sum())), float(max(rw, rh)) / CROP,
+                        float(region[_EDGE].mean()))
 
 
 def _hog(img: np.ndarray, cells: int = 4, bins: int = 9) -> np.ndarray:
@@ -225,6 +230,7 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None):
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     aligned, values, neg, groups = [], [], [], []
+    dropped = 0
     face_labs, ink_labs, colour_labels = [], [], []
     for g, (bgr, box, value, colour) in enumerate(examples):
         if box is None:
@@ -233,6 +239,9 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None):
         for k, b in enumerate(boxes):
             crop = crop_square(bgr, b, CROP, CONTEXT)
             f = face_features(crop if k == 0 else _degrade(rng, crop))
+            if f.ink_fraction < MIN_INK:  # no symbol found on this crop: it would match any bare table
+                dropped += 1
+                continue
             aligned.append(f.aligned)
             values.append(value)
             groups.append(g)
@@ -247,7 +256,11 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None):
         if min(x0 + dx, y0 + dy) >= -0.3 * w and x1 + dx <= bgr.shape[1] + 0.3 * w and y1 + dy <= bgr.shape[0] + 0.3 * h:
             neg.append(face_features(crop_square(bgr, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), CROP, CONTEXT)).aligned)
     if not aligned:
-        raise ValueError("no labelled examples to teach from")
+        raise ValueError("no labelled examples to teach from (or no symbol found on any of them)")
+    missing = [v for v in dict.fromkeys(v for _, _, v, _ in examples) if v not in values]
+    if missing:
+        raise ValueError(f"no symbol found on any example of {', '.join(map(str, missing))}: teach clearer crops")
     ds = DiceSet.build(np.stack(aligned), values, np.stack(neg) if neg else np.zeros((0, ALIGNED, ALIGNED), np.float32),
                        np.array(face_labs), np.array(ink_labs), colour_labels, colour_names=colour_names, groups=groups)
-    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1), examples=len(face_labs))
+    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1), examples=len(face_labs),
+                        dropped_crops=dropped)
