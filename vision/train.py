@@ -1,6 +1,6 @@
 """Train the face reader and export it to ONNX (needs the optional ``train`` extra: torch, onnx, tqdm).
 
-    python -m vision.train --data ../shared/data/dice --synth 800 --epochs 6 --seed 0 \\
+    python -m vision.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \\
         --out models/dice_face.onnx
 
 Data (``build_dataset``): the crops the reader will see at run time.
@@ -209,13 +209,29 @@ def export_onnx(net, path: Path, info: dict):
     onnx.save(model, str(path))
 
 
+def _cap(ys, tags, cap_not_die: int, cap_synth_class: int, seed: int) -> np.ndarray:
+    """Indices kept: at most ``cap_not_die`` "not a die" crops per source and ``cap_synth_class``
+    synthetic crops per value, drawn with the seed (more epochs on the real crops for the time)."""
+    rng = np.random.default_rng(seed + 1)
+    keep = np.ones(len(ys), bool)
+    for t in np.unique(tags):
+        for c in range(len(CLASSES)):
+            cap = cap_not_die if c == 0 else (cap_synth_class if t == "synth" else 0)
+            idx = np.nonzero((tags == t) & (ys == c))[0]
+            if cap and len(idx) > cap:
+                keep[rng.choice(idx, len(idx) - cap, replace=False)] = False
+    return np.nonzero(keep)[0]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=default_data_root(), help="folder of labelled sets")
     ap.add_argument("--synth", type=int, default=800, help="number of synthetic scenes")
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--cap-not-die", type=int, default=4000, help="most 'not a die' crops per source")
+    ap.add_argument("--cap-synth-class", type=int, default=2500, help="most synthetic crops per value")
     ap.add_argument("--cache", type=Path, default=None, help="npz to reuse/store the built crops")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
@@ -228,6 +244,8 @@ def main(argv=None) -> int:
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(args.cache, crops=crops, ys=ys, tags=tags)
+    keep = _cap(ys, tags, args.cap_not_die, args.cap_synth_class, args.seed)
+    crops, ys, tags = crops[keep], ys[keep], tags[keep]
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads)

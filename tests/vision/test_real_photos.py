@@ -1,7 +1,7 @@
-"""A quick check on a few validation photos of each real set (skipped when the data is absent).
+"""A quick check on some validation photos of each real set (skipped when the data is absent).
 
-The full figures come from bench/vision_accuracy.py; these thresholds are far below them and only
-catch a broken model or pipeline.
+The full figures come from bench/vision_accuracy.py (see models/README.md); the thresholds here
+sit below them and catch a broken model or pipeline, not a small regression.
 """
 import pytest
 
@@ -19,7 +19,7 @@ def test_split_rules():
 
 @pytest.mark.parametrize("set_name", ["byler_d6_train", "matteop65"])
 def test_full_scenes(set_name, data_root, dice_reader):
-    images = [im for im in load_folder(data_root / set_name) if im.validation][:12]
+    images = [im for im in load_folder(data_root / set_name) if im.validation][:20]
     total = found = right = extra = 0
     for im in images:
         roll = dice_reader(read_image_file(im.path))
@@ -29,16 +29,16 @@ def test_full_scenes(set_name, data_root, dice_reader):
         extra += len(roll.dice) - len(pairs)
         right += sum(im.dice[i].value == roll.dice[j].value for i, j in pairs)
     assert found / total >= 0.85
-    assert right / found >= 0.85
-    assert extra <= 0.15 * total
+    assert right / found >= 0.7
+    assert extra <= 0.2 * total
 
 
-@pytest.mark.parametrize("set_name", ["chase_casino", "skovy_crops"])
-def test_crops(set_name, data_root, dice_reader):
+@pytest.mark.parametrize("set_name,least", [("chase_casino", 0.7), ("skovy_crops", 0.4)])
+def test_crops(set_name, least, data_root, dice_reader):
     images = [im for im in load_folder(data_root / set_name) if im.validation][:30]
     right = 0
     for im in images:
         box = tuple(int(v) for v in im.dice[0].box)
         probs = dice_reader.reader(read_image_file(im.path), [box]).probs
         right += select_dice([box], probs, min_die=0.0)[0][1] == im.dice[0].value
-    assert right / len(images) >= 0.7
+    assert right / len(images) >= least  # chance is 1/6
