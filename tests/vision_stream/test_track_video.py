@@ -92,3 +92,21 @@ def test_watch_refuses_what_it_cannot_read(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     r = run("--camera", "0", str(bad))
     assert r.returncode == 2
+
+
+def test_with_the_shipped_onnx_reader():
+    """The same sequences read by the shipped pip-dice model (skipped where the model file is absent)."""
+    model = ROOT / "models" / "dice_face.onnx"
+    if not model.is_file():
+        pytest.skip(f"{model} is absent (the face reader is trained with python -m vision.train)")
+    from vision.pipeline import DiceReader
+    from vision.read import load_session
+    reader = DiceReader(load_session(model, threads=1))
+    video = render_video(np.random.default_rng(4), n_dice=3)
+    stream = StreamTracker(reader, RollTracker(still_frames=3, fps=video.fps))
+    reports = [(i, r) for i, f in enumerate(video.frames) if (r := stream.feed(f, t=i / video.fps)) is not None]
+    assert len(reports) == 2
+    for (i, roll), truth in zip(reports, video.rolls):
+        assert not video.moving[i] and truth.rest_frame <= i <= truth.rest_frame + 5
+        assert sorted(roll.values) == truth.values
+    assert stream.frames_read < len(video.frames)  # busy frames are not read
