@@ -7,9 +7,10 @@ a row, and never while anything moves.
 
 Two cues say "something moves":
 
-* **frame change** (``motion_fraction``, pure): the share of pixels of a small grey copy of the
-  frame that changed by more than ``pixel_delta`` grey levels since the previous frame (a uniform
-  change of light level is subtracted first). Above ``busy_fraction`` the frame is *busy*: a
+* **frame change** (``motion_fraction``, pure): the share of pixels of a small colour copy of the
+  frame that changed by more than ``pixel_delta`` levels in any channel since the previous frame
+  (a uniform change of light is subtracted first; colour, because a hand can be as bright as the
+  table). Above ``busy_fraction`` the frame is *busy*: a
   hand, a die rolling. The reader is not even run on a busy frame (``StreamTracker``).
 * **detections that move**: each die is a track; a detection more than ``move_tolerance`` x the
   die's side away from where its track came to rest restarts that track.
@@ -22,7 +23,8 @@ frames (so it is high only when the frames agree *and* the reader was sure), and
 frames did not all agree is listed in ``disagreeing``.
 
 A detection seen in one frame only is flicker: a track counts once it is seen in a second frame
-(and then from the frame it was first seen). A resting die may go undetected for ``max_missing``
+(and then from the frame it was first seen). Two tracks of which one lies inside the other are
+competing readings of one place: the one seen in more frames of the window stays. A resting die may go undetected for ``max_missing``
 frames without breaking the window.
 
 A settled configuration is reported only when it is *new*: at least one die lies where no die of
@@ -45,7 +47,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker", "motion_fraction",
-           "small_grey", "detections_from", "largest_change"]
+           "small_grey", "small_frame", "detections_from", "largest_change"]
 
 
 @dataclass(frozen=True)
@@ -125,17 +127,37 @@ def small_grey(bgr: np.ndarray, width: int = 160) -> np.ndarray:
     return cv2.GaussianBlur(g, (3, 3), 0).astype(np.int16)
 
 
+def small_frame(bgr: np.ndarray, width: int = 160) -> np.ndarray:
+    """A small blurred colour copy of the frame (a hand as bright as the table still differs in colour)."""
+    f = width / max(1, bgr.shape[1])
+    small = cv2.resize(bgr, (width, max(1, round(bgr.shape[0] * f))), interpolation=cv2.INTER_AREA) if f < 1 else bgr
+    return cv2.GaussianBlur(small, (3, 3), 0).astype(np.int16)
+
+
+def _change(prev: np.ndarray, cur: np.ndarray) -> np.ndarray:
+    """Per-pixel change, the median change of each channel removed (a uniform light change is none)."""
+    d = cur.astype(np.int16) - prev.astype(np.int16)
+    if d.ndim == 3:
+        d = d - np.median(d.reshape(-1, d.shape[2]), axis=0).astype(np.int16)
+        return np.abs(d).max(axis=2)
+    return np.abs(d - int(np.median(d)))
+
+
 def motion_fraction(prev: np.ndarray, cur: np.ndarray, pixel_delta: int = 16) -> float:
-    """Share of pixels that changed by more than ``pixel_delta`` (uniform light change removed)."""
+    """Share of pixels that changed by more than ``pixel_delta`` (uniform light change removed);
+    ``small_grey`` or ``small_frame`` copies."""
     if prev is None or prev.shape != cur.shape:
         return 1.0
-    d = cur.astype(np.int16) - prev.astype(np.int16)
-    d = d - int(np.median(d))
-    return float(np.count_nonzero(np.abs(d) > pixel_delta)) / d.size
+    d = _change(prev, cur)
+    return float(np.count_nonzero(d > pixel_delta)) / d.size
 
 
 def _centre(box) -> tuple[float, float]:
     return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+
+
+def _inside(point, box) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 def _side(box) -> float:
@@ -175,7 +197,7 @@ class RollTracker:
     configurations with one of these numbers of dice are rolls (a game's dice count).
     """
     still_frames: int = 3
-    move_tolerance: float = 0.2
+    move_tolerance: float = 0.35
     match_radius: float = 0.8
     max_missing: int = 2
     counts: frozenset[int] | None = None
@@ -239,11 +261,17 @@ class RollTracker:
                 tr.confirmed = True
                 self._changed(tr.since)
         kept = []
+        present = [self.tracks[ti] for ti in used_t]
         for ti, tr in enumerate(self.tracks):
             if ti in used_t:
                 kept.append(tr)
             elif tr.confirmed and self.frame - tr.last_seen <= self.max_missing:
                 kept.append(tr)
+            elif tr.confirmed and any(p.confirmed and (_inside(_centre(tr.anchor), p.anchor) or
+                                                       _inside(_centre(p.anchor), tr.anchor)) for p in present):
+                # read as another box at the same place for now: keep it a while, no change
+                if self.frame - tr.last_seen <= self.max_missing + 3 * self.still_frames:
+                    kept.append(tr)
             elif tr.confirmed:
                 self._changed()  # a die vanished
         self.tracks = kept
@@ -258,6 +286,7 @@ class RollTracker:
         start = max(0, self.last_change)  # the frame of the last change already shows the new state
         if self.frame - start + 1 < self.still_frames:
             return None
+        tracks = self._one_per_place(tracks, start)
         if any(tr.last_seen != self.frame or len(tr.obs) < min(self.still_frames, self.frame - tr.since + 1)
                for tr in tracks):
             return None  # a resting die is momentarily undetected: wait for it
@@ -271,6 +300,20 @@ class RollTracker:
         roll = SettledRoll(self.rolls, self.frame, now, start, self._times.get(start, start / self.fps), dice)
         self.rolls += 1
         return roll
+
+    def _one_per_place(self, tracks: list[_Track], start: int) -> list[_Track]:
+        """Competing readings of one place (a die's box, and a larger box around it and the table,
+        read in turns): a track whose centre lies in another's box. A track of the size of the
+        other dice beats one that is not (1.5 x larger or smaller), then the one seen more often."""
+        seen = {id(tr): sum(1 for f, _ in tr.obs if f >= start) for tr in tracks}
+        typical = float(np.median([_side(tr.anchor) for tr in tracks]))
+        odd = {id(tr): abs(np.log(_side(tr.anchor) / typical)) > np.log(1.5) for tr in tracks}  # not die-sized
+        order = sorted(tracks, key=lambda tr: (odd[id(tr)], -seen[id(tr)], tr.last_seen != self.frame))
+        kept: list[_Track] = []
+        for tr in order:
+            if not any(_inside(_centre(tr.anchor), k.anchor) or _inside(_centre(k.anchor), tr.anchor) for k in kept):
+                kept.append(tr)
+        return kept
 
     def _settle(self, tr: _Track, start: int) -> SettledDie:
         obs = [d for f, d in tr.obs if f >= start] or [d for _, d in tr.obs]
@@ -299,9 +342,8 @@ class RollTracker:
 def largest_change(reference: np.ndarray, cur: np.ndarray, pixel_delta: int = 16) -> int:
     """Area in pixels of the largest connected region that differs between two ``small_grey`` frames."""
     if reference is None or reference.shape != cur.shape:
-        return cur.size
-    d = cur.astype(np.int16) - reference.astype(np.int16)
-    mask = (np.abs(d - int(np.median(d))) > pixel_delta).astype(np.uint8)
+        return cur.shape[0] * cur.shape[1]
+    mask = (_change(reference, cur) > pixel_delta).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
@@ -340,7 +382,7 @@ class StreamTracker:
     last_state: str = field(default="", init=False)  # busy, occluded, read
 
     def feed(self, bgr: np.ndarray, t: float | None = None) -> SettledRoll | None:
-        small = small_grey(bgr)
+        small = small_frame(bgr) if bgr.ndim == 3 else small_grey(bgr)
         motion = motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None else 0.0
         self.prev = small
         self.last_motion = motion
@@ -372,7 +414,7 @@ class StreamTracker:
         # a die's area on the small copy; an occluder is at least ``occluder_min`` of the frame too, so
         # that a wrong tiny box (a false die) does not make every thrown die an occluder
         die_area = (self.die_side * scale) ** 2 if self.die_side else 0.0
-        limit = max(self.occluder_dice * die_area, self.occluder_min * small.size)
+        limit = max(self.occluder_dice * die_area, self.occluder_min * small.shape[0] * small.shape[1])
         return largest_change(self.reference, small, self.pixel_delta) > limit
 
     def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:

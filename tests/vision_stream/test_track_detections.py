@@ -181,3 +181,16 @@ class TestMotion:
     def test_shape_change_is_motion(self):
         a = self.base()
         assert motion_fraction(small_grey(a), small_grey(a[:200])) == 1.0
+
+
+class TestCompetingReadings:
+    def test_a_die_and_a_box_around_it_read_in_turns_give_one_die(self):
+        t = RollTracker(still_frames=3)
+        big = Detection((60, 60, 200, 200), 1, "red", 0.99, 0.9)  # the die plus table around it
+        a = REST + [big]
+        b = REST
+        frames = [a, b, a, b, b, a, b]
+        reports = feed(t, frames)
+        assert len(reports) == 1
+        assert sorted(reports[0][1].values) == [1, 3, 5]
+        assert all(d.box != (60, 60, 200, 200) for d in reports[0][1].dice)
