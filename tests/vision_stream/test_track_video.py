@@ -16,13 +16,14 @@ from vision.track import RollTracker, StreamTracker
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
-_FIRST: dict = {}
+@pytest.fixture(scope="module")
+def video():
+    return render_video(np.random.default_rng(0), n_dice=3)
 
 
-@pytest.fixture(scope="module", params=[0, 4])
-def video_and_reader(request):
-    seed = request.param
-    video = render_video(np.random.default_rng(seed), n_dice=3)
+@pytest.fixture(scope="module")
+def video_and_reader(video):
+    seed = 0
     ds = teach(teach_examples(video, np.random.default_rng(seed + 100), per_face=3))
     return video, DiceSetReader(ds), ds
 
@@ -61,8 +62,6 @@ def test_every_settled_roll_once_never_while_moving(video_and_reader):
 
 def test_watch_command_on_a_folder_of_frames(video_and_reader, tmp_path):
     video, _, ds = video_and_reader
-    if video_and_reader is not _FIRST.setdefault("v", video_and_reader):
-        pytest.skip("the command is run on the first sequence only (time)")
     frames = tmp_path / "frames"
     frames.mkdir()
     for i, f in enumerate(video.frames):
@@ -94,7 +93,7 @@ def test_watch_refuses_what_it_cannot_read(tmp_path):
     assert r.returncode == 2
 
 
-def test_with_the_shipped_onnx_reader():
+def test_with_the_shipped_onnx_reader(video):
     """The same sequences read by the shipped pip-dice model (skipped where the model file is absent)."""
     model = ROOT / "models" / "dice_face.onnx"
     if not model.is_file():
@@ -102,7 +101,6 @@ def test_with_the_shipped_onnx_reader():
     from vision.pipeline import DiceReader
     from vision.read import load_session
     reader = DiceReader(load_session(model, threads=1))
-    video = render_video(np.random.default_rng(4), n_dice=3)
     stream = StreamTracker(reader, RollTracker(still_frames=3, fps=video.fps))
     reports = [(i, r) for i, f in enumerate(video.frames) if (r := stream.feed(f, t=i / video.fps)) is not None]
     assert len(reports) == 2
