@@ -115,7 +115,8 @@ def run_designs(designs, per_face, n_test, seed, label):
         reader = DiceSetReader(ds)
         r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
         totals.append(r)
-        print(f"{design.name:42s} {r['dice']:5d} {r['value']:7.2%} {r['colour']:7.2%} {r['both']:7.2%} | "
+        colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"  # Kuh Vadis: no face colours
+        print(f"{design.name:42s} {r['dice']:5d} {r['value']:7.2%} {colour} {r['both']:7.2%} | "
               f"{r['recall']:7.2%} {r['precision']:7.2%} {r['scene_value']:7.2%} {r['scene_both']:7.2%}  {teach_s:.1f} s")
     n = sum(r["dice"] for r in totals)
     both = sum(r["both"] * r["dice"] for r in totals) / n
