@@ -39,6 +39,7 @@ __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT"]
 
 FORMAT = "dice-set/1"
 TAU = 0.02  # softmax temperature over cosine similarities
+MIN_BOX = 16  # pixels: the shorter side of a box worth reading
 MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 
@@ -257,7 +258,13 @@ class DiceSetReader:
         bgr = to_bgr(np.asarray(image))
         found = self.finder(bgr)
         t1 = time.perf_counter()
-        values, conf, best, is_die, face_labs, ink_labs = self.read_boxes(bgr, found.boxes)
+        # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded
+        small = [min(b[2] - b[0], b[3] - b[1]) < MIN_BOX for b in found.boxes]
+        values, conf, best, is_die, face_labs, ink_labs = self.read_boxes(
+            bgr, [b for b, sm in zip(found.boxes, small) if not sm])
+        if any(small):
+            keep = [i for i, sm in enumerate(small) if not sm]
+            found = replace(found, boxes=tuple(found.boxes[i] for i in keep))
         kept: list[int] = []
         for i in np.argsort(-best, kind="stable"):
             if not is_die[i]:
