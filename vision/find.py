@@ -17,7 +17,7 @@ All functions are pure: ``propose`` takes a BGR image and returns boxes in that 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -272,7 +272,6 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
 class DieFinder:
     """Callable stage object: ``DieFinder()(bgr) -> FindResult``. Holds settings only."""
     work_size: int = 640
-    extra: dict = field(default_factory=dict)
 
     def __call__(self, bgr: np.ndarray) -> FindResult:
         return propose(bgr, self.work_size)
