@@ -64,6 +64,13 @@ def load_sheet(game: Game, data: Any, path: str):
         raise BadInput(f"{path}: {exc}") from None
 
 
+def game_and_sheet(args: argparse.Namespace, path: str | None):
+    """The game and the sheet read from `path` (a new sheet when there is no path)."""
+    data = read_json(path, "sheet") if path else None
+    game = load(args, data)
+    return game, (load_sheet(game, data, path) if path else game.new_sheet())
+
+
 def parse_roll(game: Game, text: str) -> Roll:
     try:
         roll = Roll.parse(text)

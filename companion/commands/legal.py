@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.game import ROLES, ROLLER
 
-from ._common import add_game_arguments, load, load_sheet, parse_roll, print_json, read_json
+from ._common import add_game_arguments, game_and_sheet, parse_roll, print_json
 
 
 def register(sub) -> None:
@@ -18,9 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    data = read_json(args.sheet, "sheet") if args.sheet else None
-    game = load(args, data)
-    sheet = load_sheet(game, data, args.sheet) if args.sheet else game.new_sheet()
+    game, sheet = game_and_sheet(args, args.sheet)
     roll = parse_roll(game, args.roll)
     legal = sorted(str(p) for p in game.legal(sheet, roll, args.role))
     if args.json:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ._common import add_game_arguments, load, load_sheet, print_json, read_json
+from ._common import add_game_arguments, game_and_sheet, print_json
 
 
 def register(sub) -> None:
@@ -17,9 +17,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    data = read_json(args.sheet, "sheet")
-    game = load(args, data)
-    sheet = load_sheet(game, data, args.sheet)
+    game, sheet = game_and_sheet(args, args.sheet)
     score = game.score(sheet, final=args.final)
     problems = game.problems(sheet)
     if args.json:
