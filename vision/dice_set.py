@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .find import DieFinder, box_iou, to_bgr
-from .pipeline import Die, Roll, decode_image
+from .find import DieFinder, box_iou
+from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square
 from .teach import ALIGNED, CROP, MIN_INK, N_POSES, embed_aligned, face_features, rotations
 
@@ -253,9 +253,7 @@ class DiceSetReader:
 
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
-        if isinstance(image, (bytes, bytearray, memoryview)):
-            image = decode_image(bytes(image))
-        bgr = to_bgr(np.asarray(image))
+        bgr = as_bgr(image)
         found = self.finder(bgr)
         t1 = time.perf_counter()
         # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded

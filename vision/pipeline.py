@@ -104,6 +104,13 @@ def decode_image(data: bytes) -> np.ndarray:
     return to_bgr(img)
 
 
+
+def as_bgr(image) -> np.ndarray:
+    """Encoded bytes or an array of any channel layout -> a BGR uint8 array."""
+    if isinstance(image, (bytes, bytearray, memoryview)):
+        image = decode_image(bytes(image))
+    return to_bgr(np.asarray(image))
+
 def _looks_like_image(data: bytes) -> bool:
     # formats OpenCV reads whose size we do not parse: TIFF, PNM, JPEG 2000, OpenEXR, HDR, Sun raster
     return data[:4] in (b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x0c", b"v/1\x01", b"\x59\xa6\x6a\x95") \
@@ -248,9 +255,7 @@ class DiceReader:
 
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
-        if isinstance(image, (bytes, bytearray, memoryview)):
-            image = decode_image(bytes(image))
-        bgr = to_bgr(np.asarray(image))
+        bgr = as_bgr(image)
         found = self.finder(bgr)
         read = self.reader(bgr, found.boxes)
         chosen = select_dice(found.boxes, read.probs, self.faces, self.min_die)
