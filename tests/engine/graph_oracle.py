@@ -16,31 +16,30 @@ def kv_touching(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
 
+def kv_reached(squares: set, start: tuple[int, int]) -> set:
+    """Every square of `squares` joined to `start` by touching squares of `squares`."""
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        sq = frontier.pop()
+        for cand in squares:
+            if cand not in reached and kv_touching(sq, cand):
+                reached.add(cand)
+                frontier.append(cand)
+    return reached
+
+
 def kv_blocked(owner: dict, starts: list, player: str) -> bool:
     """No path over squares that are not the opponent's joins all three starts."""
     other = "O" if player == "X" else "X"
     open_squares = {sq for sq, o in owner.items() if o != other}
-    reached = {starts[0]}
-    frontier = [starts[0]]
-    while frontier:
-        sq = frontier.pop()
-        for cand in open_squares:
-            if cand not in reached and kv_touching(sq, cand):
-                reached.add(cand)
-                frontier.append(cand)
+    reached = kv_reached(open_squares, starts[0])
     return not all(s in reached for s in starts)
 
 
 def kv_connected(owner: dict, starts: list, player: str) -> bool:
     own = {sq for sq, o in owner.items() if o == player}
-    reached = {starts[0]}
-    frontier = [starts[0]]
-    while frontier:
-        sq = frontier.pop()
-        for cand in own:
-            if cand not in reached and kv_touching(sq, cand):
-                reached.add(cand)
-                frontier.append(cand)
+    reached = kv_reached(own, starts[0])
     return all(s in reached for s in starts)
 
 
