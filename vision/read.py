@@ -22,10 +22,23 @@ import cv2
 import numpy as np
 
 __all__ = ["CONTEXT", "DEFAULT_MODEL", "ReadResult", "FaceReader", "crop_square", "crops_for_boxes",
-           "standardise", "softmax", "load_session"]
+           "standardise", "softmax", "load_session", "model_path"]
 
 CONTEXT = 1.15
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx"
+
+
+def model_path(name: str) -> Path:
+    """Where a shipped model file lies: ``models/`` beside the packages in a source checkout or an
+    editable install, ``vision/models/`` in an installed wheel (pyproject maps the folder there).
+    The checkout's path is returned when neither exists, so the error names the expected place."""
+    here = Path(__file__).resolve().parent
+    for folder in (here.parent / "models", here / "models"):
+        if (folder / name).is_file():
+            return folder / name
+    return here.parent / "models" / name
+
+
+DEFAULT_MODEL = model_path("dice_face.onnx")
 DEFAULT_CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
 
 
