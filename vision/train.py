@@ -12,17 +12,28 @@ Data (``build_dataset``): the crops the reader will see at run time.
 * the crop sets' training crops (the whole crop minus the authors' margin), with jitter;
 * ``--synth`` synthetic scenes from ``vision.synth`` treated like the real photos.
 
-Training: a small CNN (``FaceNet``) on 32x32 standardised crops, heavy augmentation on the fly
-(90-degree turns, mirror, channel shuffle, negative, grey, brightness/contrast, blur, noise),
-AdamW with a cosine schedule, class weights against the many "not a die" samples. Deterministic
-for a seed (torch deterministic algorithms, one thread order, seeded generators).
+Training: a small CNN (``--arch``) on standardised square crops (``--size`` px), heavy
+augmentation on the fly (90-degree turns, mirror, channel shuffle, negative, grey,
+brightness/contrast, blur, noise), AdamW with a one-cycle schedule, class weights against the
+many "not a die" samples. ``--device cuda`` trains on a GPU (the augmentation runs there too).
+
+Model selection without touching the validation split: ``--dev`` keeps one training photo in six
+(a hash of the file name, or of the source photo for crop sets) out of training and reports the
+crop accuracy on it, so architectures can be compared before the validation photos are read.
+
+Deterministic for a seed on the CPU (torch deterministic algorithms, seeded generators; each
+photo's and each synthetic scene's crops come from a generator seeded by its own index, so the
+data do not depend on ``--workers``). On a GPU a few kernels have no deterministic variant;
+runs agree closely, not bit for bit.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import cv2
@@ -35,7 +46,8 @@ from .read import CONTEXT, crop_square
 from .synth import render_scene
 
 CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
-SIZE = 32
+SIZE = 32  # default input size (px); ``--size`` changes it, the reader takes it from the model
+ARCHS = ("base", "wide", "s48")
 
 
 def _jitter_box(rng, box, amount=0.12):
@@ -47,8 +59,10 @@ def _jitter_box(rng, box, amount=0.12):
     return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
 
 
-def _scene_samples(rng, bgr, labels, props, crops, ys, tags, tag, neg_keep=1.0, jitters=2):
-    """Append samples of one full scene. ``labels``: list of (box, kind, value)."""
+def _scene_samples(rng, labels, props, neg_keep=1.0, jitters=2) -> list[tuple[tuple, int]]:
+    """The (box, class) samples of one full scene. ``labels``: list of (box, kind, value);
+    ``props``: the finder's proposals. Pure but for ``rng``; cropping is the caller's."""
+    out = []
     for p in props:
         best, best_v, near = 0.0, 0, 0.0
         for lb, kind, v in labels:
@@ -62,81 +76,131 @@ def _scene_samples(rng, bgr, labels, props, crops, ys, tags, tag, neg_keep=1.0, 
             if s > best:
                 best, best_v = s, v
         if best >= (0.5 if all(k == "die" for _, k, _ in labels) else 0.6):
-            crops.append(crop_square(bgr, p, SIZE, CONTEXT)); ys.append(best_v); tags.append(tag)
+            out.append((tuple(p), best_v))
         elif near < 0.2 and rng.random() < neg_keep:
-            crops.append(crop_square(bgr, p, SIZE, CONTEXT)); ys.append(0); tags.append(tag)
+            out.append((tuple(p), 0))
     for lb, kind, v in labels:
         if kind != "die":
             continue
         for _ in range(jitters):
-            crops.append(crop_square(bgr, _jitter_box(rng, lb), SIZE, CONTEXT)); ys.append(v); tags.append(tag)
+            out.append((_jitter_box(rng, lb), v))
     # two neighbouring dice in one box: "not a die"
     die_boxes = [lb for lb, k, _ in labels if k == "die"]
     for i in range(min(3, len(die_boxes) - 1)):
         a, b = die_boxes[i], die_boxes[i + 1]
         u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
         if max(u[2] - u[0], u[3] - u[1]) < 2.6 * max(a[2] - a[0], a[3] - a[1]):
-            crops.append(crop_square(bgr, u, SIZE, CONTEXT)); ys.append(0); tags.append(tag)
+            out.append((u, 0))
+    return out
 
 
-def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True):
+def is_dev(set_name: str, filename: str, source_photo: str = "") -> bool:
+    """One training photo in six, held out of training by ``--dev`` to compare architectures."""
+    key = source_photo if set_name in ("chase_casino", "skovy_crops") and source_photo else filename
+    return zlib.crc32(f"dev:{key}".encode("utf-8")) % 6 == 1
+
+
+def _task_samples(task):
+    """Crops of one photo or one synthetic scene at each size: ``({size: crops}, ys, tag, dev)``.
+    Runs in a worker process."""
+    kind, seed, index, sizes = task[:4]
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([seed, 0 if kind == "synth" else 1, index])
+    samples, dev, bgr = [], False, None
+    if kind == "synth":
+        shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
+        sc = render_scene(rng, size=shape)
+        bgr, tag = sc.image, "synth"
+        labels = [(d.box, "die", d.value) for d in sc.dice]
+        samples = _scene_samples(rng, labels, propose(bgr).boxes, neg_keep=0.2, jitters=1)
+    else:
+        im = task[4]
+        tag, dev = im.set_name, is_dev(im.set_name, im.path.name, im.source_photo)
+        bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+        if bgr is not None and im.is_crop:
+            m = 8 if "chase" in im.set_name else 10
+            inner = (m, m, im.width - m, im.height - m)  # the die without the authors' margin
+            whole = (0, 0, im.width, im.height)  # the labelled box, as the benchmark reads it
+            samples = [(_jitter_box(rng, box, 0.06), im.dice[0].value)
+                       for box in (inner, inner, inner, whole, whole, whole)]
+        elif bgr is not None:
+            labels = [(d.box, d.box_kind, d.value) for d in im.dice]
+            samples = _scene_samples(rng, labels, propose(bgr).boxes, neg_keep=0.5)
+    crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT) for b, _ in samples]) if samples
+                 else np.zeros((0, s, s, 3), np.uint8)) for s in sizes}
+    return crops, np.array([y for _, y in samples], np.int64), tag, dev
+
+
+def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,), workers: int = 1):
+    """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
+    marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on them).
+    Each scene is cropped at every size in ``sizes`` (the same boxes)."""
     from tqdm import tqdm
 
-    rng = np.random.default_rng(seed)
-    crops, ys, tags = [], [], []
+    sizes = tuple(sizes)
+    tasks = []
     sets = [p for p in sorted(Path(data_root).iterdir()) if (p / "labels.csv").is_file()] if Path(data_root).is_dir() else []
     for folder in sets:
-        images = [im for im in load_folder(folder) if not im.validation]
-        for im in tqdm(images, desc=f"real {folder.name}", disable=not progress, file=sys.stderr):
-            bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
-            if bgr is None:
-                continue
-            if im.is_crop:
-                d = im.dice[0]
-                m = 8 if "chase" in folder.name else 10
-                inner = (m, m, im.width - m, im.height - m)  # the die without the authors' margin
-                whole = (0, 0, im.width, im.height)  # the labelled box, as the benchmark reads it
-                for box in (inner, inner, inner, whole, whole, whole):
-                    crops.append(crop_square(bgr, _jitter_box(rng, box, 0.06), SIZE, CONTEXT)); ys.append(d.value)
-                    tags.append(folder.name)
-                continue
-            labels = [(d.box, d.box_kind, d.value) for d in im.dice]
-            props = propose(bgr).boxes
-            _scene_samples(rng, bgr, labels, props, crops, ys, tags, folder.name, neg_keep=0.5)
-    for _ in tqdm(range(n_synth), desc="synthetic scenes", disable=not progress, file=sys.stderr):
-        size = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
-        sc = render_scene(rng, size=size)
-        labels = [(d.box, "die", d.value) for d in sc.dice]
-        props = propose(sc.image).boxes
-        _scene_samples(rng, sc.image, labels, props, crops, ys, tags, "synth", neg_keep=0.2, jitters=1)
-    return np.stack(crops), np.array(ys, np.int64), np.array(tags)
+        for im in load_folder(folder):
+            if not im.validation:
+                tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()), sizes, im))
+    tasks += [("synth", seed, i, sizes) for i in range(n_synth)]
+    if workers > 1:
+        import multiprocessing as mp
+
+        pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+        results = pool.imap(_task_samples, tasks, chunksize=4)
+    else:
+        pool, results = None, map(_task_samples, tasks)
+    crops = {s: [] for s in sizes}
+    ys, tags, dev = [], [], []
+    for c, y, tag, d in tqdm(results, total=len(tasks), desc="building crops", disable=not progress,
+                             file=sys.stderr, mininterval=2.0):
+        for s in sizes:
+            crops[s].append(c[s])
+        ys.append(y)
+        tags += [tag] * len(y)
+        dev += [d] * len(y)
+    if pool is not None:
+        pool.close()
+        pool.join()
+    crops = {s: np.concatenate(crops[s]) if crops[s] else np.zeros((0, s, s, 3), np.uint8) for s in sizes}
+    return (crops, np.concatenate(ys) if ys else np.zeros(0, np.int64), np.array(tags), np.array(dev, bool))
 
 
-def _make_net():
+def _make_net(arch: str = "base"):
+    """``base``: 4 x (3x3 conv, BN, ReLU) of 16-32-64-128 channels, max-pool after the first three
+    (for 32 px). ``wide``: the same with 24-48-96-192. ``s48``: a stride-2 3x3 stem (for 48 px
+    crops: finer pips at the cost of the first layer only), then ``base``'s trunk."""
     import torch.nn as nn
 
-    def block(cin, cout):
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+    def block(cin, cout, stride=1):
+        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+    if arch not in ARCHS:
+        raise ValueError(f"unknown architecture {arch!r} (one of {', '.join(ARCHS)})")
+    w = (24, 48, 96, 192) if arch == "wide" else (16, 32, 64, 128)
+    stem = block(3, w[0], stride=2) if arch == "s48" else block(3, w[0]) + [nn.MaxPool2d(2)]
     return nn.Sequential(
-        *block(3, 16), nn.MaxPool2d(2),          # 32 -> 16
-        *block(16, 32), nn.MaxPool2d(2),         # 16 -> 8
-        *block(32, 64), nn.MaxPool2d(2),         # 8 -> 4
-        *block(64, 128),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(128, len(CLASSES)))
+        *stem,
+        *block(w[0], w[1]), nn.MaxPool2d(2),
+        *block(w[1], w[2]), nn.MaxPool2d(2),
+        *block(w[2], w[3]),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(w[3], len(CLASSES)))
 
 
 def _augment(torch, x, gen):
-    """x: float (n, 3, h, w) in 0..255 -> augmented, standardised like vision.read.standardise."""
-    n = x.shape[0]
-    k = int(torch.randint(0, 4, (1,), generator=gen))
+    """x: float (n, 3, h, w) in 0..255 -> augmented, standardised like vision.read.standardise.
+    Runs on x's device; ``gen`` is a generator on that device."""
+    n, dev = x.shape[0], x.device
+    k = int(torch.randint(0, 4, (1,), generator=gen, device=dev))
     x = torch.rot90(x, k, dims=(2, 3))
-    if bool(torch.rand(1, generator=gen) < 0.5):
+    if bool(torch.rand(1, generator=gen, device=dev) < 0.5):
         x = torch.flip(x, dims=(3,))
     # per-sample channel shuffle
-    perm = torch.argsort(torch.rand(n, 3, generator=gen), dim=1)
+    perm = torch.argsort(torch.rand(n, 3, generator=gen, device=dev), dim=1)
     x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
-    r = torch.rand(n, 6, generator=gen)
+    r = torch.rand(n, 6, generator=gen, device=dev)
     grey = x.mean(1, keepdim=True).expand_as(x)
     x = torch.where((r[:, 0] < 0.15)[:, None, None, None], grey, x)
     x = torch.where((r[:, 1] < 0.2)[:, None, None, None], 255 - x, x)
@@ -144,65 +208,87 @@ def _augment(torch, x, gen):
     # a light blur (half a 3x3 box): a full 3x3 box wipes out the 3 px pips of small dice
     blur = 0.5 * x + 0.5 * torch.nn.functional.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
     x = torch.where((r[:, 4] < 0.15)[:, None, None, None], blur, x)
-    x = x + torch.randn(x.shape, generator=gen) * (r[:, 5] * 4)[:, None, None, None]
+    x = x + torch.randn(x.shape, generator=gen, device=dev) * (r[:, 5] * 4)[:, None, None, None]
     x = x.clamp(0, 255)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(8.0)
     return (x - mean) / std
 
 
-def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2):
+def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, arch: str = "base",
+          device: str = "cpu", batch: int = 256, lr: float = 3e-3):
     import torch
     from tqdm import tqdm
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(True)
-    gen = torch.Generator().manual_seed(seed)
-    net = _make_net()
-    X = torch.from_numpy(crops.transpose(0, 3, 1, 2).copy()).float()
-    Y = torch.from_numpy(ys)
+    if device.startswith("cuda"):
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=True)
+    else:
+        torch.use_deterministic_algorithms(True)
+    gen = torch.Generator(device=device).manual_seed(seed)
+    net = _make_net(arch).to(device)
+    X = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).to(device)  # uint8 stays small
+    Y = torch.from_numpy(ys).to(device)
     counts = np.bincount(ys, minlength=len(CLASSES)).astype(np.float64)
-    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5, dtype=torch.float32)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    bs = 256
+    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5, dtype=torch.float32,
+                           device=device)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    bs = batch
     steps = epochs * ((len(X) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     lossf = torch.nn.CrossEntropyLoss(weight=weights, label_smoothing=0.02)
-    bar = tqdm(total=steps, desc="training", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=steps, desc=f"training {arch}", disable=not progress, file=sys.stderr, mininterval=2.0)
     for ep in range(epochs):
         net.train()
-        order = torch.randperm(len(X), generator=gen)
-        tot, correct, seen = 0.0, 0, 0
+        order = torch.randperm(len(X), generator=gen, device=device)
+        tot = torch.zeros((), device=device)
+        correct = torch.zeros((), device=device, dtype=torch.long)
+        seen = 0
         for i in range(0, len(X), bs):
             idx = order[i:i + bs]
-            xb = _augment(torch, X[idx], gen)
+            xb = _augment(torch, X[idx].float(), gen)
             out = net(xb)
             loss = lossf(out, Y[idx])
-            opt.zero_grad()
+            opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(idx)
-            correct += int((out.argmax(1) == Y[idx]).sum())
+            tot += loss.detach() * len(idx)
+            correct += (out.argmax(1) == Y[idx]).sum()
             seen += len(idx)
             bar.update(1)
-            bar.set_postfix(epoch=ep + 1, loss=f"{tot / seen:.3f}", acc=f"{correct / seen:.3f}")
+        bar.set_postfix(epoch=ep + 1, loss=f"{float(tot) / seen:.3f}", acc=f"{int(correct) / seen:.3f}")
     bar.close()
     net.eval()
-    return net
+    return net.cpu()
 
 
-def export_onnx(net, path: Path, info: dict):
+def evaluate(net, crops, ys) -> float:
+    """Plain accuracy of ``net`` on crops (standardised as the reader does, no augmentation)."""
+    import torch
+
+    from .read import standardise
+
+    if len(ys) == 0:
+        return float("nan")
+    with torch.no_grad():
+        pred = np.concatenate([net(torch.from_numpy(standardise(crops[i:i + 1024]))).argmax(1).numpy()
+                               for i in range(0, len(crops), 1024)])
+    return float((pred == ys).mean())
+
+
+def export_onnx(net, path: Path, info: dict, size: int = SIZE):
     import onnx
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, SIZE, SIZE)
+    dummy = torch.zeros(1, 3, size, size)
     torch.onnx.export(net, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     model = onnx.load(str(path))
-    for k, v in {"classes": json.dumps(list(CLASSES)), "input": f"standardised BGR crops 3x{SIZE}x{SIZE}",
+    for k, v in {"classes": json.dumps(list(CLASSES)), "input": f"standardised BGR crops 3x{size}x{size}",
                  **{k: json.dumps(v) for k, v in info.items()}}.items():
         entry = model.metadata_props.add()
         entry.key, entry.value = k, v
@@ -230,27 +316,57 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=1, help="processes that build the crops")
+    ap.add_argument("--size", type=int, default=SIZE, help="input size of the model (px)")
+    ap.add_argument("--arch", choices=ARCHS, default="base")
+    ap.add_argument("--device", default="cpu", help="cpu or cuda")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--dev", action="store_true", help="hold one training photo in six out and report on it")
     ap.add_argument("--cap-not-die", type=int, default=4000, help="most 'not a die' crops per source")
     ap.add_argument("--cap-synth-class", type=int, default=2500, help="most synthetic crops per value")
-    ap.add_argument("--cache", type=Path, default=None, help="npz to reuse/store the built crops")
+    ap.add_argument("--cache", default=None, help="npz to reuse/store the built crops; '{size}' in the name "
+                    "is replaced by the crop size")
+    ap.add_argument("--build-sizes", default=None, help="build and cache crops at these sizes too, e.g. 32,48")
+    ap.add_argument("--build-only", action="store_true", help="build (and cache) the crops, train nothing")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
     t0 = time.time()
-    if args.cache and args.cache.is_file():
-        z = np.load(args.cache)
-        crops, ys, tags = z["crops"], z["ys"], z["tags"]
+    cache = (lambda size: Path(args.cache.replace("{size}", str(size)))) if args.cache else None
+    sizes = sorted({args.size, *(int(v) for v in (args.build_sizes or "").split(",") if v)})
+    if cache and all(cache(size).is_file() for size in sizes):
+        z = np.load(cache(args.size))
+        crops, ys, tags, dev = z["crops"], z["ys"], z["tags"], z["dev"]
     else:
-        crops, ys, tags = build_dataset(args.data, args.synth, args.seed)
-        if args.cache:
-            args.cache.parent.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(args.cache, crops=crops, ys=ys, tags=tags)
+        by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers)
+        crops = by_size[args.size]
+        for size in sizes if cache else ():
+            cache(size).parent.mkdir(parents=True, exist_ok=True)
+            np.savez(cache(size), crops=by_size[size], ys=ys, tags=tags, dev=dev)
+        del by_size
+    if args.build_only:
+        print(f"built {len(ys)} crops at {sizes} px in {time.time() - t0:.0f} s", file=sys.stderr)
+        return 0
+    if crops.shape[1] != args.size:
+        raise SystemExit(f"cached crops are {crops.shape[1]} px, --size is {args.size}")
+    print(f"crops built in {time.time() - t0:.0f} s", file=sys.stderr)
+    held = dev if args.dev else np.zeros(len(ys), bool)
+    dev_crops, dev_ys, dev_tags = crops[held], ys[held], tags[held]
+    crops, ys, tags = crops[~held], ys[~held], tags[~held]
     keep = _cap(ys, tags, args.cap_not_die, args.cap_synth_class, args.seed)
     crops, ys, tags = crops[keep], ys[keep], tags[keep]
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
-    net = train(crops, ys, args.epochs, args.seed, threads=args.threads)
-    export_onnx(net, args.out, {"seed": args.seed, "epochs": args.epochs, "synthetic_scenes": args.synth,
-                                "samples": summary})
+    net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch, device=args.device,
+                batch=args.batch, lr=args.lr)
+    info = {"seed": args.seed, "epochs": args.epochs, "synthetic_scenes": args.synth, "arch": args.arch,
+            "samples": summary}
+    if args.dev:
+        per = {str(t): round(evaluate(net, dev_crops[dev_tags == t], dev_ys[dev_tags == t]), 4)
+               for t in np.unique(dev_tags)}
+        info["dev_accuracy"] = per
+        print(f"dev crop accuracy ({args.arch}, {args.size} px): {json.dumps(per)}", file=sys.stderr)
+    export_onnx(net, args.out, info, size=args.size)
     print(f"wrote {args.out} in {time.time() - t0:.0f} s", file=sys.stderr)
     return 0
 
