@@ -1,0 +1,59 @@
+"""The training data of the face reader: which crops become which class (no torch needed)."""
+import numpy as np
+import pytest
+
+from vision.train import _scene_samples, build_dataset, is_dev
+
+DIE = ((100, 100, 140, 140), "die", 5)
+
+
+class TestSceneSamples:
+    def test_a_proposal_on_a_die_learns_its_value(self):
+        out = _scene_samples(np.random.default_rng(0), [DIE], [(101, 99, 141, 139)], jitters=0)
+        assert out == [((101, 99, 141, 139), 5)]
+
+    def test_a_proposal_far_from_every_die_is_not_a_die(self):
+        out = _scene_samples(np.random.default_rng(0), [DIE], [(300, 300, 340, 340)], neg_keep=1.0, jitters=0)
+        assert out == [((300, 300, 340, 340), 0)]
+
+    def test_a_half_overlapping_proposal_is_neither(self):
+        # IoU between 0.2 and 0.5: too far to learn the value, too close to be "not a die"
+        out = _scene_samples(np.random.default_rng(0), [DIE], [(115, 100, 155, 140)], neg_keep=1.0, jitters=0)
+        assert out == []
+
+    def test_jittered_copies_of_each_labelled_die(self):
+        out = _scene_samples(np.random.default_rng(0), [DIE], [], jitters=3)
+        assert [y for _, y in out] == [5, 5, 5]
+        for box, _ in out:
+            assert abs((box[0] + box[2]) / 2 - 120) < 0.15 * 40
+
+    def test_a_box_around_two_neighbouring_dice_is_not_a_die(self):
+        other = ((142, 100, 182, 140), "die", 2)
+        out = _scene_samples(np.random.default_rng(0), [DIE, other], [], jitters=0)
+        assert out == [((100, 100, 182, 140), 0)]
+
+    def test_pip_box_labels_match_by_the_pip_rule(self):
+        pips = ((110, 110, 130, 130), "pips", 3)
+        out = _scene_samples(np.random.default_rng(0), [pips], [(100, 100, 140, 140), (200, 200, 240, 240)],
+                             neg_keep=1.0, jitters=2)
+        assert out == [((100, 100, 140, 140), 3), ((200, 200, 240, 240), 0)]  # no jitter of a pip box
+
+
+def test_the_dev_split_is_a_stable_sixth_of_the_photos():
+    names = [f"IMG_{i:04d}.jpg" for i in range(3000)]
+    share = sum(is_dev("byler_d6_train", n) for n in names) / len(names)
+    assert 0.14 < share < 0.19
+    assert [is_dev("byler_d6_train", n) for n in names[:50]] == [is_dev("byler_d6_train", n) for n in names[:50]]
+    # the two crops of one source photo stay on the same side
+    assert is_dev("skovy_crops", "a.jpg", "photo7") == is_dev("skovy_crops", "b.jpg", "photo7")
+
+
+def test_crops_do_not_depend_on_the_number_of_workers(tmp_path):
+    pytest.importorskip("tqdm", reason="the train extra (tqdm) is not installed")
+    one = build_dataset(tmp_path, n_synth=3, seed=5, progress=False, sizes=(24, 32), workers=1)
+    two = build_dataset(tmp_path, n_synth=3, seed=5, progress=False, sizes=(24, 32), workers=2)
+    assert len(one[1]) > 0
+    assert np.array_equal(one[1], two[1])
+    for size in (24, 32):
+        assert one[0][size].shape[1:] == (size, size, 3)
+        assert np.array_equal(one[0][size], two[0][size])
