@@ -16,9 +16,11 @@ action with the engine before it is written):
 from __future__ import annotations
 
 import json
+import secrets
+import time
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, jsonify, make_response,
+from flask import (Blueprint, Response, current_app, g, jsonify, make_response,
                    request, stream_with_context)
 from werkzeug.exceptions import HTTPException
 
@@ -31,6 +33,7 @@ from engine.table import CorrectRoll, RollDice, Table, action_from_json
 
 from . import games as G
 from .db import get_store
+from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
 from .store import SeatTaken, TableRecord, UnknownTable, games_for
 
@@ -45,30 +48,45 @@ class ApiError(Exception):
         self.status, self.message, self.extra = status, message, extra
 
 
+def lang() -> str:
+    """The language of this request's pages (see `pages._language`)."""
+    return g.get("lang", "en")
+
+
+def error_body(message: str, **extra: Any) -> dict:
+    """`{"error": message in the request's language, "code": its catalogue code}`; the
+    code (see `reasons`) is there when the message is one the catalogue knows."""
+    found = explain(message)
+    body = {"error": translate(message, lang())}
+    if found is not None:
+        body["code"] = found[0]
+    return {**body, **extra}
+
+
 @bp.errorhandler(ApiError)
 def _api_error(exc: ApiError):
-    return jsonify({"error": exc.message, **exc.extra}), exc.status
+    return jsonify(error_body(exc.message, **exc.extra)), exc.status
 
 
 @bp.errorhandler(HTTPException)
 def _http_error(exc: HTTPException):
     message = {413: "the upload is too large"}.get(exc.code, exc.description)
-    return jsonify({"error": message}), exc.code
+    return jsonify(error_body(message)), exc.code
 
 
 @bp.errorhandler(UnknownTable)
 def _unknown(exc):
-    return jsonify({"error": str(exc)}), 404
+    return jsonify(error_body(str(exc))), 404
 
 
 @bp.errorhandler(IllegalPlacement)
 def _illegal(exc):
-    return jsonify({"error": str(exc)}), 409
+    return jsonify(error_body(str(exc))), 409
 
 
 @bp.errorhandler(InvalidInput)
 def _invalid(exc):
-    return jsonify({"error": str(exc)}), 400
+    return jsonify(error_body(str(exc))), 400
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -93,7 +111,8 @@ def set_token(resp: Response, code: str, token: str) -> Response:
 
 def viewer(rec: TableRecord) -> tuple[int | None, bool]:
     token = token_for(rec.code)
-    return get_store().seat_of(rec, token), bool(token) and token == rec.creator_token
+    return (get_store().seat_of(rec, token),
+            bool(token) and secrets.compare_digest(token, rec.creator_token))
 
 
 def die_json(die) -> dict:
@@ -104,13 +123,42 @@ def roll_json(roll: Roll | None) -> list | None:
     return None if roll is None else [die_json(d) for d in roll]
 
 
+_SHEETS: dict[int, tuple] = {}
+_SHEETS_LOCK = __import__("threading").Lock()
+
+
+def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
+    """(sheet JSON, drawn view) of one sheet, made once per sheet value: sheets are
+    immutable, and an action changes one seat's sheet, so the others are reused."""
+    key = id(sheet)
+    with _SHEETS_LOCK:
+        hit = _SHEETS.get(key)
+    if hit is not None and hit[0] is sheet and hit[1] is game:
+        return hit[2], hit[3]
+    data = game.sheet_to_json(sheet)
+    view = G.VIEWS[game.name](game, data) if game.name in G.VIEWS else None
+    with _SHEETS_LOCK:
+        if len(_SHEETS) > 2048:
+            _SHEETS.clear()
+        _SHEETS[key] = (sheet, game, data, view)    # the entry keeps `sheet` (and its id) alive
+    return data, view
+
+
+def translate_view(view: dict | None, language: str) -> dict | None:
+    """A drawn sheet with its caption in `language` (a copy: views are shared)."""
+    if view is None or language == "en" or not view.get("caption"):
+        return view
+    return dict(view, caption=translate(view["caption"], language))
+
+
 _SHARED: dict[tuple, dict] = {}
 _SHARED_LOCK = __import__("threading").Lock()
 
 
 def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
     """The part of the state every viewer sees, computed once per table version."""
-    key = (get_store().path, rec.id, seq, tuple(s.claimed for s in rec.seats))
+    language = lang()
+    key = (get_store().path, rec.id, seq, tuple(s.claimed for s in rec.seats), language)
     with _SHARED_LOCK:
         hit = _SHARED.get(key)
     if hit is not None:
@@ -121,13 +169,14 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         sc = table.score(s)
         layout = game.layout.info
         answer = table.answers[s] if table.answers else None
+        sheet_json, view = sheet_parts(game, table.sheets[s])
         players.append({
             "seat": s, "name": info.name, "claimed": info.claimed,
             "layout": {"name": layout.name, "confidence": layout.confidence,
                        "recon": layout.is_recon, "note": layout.note},
-            "sheet": game.sheet_to_json(table.sheets[s]),
-            "view": G.sheet_view(game, table.sheets[s]),
-            "score": sc.to_json(),
+            "sheet": sheet_json,
+            "view": translate_view(view, language),
+            "score": translate_score(sc.to_json(), language),
             "answered": answer is not None,
             "answer": None if answer is None else str(answer),
             "role": table.role(s),
@@ -180,7 +229,7 @@ def seat_options(table: Table, s: int) -> dict:
     }
     roll = table.roll
     game = table.games[s]
-    view = G.sheet_view(game, table.sheets[s])
+    view = sheet_parts(game, table.sheets[s])[1]
     if roll is None or table.answers[s] is not None or view is None:
         return out
     lit = {(m.row, m.col) for p in legal for m in p.marks}
@@ -195,7 +244,7 @@ def seat_options(table: Table, s: int) -> dict:
             reason = game.why_illegal(table.sheets[s], roll, role,
                                       Placement.of(Mark(cell["row"], cell["col"], value)))
             if reason:
-                out["reasons"][f"{cell['row']}@{cell['col']}"] = reason
+                out["reasons"][f"{cell['row']}@{cell['col']}"] = translate(reason, lang())
     return out
 
 
@@ -211,8 +260,13 @@ def _may_end_side(table: Table, s: int) -> bool:
 def _cell_candidate(view: dict, cell: dict, roll: Roll):
     """The value a player would write into this field from this roll (for its reason)."""
     rule = view.get("value", "sum")
-    if rule == "marks-only":
-        return None
+    if rule == "marks-only":    # The Choice: a space is crossed with its own colour / number
+        if cell.get("value") is not None:
+            return None
+        if cell["row"] == "R" and cell.get("colour"):
+            return cell["colour"]
+        printed = cell.get("printed")
+        return int(printed) if printed and printed.isdigit() else None
     if rule == "printed":
         printed = cell.get("printed")
         if printed is None or printed in ("X", "O"):
@@ -344,14 +398,16 @@ def act(code: str):
     store = get_store()
     rec = store.table_record(code)
     seat, creator = viewer(rec)
-    _, current = store.state(rec)
     if isinstance(action, (RollDice, CorrectRoll)):
-        roller = current.next_roller if isinstance(action, RollDice) else current.roller
-        if not (creator or seat == roller):
-            raise ApiError(403, f"only the table's creator or {rec.seats[roller].name}, "
-                                f"whose turn it is, may {'roll' if isinstance(action, RollDice) else 'correct the roll'}")
+        def check(current: Table) -> None:
+            roller = current.next_roller if isinstance(action, RollDice) else current.roller
+            if not (creator or seat == roller):
+                raise ApiError(403, f"only the table's creator or {rec.seats[roller].name}, "
+                                    f"whose turn it is, may "
+                                    f"{'roll' if isinstance(action, RollDice) else 'correct the roll'}")
         by = seat if seat is not None and not creator else -1
     else:
+        check = None
         target = action.seat
         if not 0 <= target < len(rec.seats):
             raise ApiError(400, f"there is no seat {target} at this table")
@@ -361,11 +417,11 @@ def act(code: str):
             raise ApiError(403, f"this is {rec.seats[target].name}'s sheet: only "
                                 f"{rec.seats[target].name} may write on it")
         by = target
-    seq, table = store.append(rec, action, by)
+    seq, table = store.append(rec, action, by, check)
     current_app.extensions["broker"].publish(
         rec.code, "action", {"seq": seq, "action": data.get("type"),
                              "seat": getattr(action, "seat", None)})
-    return state_response(rec, seq, table)
+    return jsonify(table_state(rec, seq, table, seat, creator))
 
 
 @bp.post("/tables/<code>/why")
@@ -380,12 +436,16 @@ def why(code: str):
         raise ApiError(400, "'seat' must be a seat number")
     placement = Placement.parse(str(data.get("placement", "")))
     if table.roll is None:
-        return jsonify({"legal": False, "reason": "nothing has been rolled yet"})
-    if table.answers[s] is not None:
-        return jsonify({"legal": False, "reason": "you have already answered this roll"})
-    game = table.games[s]
-    reason = game.why_illegal(table.sheets[s], table.roll, table.role(s), placement)
-    return jsonify({"legal": reason is None, "reason": reason})
+        reason = "nothing has been rolled yet"
+    elif table.answers[s] is not None:
+        reason = "you have already answered this roll"
+    else:
+        reason = table.games[s].why_illegal(table.sheets[s], table.roll, table.role(s),
+                                            placement)
+    found = explain(reason) if reason else None
+    return jsonify({"legal": reason is None,
+                    "reason": translate(reason, lang()) if reason else None,
+                    "code": found[0] if found else None})
 
 
 # -- camera frames ----------------------------------------------------------------------------
@@ -400,6 +460,11 @@ def _table_reader(code: str, game_name: str) -> TableReader:
         make = current_app.config.get("READER_FACTORY") or TableReader
         r = readers.setdefault(code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
     return r
+
+
+@bp.before_request
+def _started() -> None:
+    g.t_start = time.perf_counter()
 
 
 @bp.post("/tables/<code>/frame")
@@ -459,7 +524,12 @@ def camera_stream():
 
 def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
     """Decode, read and settle one frame of a table. A bad frame is refused (400) with the
-    last settled reading, which it does not change."""
+    last settled reading, which it does not change.
+
+    `timing` says where the server's time went (ms): `decode` (JPEG/PNG -> pixels),
+    `vision` (vision's reader and tracker; `read` of it the reader alone), `rest` (legal
+    placements, the answer), `server` (all of it, from the request's start)."""
+    t0 = time.perf_counter()
     try:
         image = decode_frame(data)
     except BadFrame as exc:
@@ -467,11 +537,13 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
         last = known.settled if known else None
         raise ApiError(400, str(exc), last=None if last is None else
                        [d.to_json() for d in last.dice]) from None
+    t_decoded = time.perf_counter()
     try:
         reader = _table_reader(rec.code, table.game.name)
         reading, settled = reader.feed(image)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
+    t_read = time.perf_counter()
     out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
            "width": reading.width, "height": reading.height,
            "elapsed_ms": round(reading.elapsed_ms, 1)}
@@ -487,6 +559,15 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
                                                                      role)]
     if settled:     # every page of the table shows a settled roll (never a moving one)
         current_app.extensions["broker"].publish(rec.code, "reading", out)
+    if out.get("problem") and lang() != "en":
+        out = dict(out, problem=translate(out["problem"], lang()))
+    t_end = time.perf_counter()
+    start = g.get("t_start", t0)
+    out["timing"] = {"decode": round((t_decoded - t0) * 1000, 2),
+                     "vision": round((t_read - t_decoded) * 1000, 2),
+                     "read": round(reading.read_ms, 2),
+                     "rest": round((t_end - t_read) * 1000, 2),
+                     "server": round((t_end - start) * 1000, 2)}
     return out
 
 
@@ -525,7 +606,11 @@ def check():
         sheet_json = data.get("sheet")
     sheet = g_.sheet_from_json(sheet_json)
     problems = g_.problems(sheet)
-    return jsonify({"problems": problems, "ok": not problems,
-                    "score": g_.score(sheet, final=bool(data.get("final", True))).to_json(),
+    language = lang()
+    return jsonify({"problems": [translate(p, language) for p in problems], "ok": not problems,
+                    "score": translate_score(
+                        g_.score(sheet, final=bool(data.get("final", True))).to_json(),
+                        language),
                     "finished": g_.is_finished(sheet),
-                    "sheet": g_.sheet_to_json(sheet), "view": G.sheet_view(g_, sheet)})
+                    "sheet": g_.sheet_to_json(sheet),
+                    "view": translate_view(G.sheet_view(g_, sheet), language)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from flask import Flask, jsonify, request
+from flask import Flask, g, jsonify, request
 
 from . import db
 
@@ -44,13 +44,15 @@ def create_app(config: Mapping[str, Any] | None = None,
     app.extensions["readers"] = {}          # table code -> reader.TableReader
 
     from . import api, pages
+    from .reasons import translate
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
 
     @app.errorhandler(413)
     def too_large(exc):
         if request.path.startswith("/api/"):
-            return jsonify({"error": "the upload is too large"}), 413
-        return pages.error_page(413, "the upload is too large")
+            return jsonify(api.error_body("the upload is too large")), 413
+        return pages.error_page(413, translate("the upload is too large",
+                                               g.get("lang", "en")))
 
     return app

@@ -2,7 +2,7 @@
 
 The language is `?lang=en|de` (remembered in a cookie), else the browser's
 Accept-Language. The rule engine's reasons (why a field is illegal, what is wrong on a
-typed-in sheet) are the engine's own English sentences in both languages.
+typed-in sheet) come from the engine in English and are translated by `reasons`.
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from flask import (Blueprint, Response, current_app, g, redirect,
 from . import games as G
 from .db import get_store
 from .i18n import pick_language, strings
+from .reasons import translate
 from .store import UnknownTable
 
 bp = Blueprint("pages", __name__)
@@ -54,8 +55,9 @@ def error_page(status: int, message: str):
 @bp.app_errorhandler(UnknownTable)
 def _unknown(exc):
     if request.path.startswith("/api/"):
-        return {"error": str(exc)}, 404
-    return error_page(404, str(exc))
+        from .api import error_body
+        return error_body(str(exc)), 404
+    return error_page(404, translate(str(exc), g.get("lang", "en")))
 
 
 @bp.get("/")

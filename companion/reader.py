@@ -47,7 +47,8 @@ class Reading:
     dice: tuple[SeenDie, ...]
     width: int
     height: int
-    elapsed_ms: float
+    elapsed_ms: float       # the whole reading: vision's reader and its tracker
+    read_ms: float = 0.0    # of which vision's DiceReader on this frame
 
     def key(self) -> tuple:
         return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
@@ -130,6 +131,7 @@ class TableReader:
         self.coloured = any(palette)
         self.reader = reader or _vision_reader(palette if self.coloured else (), numbers)
         self.last = None           # the per-frame result the tracker saw last
+        self.read_ms = 0.0         # how long the reader took on the last frame
         self.lock = threading.Lock()
         self.settled: Reading | None = None
         try:
@@ -141,7 +143,9 @@ class TableReader:
             self.settler = Settler(frames)
 
     def _read(self, image):
+        t0 = time.perf_counter()
         self.last = self.reader(image)
+        self.read_ms = (time.perf_counter() - t0) * 1000
         return self.last
 
     def feed(self, image) -> tuple[Reading, bool]:
@@ -151,21 +155,22 @@ class TableReader:
             t0 = time.perf_counter()
             h, w = image.shape[:2]
             if self.stream is not None:
-                self.last = None
+                self.last, self.read_ms = None, 0.0
                 roll = self.stream.feed(image)
                 frame_dice = () if self.last is None else tuple(
                     _to_seen(d, self.coloured, self.words, self.faces) for d in self.last.dice)
-                reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000)
+                reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,
+                                  self.read_ms)
                 if roll is not None and roll.dice:
                     self.settled = Reading(
                         tuple(_to_seen(d, self.coloured, self.words, self.faces)
-                              for d in roll.dice), w, h, reading.elapsed_ms)
+                              for d in roll.dice), w, h, reading.elapsed_ms, self.read_ms)
                     return self.settled, True
                 return reading, False
-            result = self.reader(image)
+            result = self._read(image)
             reading = Reading(tuple(_to_seen(d, self.coloured, self.words, self.faces)
                                     for d in result.dice), w, h,
-                              (time.perf_counter() - t0) * 1000)
+                              (time.perf_counter() - t0) * 1000, self.read_ms)
             if self.settler.add(reading):
                 self.settled = reading
                 return reading, True

@@ -233,10 +233,12 @@ class TestPlay:
     def test_why(self, client, make_table):
         code = make_table(client)
         r = client.post(f"/api/tables/{code}/why", json={"seat": 0, "placement": "O7@2"})
-        assert r.json == {"legal": False, "reason": "nothing has been rolled yet"}
+        assert r.json == {"legal": False, "reason": "nothing has been rolled yet",
+                          "code": "table.not_rolled"}
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
         r = client.post(f"/api/tables/{code}/why", json={"seat": 0, "placement": "O4@2"})
-        assert r.json == {"legal": False, "reason": "the dice add up to 3, not 4"}
+        assert r.json == {"legal": False, "reason": "the dice add up to 3, not 4",
+                          "code": "game.sum"}
         assert client.post(f"/api/tables/{code}/why",
                            json={"seat": 0, "placement": "O3@2"}).json["legal"] is True
         assert client.post(f"/api/tables/{code}/why", json={"seat": 9}).status_code == 400

