@@ -235,17 +235,19 @@ def _kuh_vadis_view(game: Game, data: dict) -> dict:
 
 @view("the_choice")
 def _the_choice_view(game: Game, data: dict) -> dict:
+    """The side being played, drawn like the paper: the colour spaces on a ring (row "R",
+    clockwise from the top, `"ring": true`; the last space touches the first) around the
+    hexagonal number area (row "N", one grid row per row of numbers, each cell two
+    half-columns wide at its x)."""
     sides = {s.name: s for s in game.layout.sides}
     side = sides[data["playing"]]
     written = data[side.name]
     crossed = set(written["colours"])
     ring = [{"row": "R", "col": p, "value": "x" if p in crossed else None, "colour": colour,
              "printed": None, "shape": "square"} for p, colour in enumerate(side.ring)]
-    width = len(ring)
     line = {side.cell_of[n]: i + 1 for i, n in enumerate(written["numbers"])
             if n in side.cell_of}
     xs = [x for _, x in side.coords]
-    offset = max(0, (width - (max(xs) + 2)) // 2)
     rows = [{"label": "R", "colour": None, "cells": ring}]
     for r, positions in enumerate(side.rows):
         cells = []
@@ -254,10 +256,10 @@ def _the_choice_view(game: Game, data: dict) -> dict:
             cells.append({"row": "N", "col": pos,
                           "value": side.numbers[pos] if pos in line else None,
                           "colour": None, "printed": f"{side.numbers[pos]}",
-                          "shape": "square", "x": offset + x + 1, "span": 2,
+                          "shape": "square", "x": x + 1, "span": 2,
                           "order": line.get(pos)})
         rows.append({"label": "N" if r == 0 else "", "colour": None, "cells": cells})
-    return {"columns": width, "rows": rows, "value": "marks-only",
+    return {"columns": max(xs) + 2, "ring": True, "rows": rows, "value": "marks-only",
             "caption": f"{side.name} side",
             "extras": [{"key": "misthrows", "label": "misthrows",
                         "value": written["misthrows"], "max": 3, "points": ""}]}

@@ -71,44 +71,73 @@
 
   /* Draw a view {columns, rows:[{label, colour, cells:[cell|null]}], extras}.
    * opts.legal: Map "ROW@COL" -> [mark texts]; opts.chosen: Set of mark texts;
-   * opts.onCell(cell, key); opts.edit: cells become inputs (check my paper). */
-  function drawSheet(view, opts) {
-    opts = opts || {};
-    const grid = el("div", { class: "sheet", style: "--cols:" + view.columns, role: "grid" });
-    view.rows.forEach((row, r) => {
-      grid.append(el("div", { class: "lbl", style: "grid-row:" + (r + 1) + ";grid-column:1" }, row.label));
+   * opts.onCell(cell, key); opts.edit: cells become inputs (check my paper).
+   * A view with `ring` (The Choice) draws its first row as a ring of spaces, clockwise from
+   * the top, around the other rows, as on the paper sheet. */
+  function cellNode(cell, opts, style) {
+    const key = cell.row + "@" + cell.col;
+    const cls = ["cell"];
+    if (cell.colour) cls.push("c-" + cell.colour);
+    if (cell.shape === "pentagon") cls.push("pentagon");
+    if (cell.span) cls.push("wide");
+    if (cell.start) cls.push("start");
+    if (cell.value === "X" || cell.value === "O") cls.push("own-" + cell.value);
+    const legal = opts.legal && opts.legal.get(key);
+    if (legal) cls.push("legal");
+    if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
+    if (opts.focus === key) cls.push("chosen");
+    if (cell.value === "x") cls.push("crossed");
+    const shown = cell.value === null || cell.value === undefined ? "" :
+      (cell.value === "x" ? "✗" : faceText(cell.value));
+    const kids = [];
+    if (cell.printed && !(cell.start && cell.value)) kids.push(el("span", { class: "printed" + (!opts.edit && (cell.value === null || cell.value === undefined) ? " big" : "") }, faceText(cell.printed)));
+    if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
+    if (opts.edit) {
+      kids.push(el("input", { value: cell.value === null ? "" : cell.value,
+        "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
+        oninput: opts.onInput }));
+    } else kids.push(shown);
+    const name = key + (cell.colour ? " " + (T[cell.colour] || cell.colour) : "");
+    return el(opts.onCell ? "button" : "div", {
+      class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
+      "aria-label": name + (shown !== "" ? " = " + cell.value : ""),
+      onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids);
+  }
+
+  function gridOf(rows, columns, opts, labels) {
+    const grid = el("div", { class: "sheet" + (labels ? "" : " inner"), style: "--cols:" + columns, role: "grid" });
+    const first = labels ? 2 : 1;
+    rows.forEach((row, r) => {
+      if (labels) grid.append(el("div", { class: "lbl", style: "grid-row:" + (r + 1) + ";grid-column:1" }, row.label));
       row.cells.forEach((cell, i) => {
-        const at = "grid-row:" + (r + 1) + ";grid-column:" + ((cell && cell.x) ? cell.x + 1 : i + 2) +
+        const at = "grid-row:" + (r + 1) + ";grid-column:" + ((cell && cell.x) ? cell.x + first - 1 : i + first) +
           (cell && cell.span ? " / span " + cell.span : "");
         if (!cell) { grid.append(el("div", { class: "cell gap", style: at, "aria-hidden": "true" })); return; }
-        const key = cell.row + "@" + cell.col;
-        const cls = ["cell"];
-        if (cell.colour) cls.push("c-" + cell.colour);
-        if (cell.shape === "pentagon") cls.push("pentagon");
-        if (cell.span) cls.push("wide");
-        if (cell.start) cls.push("start");
-        if (cell.value === "X" || cell.value === "O") cls.push("own-" + cell.value);
-        const legal = opts.legal && opts.legal.get(key);
-        if (legal) cls.push("legal");
-        if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
-        if (opts.focus === key) cls.push("chosen");
-        if (cell.value === "x") cls.push("crossed");
-        const shown = cell.value === null || cell.value === undefined ? "" :
-          (cell.value === "x" ? "✗" : faceText(cell.value));
-        const kids = [];
-        if (cell.printed && !(cell.start && cell.value)) kids.push(el("span", { class: "printed" + (!opts.edit && (cell.value === null || cell.value === undefined) ? " big" : "") }, faceText(cell.printed)));
-        if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
-        if (opts.edit) {
-          kids.push(el("input", { value: cell.value === null ? "" : cell.value,
-            "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
-            oninput: opts.onInput }));
-        } else kids.push(shown);
-        grid.append(el(opts.onCell ? "button" : "div", {
-          class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style: at,
-          "aria-label": key + (shown !== "" ? " = " + cell.value : ""),
-          onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids));
+        grid.append(cellNode(cell, opts, at));
       });
     });
+    return grid;
+  }
+
+  function ringOf(view, opts) {
+    const spaces = view.rows[0].cells;
+    const n = spaces.length;
+    const size = 12.5;                       // a space's side, % of the ring's width
+    const radius = 50 - size / 2 - 0.5;      // centres of the spaces, % from the middle
+    const box = el("div", { class: "ring-sheet", role: "group" });
+    spaces.forEach((cell, i) => {
+      const a = 2 * Math.PI * i / n - Math.PI / 2;     // clockwise from the top
+      const x = 50 + radius * Math.cos(a) - size / 2, y = 50 + radius * Math.sin(a) - size / 2;
+      box.append(cellNode(cell, opts, "left:" + x.toFixed(2) + "%;top:" + y.toFixed(2) +
+        "%;width:" + size + "%;height:" + size + "%"));
+    });
+    box.append(el("div", { class: "ring-middle" }, gridOf(view.rows.slice(1), view.columns, opts, false)));
+    return box;
+  }
+
+  function drawSheet(view, opts) {
+    opts = opts || {};
+    const grid = view.ring ? ringOf(view, opts) : gridOf(view.rows, view.columns, opts, true);
     const wrap = el("div", {}, grid);
     if (view.caption) wrap.append(el("p", { class: "note caption" }, view.caption));
     for (const ex of view.extras || []) {

@@ -8,6 +8,7 @@ Skips with the reason when the `playwright` package or /usr/bin/chromium is miss
 """
 import os
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -218,6 +219,61 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     bob.wait_for_selector("[data-player='1'] .badge.ok")
     assert "Tischansicht" not in bob.text_content("header")  # on the table view itself
     shot(bob, "qwinto-table-desktop-de")
+
+
+def test_the_choice_ring_in_german(base_url, players):
+    """The Choice's colour spaces are drawn as a ring (clockwise from the top, around the
+    number area) on the sheet and table pages, at 360 px and on a desktop; a ring space is
+    tapped to narrow the placements to it; a tap on an illegal field gives the rule's
+    reason in German on a German page."""
+    ann, bob = players
+    code = create_table(ann, base_url, "the_choice")
+    join(bob, base_url, code)
+    for page in (ann, bob):
+        page.goto(f"{base_url}/t/{code}/sheet?lang=de")
+        page.wait_for_selector(".ring-sheet > .cell")
+        ring = page.locator(".ring-sheet").bounding_box()
+        assert ring["width"] <= page.viewport_size["width"]
+        boxes = [page.locator(f'.ring-sheet > .cell[data-key="R@{i}"]').bounding_box()
+                 for i in range(16)]
+        cx, cy = ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2
+        centres = [(b["x"] + b["width"] / 2 - cx, b["y"] + b["height"] / 2 - cy) for b in boxes]
+        radii = [(x * x + y * y) ** 0.5 for x, y in centres]
+        assert max(radii) - min(radii) < 0.05 * ring["width"], radii     # on a circle
+        assert centres[0][1] < 0 and abs(centres[0][0]) < 2                # space 0 on top
+        assert centres[4][0] > 0 and abs(centres[4][1]) < 2                # clockwise
+        assert min(b["width"] for b in boxes) >= 36                        # a finger's tap
+        # the number area lies inside the ring
+        for i in range(13):
+            b = page.locator(f'.ring-middle .cell[data-key="N@{i}"]').bounding_box()
+            x, y = b["x"] + b["width"] / 2 - cx, b["y"] + b["height"] / 2 - cy
+            assert (x * x + y * y) ** 0.5 < min(radii) - b["height"] / 2
+    # red 4, purple 3, purple 5: the red and purple spaces are legal for Ann, who rolls
+    for die in ("red:4", "purple:3", "purple:5"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    ann.click("#send-roll")
+    ann.wait_for_selector(".ring-sheet > .cell.legal")
+    bob.wait_for_selector(".ring-sheet > .cell.legal")
+    shot(ann, "the_choice-ring-phone-de"), shot(bob, "the_choice-ring-desktop-de")
+    legal_key = ann.locator(".ring-sheet > .cell.legal").first.get_attribute("data-key")
+    ann.click(f'.ring-sheet > .cell[data-key="{legal_key}"]')
+    listed = ann.locator("#actions .placements button:not(#all-placements)")
+    texts = listed.all_text_contents()
+    assert texts and all(legal_key in {f"{r}@{c}" for r, c in
+                                       re.findall(r"([A-Z]+)[a-z0-9]+@(\d+)", t)}
+                         for t in texts), (legal_key, texts)
+    illegal = ann.locator(".ring-sheet > .cell:not(.legal)").first
+    illegal.click()
+    reason = ann.text_content("#reason")
+    assert reason and any(w in reason for w in ("Würfel", "Farb", "Kreuz")), reason
+    assert "the dice" not in reason and "must" not in reason
+    bob.goto(f"{base_url}/t/{code}?lang=de")
+    bob.wait_for_selector(".sheets .ring-sheet > .cell")
+    assert bob.locator(".sheets .ring-sheet").count() == 2
+    shot(bob, "the_choice-table-desktop-de")
+    ann.goto(f"{base_url}/t/{code}?lang=de")
+    ann.wait_for_selector(".sheets .ring-sheet > .cell")
+    shot(ann, "the_choice-table-phone-de")
 
 
 def test_check_my_paper(base_url, players):
