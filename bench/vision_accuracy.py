@@ -14,7 +14,8 @@ entirely right (every die found with its value, nothing else found) and the conf
   test the face reader alone: it reads the labelled box; detection is not measured there.
 * ``--split val`` keeps only the validation photos (``vision.data.is_validation``), which the
   shipped model was never trained on; ``all`` (default) is for folders of new photos.
-* ``--synth N`` renders N scenes per palette (general, qwinto, twenty_one) with a seed the
+* ``--synth N`` renders N scenes per palette (general; qwinto and twenty_one each as the game's own
+  dice set, one die per colour, and with repeated colours) with a seed the
   training never used, and prints detection, face and colour accuracy on them.
 """
 from __future__ import annotations
@@ -109,17 +110,28 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
 
 
 def evaluate_synth(reader: DiceReader, n: int, seed: int) -> list[dict]:
+    """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
+    set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
+    rule) and any number of dice of the palette's colours with repeats (named die by die)."""
+    from dataclasses import replace
+
     from vision.synth import render_scene
 
     out = []
-    for pname in ("general", "qwinto", "twenty_one"):
-        palette = PALETTES[pname]
+    runs = [("general", "any", PALETTES["general"])]
+    for game in ("qwinto", "twenty_one"):
+        runs += [(game, "game set", PALETTES[game]), (game, "repeats", replace(PALETTES[game], one_each=False))]
+    for pname, scenes, palette in runs:
         r = reader.with_calibration(None)
         r.palette = palette
         rng = np.random.default_rng(seed)
         tp = fp = fn = faces = colours = right = 0
         for _ in range(n):
-            sc = render_scene(rng, size=(640, 640), colours=list(palette.names))
+            if scenes == "game set":
+                k = int(rng.integers(1, len(palette.names) + 1))
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k, distinct=True)
+            else:
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names))
             roll = r(sc.image)
             boxes = [d.box for d in roll.dice]
             pairs = greedy_match([(d.box, "die") for d in sc.dice], boxes)
@@ -132,7 +144,8 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int) -> list[dict]:
             fn += len(sc.dice) - len(pairs)
             fp += len(boxes) - len(pairs)
             right += ok
-        out.append({"palette": pname, "scenes": n, "dice": tp + fn, "precision": tp / max(1, tp + fp),
+        out.append({"palette": pname, "scenes_kind": scenes, "scenes": n, "dice": tp + fn,
+                    "precision": tp / max(1, tp + fp),
                     "recall": tp / max(1, tp + fn), "face_accuracy": faces / max(1, tp),
                     "colour_accuracy": colours / max(1, tp), "images_right": right / max(1, n)})
     return out
@@ -165,7 +178,7 @@ def main(argv=None) -> int:
     if args.synth:
         for r in evaluate_synth(reader, args.synth, args.synth_seed):
             results["synthetic"].append(r)
-            print(f"== synthetic, palette {r['palette']}: {r['scenes']} scenes 640x640, {r['dice']} dice: "
+            print(f"== synthetic, palette {r['palette']} ({r['scenes_kind']}): {r['scenes']} scenes 640x640, {r['dice']} dice: "
                   f"precision {100 * r['precision']:.1f}%  recall {100 * r['recall']:.1f}%  "
                   f"face {100 * r['face_accuracy']:.1f}%  colour {100 * r['colour_accuracy']:.1f}%  "
                   f"images right {100 * r['images_right']:.1f}%")

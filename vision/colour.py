@@ -5,7 +5,15 @@
   ignores the pips, which cover well under half of that disc.
 * ``name_colour`` compares the measured colour, corrected by the calibration, with the palette's
   reference colours in CIE Lab (lightness weighted 0.6: shading changes lightness more than hue)
-  and turns the distances into a confidence with a softmax.
+  and turns the distances into a confidence with a softmax. A name may have several reference
+  colours (``Palette.variants``: a navy and a sky blue are both "blue"; the nearest counts).
+* Without a stored calibration the light is **estimated from the photo itself**
+  (``estimate_gains``): all dice of one photo share one light, so the blue and red gains (a
+  9 x 9 grid, 0.7-1.43) that bring every die closest to some reference win, against a prior that
+  prefers no correction (one die alone cannot shift the light much).
+* A game's palette may say that its dice set has **one die of each colour** (``one_each``:
+  Qwinto's orange, yellow and purple die; twenty one's six): the names of one photo are then
+  the best one-to-one assignment of dice to colours, not each die's nearest colour alone.
 * ``calibrate`` learns the table's light from one photo of dice whose colours are in the palette:
   per-channel gains in linear RGB (von Kries), fitted by alternating "assign each die to its
   nearest reference" and "least-squares gains", clamped to 0.5-2. ``Calibration`` is a frozen
@@ -16,6 +24,7 @@ a caller may build its own.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,7 +34,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Palette", "PALETTES", "GENERAL", "Calibration", "ColourResult", "measure_body", "name_colour",
-           "calibrate", "bgr_to_lab", "ColourNamer"]
+           "calibrate", "bgr_to_lab", "ColourNamer", "estimate_gains", "assign_one_each"]
 
 
 def _srgb_to_linear(c: np.ndarray) -> np.ndarray:
@@ -46,9 +55,13 @@ def bgr_to_lab(bgr) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Palette:
-    """Colour names with a reference colour each (BGR 0-255)."""
+    """Colour names with a reference colour each (BGR 0-255), optional further references of a
+    name (``variants``, e.g. a dark blue), and whether a photo holds at most one die of each
+    colour (``one_each``: a game's dice set)."""
     name: str
     colours: tuple[tuple[str, tuple[int, int, int]], ...]
+    variants: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    one_each: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -57,9 +70,17 @@ class Palette:
     def lab(self) -> np.ndarray:
         return bgr_to_lab(np.array([c for _, c in self.colours], np.float32))
 
-    def subset(self, name: str, names) -> "Palette":
+    def references(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Lab of every reference colour, index of its name in ``names``)."""
+        refs = list(self.colours) + [v for v in self.variants if v[0] in self.names]
+        lab = bgr_to_lab(np.array([c for _, c in refs], np.float32))
+        return lab, np.array([self.names.index(n) for n, _ in refs])
+
+    def subset(self, name: str, names, one_each: bool = False) -> "Palette":
         ref = dict(self.colours)
-        return Palette(name, tuple((n, ref[n]) for n in names))
+        names = tuple(names)
+        return Palette(name, tuple((n, ref[n]) for n in names),
+                       tuple(v for v in self.variants if v[0] in names), one_each)
 
 
 # reference colours (BGR) of everyday dice under neutral light
@@ -75,12 +96,18 @@ GENERAL = Palette("general", (
     ("purple", (140, 45, 105)),
     ("pink", (185, 140, 245)),
     ("brown", (35, 70, 110)),
+), variants=(
+    # deep shades: a die's top face in shade, a dark plastic, a translucent die over a dark table
+    ("blue", (110, 45, 15)),
+    ("green", (40, 95, 25)),
+    ("red", (30, 20, 130)),
+    ("purple", (90, 25, 60)),
 ))
 
 PALETTES: dict[str, Palette] = {
     "general": GENERAL,
-    "qwinto": GENERAL.subset("qwinto", ("orange", "yellow", "purple")),
-    "twenty_one": GENERAL.subset("twenty_one", ("white", "black", "red", "blue", "yellow", "green")),
+    "qwinto": GENERAL.subset("qwinto", ("orange", "yellow", "purple"), one_each=True),
+    "twenty_one": GENERAL.subset("twenty_one", ("white", "black", "red", "blue", "yellow", "green"), one_each=True),
 }
 
 _L_WEIGHT = 0.6
@@ -139,25 +166,76 @@ def measure_body(bgr: np.ndarray, box) -> tuple[int, int, int]:
     return tuple(int(v) for v in np.median(px, axis=0))
 
 
-def _distances(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    d = lab[:, None, :] - ref[None, :, :]
+def _distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
+    """(..., n) Lab colours -> (..., n, names) distance to each name's nearest reference."""
+    ref, owner = palette.references()
+    d = lab[..., None, :] - ref
     d[..., 0] *= _L_WEIGHT
-    return np.sqrt((d ** 2).sum(-1))
+    dist = np.sqrt((d ** 2).sum(-1))
+    out = np.full(dist.shape[:-1] + (len(palette.names),), np.inf)
+    for k in range(len(palette.names)):
+        out[..., k] = dist[..., owner == k].min(-1)
+    return out
 
 
-def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None = None):
-    """(names, confidences) for each measured BGR colour (an (n, 3) array-like)."""
+_GAIN_GRID = np.exp(np.linspace(-np.log(1.43), np.log(1.43), 9))  # 0.7 .. 1.43, 1.0 in the middle
+_GAIN_PRIOR = 1000.0  # cost of a gain of e (in squared Lab units): one die moves the light little
+
+
+def estimate_gains(measured_bgr, palette: Palette) -> Calibration:
+    """The light of one photo, from its dice alone: blue and red gains (green fixed, since the
+    overall level is not a colour) on a grid, minimising the summed squared distance of every die
+    to its nearest reference plus a prior against large corrections."""
+    m = np.asarray(measured_bgr, np.float64).reshape(-1, 3)
+    if len(m) == 0:
+        return Calibration()
+    gb, gr = np.meshgrid(_GAIN_GRID, _GAIN_GRID, indexing="ij")
+    gains = np.stack([gb.ravel(), np.ones(gb.size), gr.ravel()], 1)  # (g, 3)
+    corrected = _linear_to_srgb(_srgb_to_linear(m)[None] * gains[:, None, :])  # (g, n, 3)
+    lab = bgr_to_lab(corrected.astype(np.float32))
+    cost = (_distances(lab, palette).min(-1) ** 2).sum(-1) + _GAIN_PRIOR * (np.log(gains) ** 2).sum(-1)
+    return Calibration(tuple(float(v) for v in gains[int(np.argmin(cost))]))
+
+
+def assign_one_each(cost: np.ndarray) -> np.ndarray:
+    """Column of each row in the one-to-one assignment of minimal total ``cost`` (rows <= columns;
+    at most a few dice and colours, so all assignments are tried)."""
+    n, k = cost.shape
+    if n > k:
+        raise ValueError("more dice than colours")
+    best, best_cost = None, np.inf
+    rows = np.arange(n)
+    for perm in itertools.permutations(range(k), n):
+        c = cost[rows, perm].sum()
+        if c < best_cost:
+            best, best_cost = perm, c
+    return np.array(best, int)
+
+
+def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None = None,
+                estimate_light: bool = True):
+    """(names, confidences) for each measured BGR colour (an (n, 3) array-like).
+
+    ``calibration``: the table's light, stored from a calibration photo; without one the light is
+    estimated from these dice (``estimate_light``). With ``palette.one_each`` and no more dice than
+    colours, the names are a one-to-one assignment; a die's confidence is the softmax share of the
+    name it got."""
     m = np.asarray(measured_bgr, np.float64).reshape(-1, 3)
     if len(m) == 0:
         return (), ()
+    if calibration is None and estimate_light:
+        calibration = estimate_gains(m, palette)
     if calibration is not None:
         m = calibration.apply(m)
-    d = _distances(bgr_to_lab(m.astype(np.float32)), palette.lab())
+    d = _distances(bgr_to_lab(m.astype(np.float32)), palette)
     z = -(d ** 2) / (2 * _SIGMA ** 2)
     z -= z.max(1, keepdims=True)
     p = np.exp(z)
     p /= p.sum(1, keepdims=True)
-    idx = p.argmax(1)
+    if palette.one_each and 1 < len(m) <= len(palette.names):
+        idx = assign_one_each(d ** 2)
+    else:
+        idx = p.argmax(1)
     return tuple(palette.names[i] for i in idx), tuple(float(p[k, i]) for k, i in enumerate(idx))
 
 
@@ -170,7 +248,8 @@ def calibrate(measured_bgr, palette: Palette, iterations: int = 8) -> Calibratio
     refs = _srgb_to_linear(np.array([c for _, c in palette.colours], np.float64))
     gains = np.ones(3)
     for _ in range(iterations):
-        names, _ = name_colour(m, palette, Calibration(tuple(gains)))
+        names, _ = name_colour(m, Palette(palette.name, palette.colours, palette.variants), Calibration(tuple(gains)),
+                               estimate_light=False)
         target = refs[[palette.names.index(n) for n in names]]
         new = (lin * target).sum(0) / np.maximum((lin * lin).sum(0), 1e-9)
         new = np.clip(new, 0.5, 2.0)

@@ -214,8 +214,11 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
 
 
 def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, n_dice: int | None = None,
-                 colours: list[str] | None = None, side_range: tuple[float, float] | None = None) -> SynthScene:
-    """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names."""
+                 colours: list[str] | None = None, side_range: tuple[float, float] | None = None,
+                 distinct: bool = False) -> SynthScene:
+    """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
+    ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
+    purple die), so at most ``len(colours)`` dice."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -230,6 +233,9 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
     tilt_dir = rng.uniform(0, 2 * np.pi)
     oblique = rng.random() < 0.4
     names = colours or list(SYNTH_COLOURS)
+    if distinct:
+        n_dice = min(n_dice, len(names))
+        order = [str(v) for v in rng.permutation(names)]
     placed: list[tuple[float, float, float]] = []
     dice = []
     for _ in range(n_dice):
@@ -243,7 +249,7 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
         else:
             continue
         placed.append((cx, cy, side))
-        name = str(rng.choice(names))
+        name = order[len(dice)] if distinct else str(rng.choice(names))
         body = sample_colour(rng, name)
         lum = float(body @ np.array([0.114, 0.587, 0.299]))
         if rng.random() < 0.75:

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from vision.colour import GENERAL, PALETTES, Calibration, ColourNamer, calibrate, measure_body, name_colour
+from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate, estimate_gains,
+                           measure_body, name_colour)
 
 
 def test_palettes_are_the_agreed_names():
@@ -38,7 +39,7 @@ def test_measure_body_ignores_pips_and_table():
 def test_calibration_undoes_a_colour_cast():
     refs = np.array([c for _, c in GENERAL.colours], np.float64)
     cast = Calibration((0.5, 0.8, 1.6)).apply(refs)  # a warm lamp
-    names_before, _ = name_colour(cast, GENERAL)
+    names_before, _ = name_colour(cast, GENERAL, estimate_light=False)
     cal = calibrate(cast, GENERAL)
     names_after, _ = name_colour(cast, GENERAL, cal)
     assert names_before != GENERAL.names
@@ -61,3 +62,52 @@ def test_namer_stage():
     img[10:50, 10:50] = (140, 45, 105)
     res = ColourNamer(PALETTES["qwinto"])(img, [(10, 10, 50, 50)])
     assert res.names == ("purple",) and res.elapsed_ms >= 0
+
+
+class TestLightFromThePhoto:
+    """Without a stored calibration, the light is estimated from the dice of the photo itself."""
+
+    def test_a_warm_cast_over_many_dice_is_undone(self):
+        refs = np.array([c for _, c in GENERAL.colours], np.float64)
+        cast = Calibration((0.6, 1.0, 1.6)).apply(refs)  # grey turns brown uncorrected
+        assert name_colour(cast, GENERAL, estimate_light=False)[0] != GENERAL.names
+        assert name_colour(cast, GENERAL)[0] == GENERAL.names
+        gains = estimate_gains(cast, GENERAL).gains
+        assert gains[0] > 1.15 and gains[2] < 0.9  # it undoes the cast: more blue, less red
+
+    def test_neutral_light_is_left_alone(self):
+        refs = np.array([c for _, c in GENERAL.colours], np.float64)
+        assert estimate_gains(refs, GENERAL).gains == (1.0, 1.0, 1.0)
+
+    def test_no_dice_no_estimate(self):
+        assert estimate_gains(np.zeros((0, 3)), GENERAL) == Calibration()
+
+
+class TestOneDieOfEachColour:
+    """A game's dice set (Qwinto: one orange, one yellow, one purple die) names each colour once."""
+
+    def test_two_similar_dice_get_the_two_colours(self):
+        # a yellow die under warm light looks orange on its own; beside the orange die it is yellow
+        orange, deep_yellow = (20, 125, 245), (15, 140, 250)
+        alone = name_colour([deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
+        assert alone == ("orange",)
+        both = name_colour([orange, deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
+        assert both == ("orange", "yellow")
+
+    def test_the_general_palette_allows_repeats(self):
+        names, _ = name_colour([(40, 30, 200), (45, 35, 190)], GENERAL)
+        assert names == ("red", "red")
+
+    def test_more_dice_than_colours_fall_back_to_the_nearest(self):
+        names, _ = name_colour([(20, 125, 245)] * 4, PALETTES["qwinto"], estimate_light=False)
+        assert names == ("orange",) * 4
+
+    def test_assignment_is_optimal_not_greedy(self):
+        cost = np.array([[1.0, 2.0], [1.5, 10.0]])  # greedy gives row 0 col 0 -> total 11
+        assert list(assign_one_each(cost)) == [1, 0]
+        with pytest.raises(ValueError):
+            assign_one_each(np.zeros((3, 2)))
+
+
+def test_a_dark_blue_die_is_blue_not_black():
+    assert name_colour([(90, 50, 20)], PALETTES["twenty_one"], estimate_light=False)[0] == ("blue",)
