@@ -6,11 +6,19 @@ rejects what is not a die. The finder therefore aims for recall, with three cues
 1. *distance from the table*: the table's colour is estimated by a heavy median over a 1/16
    thumbnail; pixels far from it (in Lab, lightness weighted down) form blobs at four thresholds
    (two low ones, one with local contrast added, for pale dice on pale tables, and two high ones
-   that separate dice from each other and from tray rims);
-2. *splitting*: a blob that is not convex or not square is also split into 2 and 3 parts by
-   k-means on its pixel positions (touching dice);
+   that separate dice from each other and from tray rims). This cue works on a half-size copy
+   (the working image is at most 640 px, so the copy is at most 320 px): Lab, the thresholds and
+   the contours cost a quarter there, and a die of 14 px is still 7 px;
+2. *splitting*: a blob that is not convex or not square is also split into 2 and 3 parts (and
+   around its area / a typical single die's area) by k-means on at most ~600 of its pixel
+   positions (touching dice);
 3. *pip clusters*: small round dark-or-bright spots close together are grouped and grown into a
-   die-sized box (white dice on white tables, where only the pips stand out).
+   die-sized box (white dice on white tables, where only the pips stand out). Spots are found on
+   the full-size grey image (pips of small dice are 3 px).
+
+The proposals are then ranked by how many other proposals agree with them (IoU >= 0.5): one box
+per object first (greedy suppression at IoU 0.5 in that order), then the other boxes that are not
+near-duplicates (IoU < ``DEDUPE_IOU``) of a kept one, at most ``MAX_CANDIDATES``.
 
 All functions are pure: ``propose`` takes a BGR image and returns boxes in that image's pixels.
 """
@@ -23,13 +31,25 @@ import cv2
 import numpy as np
 
 __all__ = ["FindResult", "DieFinder", "propose", "table_distance", "box_iou", "iou_matrix", "dedupe_boxes",
-           "nms_boxes", "to_bgr"]
+           "rank_boxes", "nms_boxes", "to_bgr", "pip_groups"]
 
 _K3 = np.ones((3, 3), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
+_K2 = np.ones((2, 2), np.uint8)
 THRESHOLDS = ((11, False), (18, True), (30, False), (55, False))
 DEDUPE_IOU = 0.8
+VOTE_IOU = 0.5  # proposals that agree with a box (its score)
+OBJECT_IOU = 0.5  # one box per object first: suppression at this IoU
+MAX_CANDIDATES = 400
 MAX_SPLIT = 6
+SPLIT_POINTS = 600  # k-means on about this many pixel positions of a blob
+UPSAMPLE = False  # experiment: threshold an upsampled distance map
+RANK = True
+SHRINK = 1
+FULL_THR = (1,)
+HALF_FROM = 240  # the table-distance cue works at half size when the working image's shorter side is >= this
+PIP_REACHES = (3.2, 2.3)
+_LAB_WEIGHTS = np.array([[0.5, 1.0, 1.0]], np.float32)  # squared Lab distance: lightness weighted 0.5
 
 
 @dataclass(frozen=True)
@@ -116,18 +136,53 @@ def dedupe_boxes(boxes, w: int, h: int, iou_threshold: float = 0.8, limit: int =
     return kept
 
 
-def table_distance(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel colour distance from the estimated table colour, and that estimate (Lab)."""
+def rank_boxes(boxes, w: int, h: int, iou_threshold: float, limit: int, vote_iou: float):
+    """Clip, drop slivers, score each box by how many proposals agree with it (IoU >= ``vote_iou``),
+    then keep the best-scored box of every group of near-duplicates (IoU >= ``iou_threshold``), at
+    most ``limit``."""
+    if not boxes:
+        return []
+    arr = np.array(boxes, np.int64)
+    arr[:, [0, 2]] = np.clip(arr[:, [0, 2]], 0, w)
+    arr[:, [1, 3]] = np.clip(arr[:, [1, 3]], 0, h)
+    arr = arr[((arr[:, 2] - arr[:, 0]) >= 4) & ((arr[:, 3] - arr[:, 1]) >= 4)]
+    if not len(arr):
+        return []
+    iou = iou_matrix(arr, arr)
+    votes = (iou >= vote_iou).sum(1) + (iou * (iou >= vote_iou)).sum(1) * 1e-3
+    order = np.argsort(-votes, kind="stable")
+    first = np.zeros(len(arr), bool)  # one box per object: greedy NMS at a low IoU
+    removed = np.zeros(len(arr), bool)
+    for i in order:
+        if not removed[i]:
+            first[i] = True
+            removed |= iou[i] >= OBJECT_IOU
+    kept = []
+    for tier in (True, False):
+        for i in order:
+            if first[i] != tier or len(kept) >= limit:
+                continue
+            if kept and iou[i, kept].max() >= iou_threshold:
+                continue
+            kept.append(int(i))
+    return [tuple(int(v) for v in arr[i]) for i in kept]
+
+
+def table_distance(lab: np.ndarray, cell: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel colour distance from the estimated table colour, and that estimate (Lab).
+
+    The table colour is a 5x5 median over a thumbnail of ``cell`` x ``cell`` pixel cells (16 on a
+    640 px image: dice are small against the table, so the median ignores them)."""
     h, w = lab.shape[:2]
-    small = cv2.resize(lab, (max(8, w // 16), max(8, h // 16)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(lab, (max(8, w // cell), max(8, h // cell)), interpolation=cv2.INTER_AREA)
     small = cv2.medianBlur(small, 5)
     bg = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     d = cv2.absdiff(lab, bg).astype(np.float32)
-    dist = cv2.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist = cv2.sqrt(cv2.transform(cv2.multiply(d, d), _LAB_WEIGHTS))
     return dist, bg
 
 
-def _components(mask: np.ndarray, minside: int, maxside: float):
+def _components(mask: np.ndarray, minside: float, maxside: float):
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
         x, y, bw, bh = cv2.boundingRect(c)
@@ -141,76 +196,101 @@ def _components(mask: np.ndarray, minside: int, maxside: float):
         yield (x, y, x + bw, y + bh), c, area
 
 
-def _split(contour, box, k: int) -> list[tuple[int, int, int, int]]:
+def _split(contour, box, k: int, f: float, minside: float) -> list[tuple[int, int, int, int]]:
+    """Boxes (scaled by ``f``) of ``k`` parts of the blob, by k-means on its pixel positions; parts
+    whose longer side is under ``minside`` (working pixels) are dropped."""
     x0, y0, x1, y1 = box
     m = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x0, -y0))
-    ys, xs = np.nonzero(m[::2, ::2])
-    pts = np.stack([xs, ys], 1).astype(np.float32) * 2
+    st = max(1, int(np.sqrt((x1 - x0) * (y1 - y0) / SPLIT_POINTS)))
+    ys, xs = np.nonzero(m[::st, ::st])
+    pts = np.stack([xs, ys], 1).astype(np.float32) * st
     if len(pts) < k * 4:
         return []
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 0.5)
     cv2.setRNGSeed(0)  # deterministic k-means
     _, labels, _ = cv2.kmeans(pts, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    lo_x = np.full(k, 1e9, np.float32)
+    lo_y = lo_x.copy()
+    hi_x = np.full(k, -1e9, np.float32)
+    hi_y = hi_x.copy()
+    np.minimum.at(lo_x, labels, pts[:, 0])
+    np.minimum.at(lo_y, labels, pts[:, 1])
+    np.maximum.at(hi_x, labels, pts[:, 0])
+    np.maximum.at(hi_y, labels, pts[:, 1])
     out = []
     for j in range(k):
-        p = pts[labels.ravel() == j]
-        if len(p):
-            a, b = p.min(0), p.max(0)
-            out.append((int(a[0]) + x0, int(a[1]) + y0, int(b[0]) + x0 + 2, int(b[1]) + y0 + 2))
+        if hi_x[j] >= lo_x[j] and max(hi_x[j] - lo_x[j], hi_y[j] - lo_y[j]) + st >= minside / f:
+            out.append((int((lo_x[j] + x0) * f), int((lo_y[j] + y0) * f), int((hi_x[j] + x0 + st) * f),
+                        int((hi_y[j] + y0 + st) * f)))
     return out
 
 
-def _pip_spots(dist: np.ndarray, lab_l: np.ndarray, maxside: float) -> np.ndarray:
+def _pip_spots(grey: np.ndarray, near_mask: np.ndarray, maxside: float) -> np.ndarray:
     """(n, 3) x, y, diameter of small round high-contrast spots (pips); empty if none or too many."""
-    # local contrast against a 9x9 neighbourhood catches dark pips on white and white on dark
-    loc = cv2.absdiff(lab_l, cv2.blur(lab_l, (9, 9)))
-    mask = ((loc > 25) & (dist > 12)).astype(np.uint8) * 255
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    k = 9
+    loc = cv2.absdiff(grey, cv2.blur(grey, (k, k)))
+    mask = cv2.bitwise_and(cv2.threshold(loc, 25, 255, cv2.THRESH_BINARY)[1], near_mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours or len(contours) > 4000:
+        return np.zeros((0, 3), np.float32)
+    rects = np.array([cv2.boundingRect(c) for c in contours], np.float32).reshape(-1, 4)
+    bw, bh = rects[:, 2], rects[:, 3]
     ok = (bw >= 2) & (bh >= 2) & (bw <= maxside / 4) & (bh <= maxside / 4) \
-        & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh)) & (area >= 0.4 * bw * bh)
+        & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh))
+    idx = np.nonzero(ok)[0]
+    area = np.array([cv2.contourArea(contours[i]) + 0.5 * len(contours[i]) for i in idx], np.float32)
+    ok[idx] = area >= 0.4 * bw[idx] * bh[idx]
+    cents = np.column_stack([rects[:, 0] + bw / 2, rects[:, 1] + bh / 2])
     if not ok.any() or ok.sum() > 400:
         return np.zeros((0, 3), np.float32)
-    return np.column_stack([cents[1:][ok], (bw[ok] + bh[ok]) / 2.0]).astype(np.float32)
+    return np.column_stack([cents[ok], (bw[ok] + bh[ok]) / 2.0]).astype(np.float32)
 
 
-def _pip_clusters(pts: np.ndarray, minside: int, maxside: float, reach: float = 3.2):
+def pip_groups(pts: np.ndarray, reach: float) -> np.ndarray:
+    """Group label per pip: pips closer than ``reach`` diameters with similar size are joined."""
+    n = len(pts)
+    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+    size = pts[:, 2]
+    big = np.maximum(size[:, None], size[None, :])
+    near = (d < reach * big) & (big < 1.8 * np.minimum(size[:, None], size[None, :]))
+    lab = np.arange(n)
+    ii, jj = np.nonzero(np.triu(near, 1))
+    for _ in range(n):
+        new = lab.copy()
+        np.minimum.at(new, ii, lab[jj])
+        np.minimum.at(new, jj, lab[ii])
+        new = new[new]
+        if np.array_equal(new, lab):
+            break
+        lab = new
+    return lab
+
+
+def _pip_clusters(pts: np.ndarray, minside: float, maxside: float, reach: float = 3.2):
     """Die-sized boxes grown around groups of pips closer than ``reach`` pip diameters."""
     if len(pts) == 0:
         return []
-    # union-find of pips closer than `reach` pip diameters with similar size
-    parent = list(range(len(pts)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    size = pts[:, 2]
-    near = (d < reach * np.maximum(size[:, None], size[None, :])) & \
-        (np.maximum(size[:, None], size[None, :]) < 1.8 * np.minimum(size[:, None], size[None, :]))
-    for i, j in zip(*np.nonzero(np.triu(near, 1))):
-        parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(pts)):
-        groups.setdefault(find(i), []).append(i)
-    out = []
-    for g in groups.values():
-        if len(g) > 6:
-            continue
-        p = pts[g]
-        pip = float(np.median(p[:, 2]))
-        cx = (p[:, 0].min() + p[:, 0].max()) / 2
-        cy = (p[:, 1].min() + p[:, 1].max()) / 2
-        ext = max(p[:, 0].max() - p[:, 0].min(), p[:, 1].max() - p[:, 1].min())
-        side = max(ext + 2.6 * pip, 4.8 * pip)
-        if side < minside or side > maxside:
-            continue
-        out.append((int(cx - side / 2), int(cy - side / 2), int(cx + side / 2 + 1), int(cy + side / 2 + 1)))
-    return out
+    g = pip_groups(pts, reach)
+    n = len(pts)
+    cnt = np.bincount(g, minlength=n)
+    x0 = np.full(n, np.inf)
+    y0 = x0.copy()
+    x1 = np.full(n, -np.inf)
+    y1 = x1.copy()
+    np.minimum.at(x0, g, pts[:, 0])
+    np.minimum.at(y0, g, pts[:, 1])
+    np.maximum.at(x1, g, pts[:, 0])
+    np.maximum.at(y1, g, pts[:, 1])
+    pip = np.bincount(g, pts[:, 2], minlength=n) / np.maximum(cnt, 1)
+    idx = np.nonzero((cnt >= 1) & (cnt <= 6))[0]  # group labels in use (a group of > 6 is no face)
+    cx, cy = (x0[idx] + x1[idx]) / 2, (y0[idx] + y1[idx]) / 2
+    ext = np.maximum(x1[idx] - x0[idx], y1[idx] - y0[idx])
+    side = np.maximum(ext + 2.6 * pip[idx], 4.8 * pip[idx])
+    ok = (side >= minside) & (side <= maxside)
+    return [(int(x - s / 2), int(y - s / 2), int(x + s / 2 + 1), int(y + s / 2 + 1))
+            for x, y, s in zip(cx[ok], cy[ok], side[ok])]
 
 
 def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
@@ -224,46 +304,73 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
     h, w = img.shape[:2]
     if h < 16 or w < 16:
         return FindResult((), scale, (time.perf_counter() - t0) * 1000)
-    # Lab costs ~8 ms at 640x640 on one core (YCrCb 0.4 ms) but finds 1 % more dice on the real sets
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    dist, bg = table_distance(lab)
-    grad = cv2.blur(cv2.morphologyEx(lab[..., 0], cv2.MORPH_GRADIENT, _K3), (7, 7)).astype(np.float32)
-    minside = max(14, min(w, h) // 45)  # dice smaller than ~14 px are not read (pips would be 2 px)
+    f = 2 if min(h, w) >= HALF_FROM else 1
+    sw, sh = w // f, h // f
+    small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA) if f > 1 else img
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    dist, bg = table_distance(lab, 16 // f)
+    L = np.ascontiguousarray(lab[..., 0])
+    gk = 7 if f == 1 else 4
+    grad = cv2.blur(cv2.morphologyEx(L, cv2.MORPH_GRADIENT, _K3), (gk, gk))
+    dist_small = dist
+    if f > 1 and UPSAMPLE:
+        dist = cv2.resize(dist, (w, h), interpolation=cv2.INTER_LINEAR)
+        grad = cv2.resize(grad, (w, h), interpolation=cv2.INTER_LINEAR)
+        f = 1
+    minside = max(14, min(w, h) // 45)
     maxside = min(w, h) * 0.75
     props: list[tuple[int, int, int, int]] = []
     blobs, single_areas = [], []
-    for thr, use_grad in THRESHOLDS:
-        mask = dist > thr
-        if use_grad:
-            mask |= grad > thr
-        mask = mask.astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K5)
-        for box, contour, area in _components(mask, minside, maxside):
-            props.append(box)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dist_full = grad_full = None
+    for ti, (thr, use_grad) in enumerate(THRESHOLDS):
+        fm = 1 if ti in FULL_THR else f
+        if fm == f:
+            mask = cv2.threshold(dist, thr, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+            if use_grad:
+                mask |= cv2.threshold(grad, thr, 255, cv2.THRESH_BINARY)[1]
+        else:
+            if dist_full is None:
+                dist_full = cv2.resize(dist, (w, h), interpolation=cv2.INTER_LINEAR)
+                grad_full = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_GRADIENT, _K3), (7, 7))
+            mask = cv2.threshold(dist_full, thr, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+            if use_grad:
+                mask |= cv2.threshold(grad_full, thr, 255, cv2.THRESH_BINARY)[1]
+        if fm == 1:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K5 if fm == 1 else _K2)
+        for box, contour, area in _components(mask, minside / fm, maxside / fm):
+            props.append((box[0] * fm, box[1] * fm, box[2] * fm - (fm - 1) * SHRINK, box[3] * fm - (fm - 1) * SHRINK))
             bw, bh = box[2] - box[0], box[3] - box[1]
             hull_area = cv2.contourArea(cv2.convexHull(contour))
             if area < 0.85 * max(hull_area, 1.0) or max(bw, bh) > 1.5 * min(bw, bh):
-                blobs.append((box, contour, area))
+                blobs.append((box, contour, area * fm * fm, fm))
             else:
-                single_areas.append(area)
-    # touching dice: split into k parts, k around (blob area / a typical single die's area)
+                single_areas.append(area * fm * fm)
     typical = float(np.median(single_areas)) if len(single_areas) >= 3 else 0.0
-    for box, contour, area in blobs:
+    done = []
+    for box, contour, area, fm in blobs:
+        fbox = [v * fm for v in box]
+        if done and iou_matrix([fbox], done).max() >= 0.9:
+            continue
+        done.append(fbox)  # the same blob at another threshold is split once
         ks = {2, 3}
         if typical > 0:
             k_est = int(round(area / typical))
             ks |= {k for k in (k_est - 1, k_est, k_est + 1) if 2 <= k <= MAX_SPLIT}
         for k in sorted(ks):
-            props.extend(_split(contour, box, k))
-    spots = _pip_spots(dist, lab[..., 0], maxside)
-    props.extend(_pip_clusters(spots, minside, maxside, 3.2))
-    props.extend(_pip_clusters(spots, minside, maxside, 2.3))
-    kept = dedupe_boxes(props, w, h, DEDUPE_IOU, 400)
+            props.extend(_split(contour, box, k, fm, minside))
+    near = cv2.threshold(dist_small, 12, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+    if near.shape[:2] != (h, w):
+        near = cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST)
+    spots = _pip_spots(grey, near, maxside)
+    for r in PIP_REACHES:
+        props.extend(_pip_clusters(spots, minside, maxside, r))
+    kept = rank_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES, VOTE_IOU) if RANK else dedupe_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES)
     inv = 1.0 / scale
     boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))), min(H, int(round(b[3] * inv))))
                   for b in kept)
-    table = cv2.cvtColor(np.median(bg[::8, ::8].reshape(-1, 3), 0).astype(np.uint8)[None, None],
+    table = cv2.cvtColor(np.median(bg[::4, ::4].reshape(-1, 3), 0).astype(np.uint8)[None, None],
                          cv2.COLOR_LAB2BGR)[0, 0]
     return FindResult(boxes, scale, (time.perf_counter() - t0) * 1000, tuple(int(v) for v in table))
 
