@@ -215,8 +215,20 @@ def _augment(torch, x, gen):
     return (x - mean) / std
 
 
+def one_cycle(fraction: float, peak: float) -> float:
+    """Learning rate at ``fraction`` of training: a linear warm-up from peak/25 over the first 15 %,
+    then a cosine down to peak/10^4 (torch's OneCycleLR shape, computed here so that the length
+    of training can still change after the first epoch)."""
+    f = min(max(fraction, 0.0), 1.0)
+    if f < 0.15:
+        return peak / 25 + (peak - peak / 25) * f / 0.15
+    return peak / 1e4 + (peak - peak / 1e4) * 0.5 * (1 + np.cos(np.pi * (f - 0.15) / 0.85))
+
+
 def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, arch: str = "base",
-          device: str = "cpu", batch: int = 256, lr: float = 3e-3):
+          device: str = "cpu", batch: int = 256, lr: float = 3e-3, max_seconds: float | None = None):
+    """Train and return the net (on the CPU, in eval mode). ``max_seconds``: after the first
+    epoch, fewer epochs are run when ``epochs`` would not fit in that time."""
     import torch
     from tqdm import tqdm
 
@@ -236,11 +248,14 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
                            device=device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = batch
-    steps = epochs * ((len(X) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    per_epoch = (len(X) + bs - 1) // bs
+    steps = epochs * per_epoch
+    step = 0
     lossf = torch.nn.CrossEntropyLoss(weight=weights, label_smoothing=0.02)
     bar = tqdm(total=steps, desc=f"training {arch}", disable=not progress, file=sys.stderr, mininterval=2.0)
-    for ep in range(epochs):
+    t_start = time.time()
+    ep = 0
+    while ep < epochs:
         net.train()
         order = torch.randperm(len(X), generator=gen, device=device)
         tot = torch.zeros((), device=device)
@@ -253,14 +268,25 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
             loss = lossf(out, Y[idx])
             opt.zero_grad(set_to_none=True)
             loss.backward()
+            for group in opt.param_groups:
+                group["lr"] = one_cycle(step / steps, lr)
             opt.step()
-            sched.step()
+            step += 1
             tot += loss.detach() * len(idx)
             correct += (out.argmax(1) == Y[idx]).sum()
             seen += len(idx)
             bar.update(1)
         bar.set_postfix(epoch=ep + 1, loss=f"{float(tot) / seen:.3f}", acc=f"{int(correct) / seen:.3f}")
+        ep += 1
+        if ep == 1 and max_seconds:
+            fit = int(max_seconds / max(time.time() - t_start, 1e-6))
+            if fit < epochs:
+                epochs = max(fit, 2)
+                steps = epochs * per_epoch
+                bar.total = steps
+                print(f"\n{arch}: {epochs} epochs fit in {max_seconds:.0f} s", file=sys.stderr)
     bar.close()
+    net.epochs_done = ep
     net.eval()
     return net.cpu()
 
@@ -322,6 +348,7 @@ def main(argv=None) -> int:
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--max-seconds", type=float, default=None, help="run fewer epochs if they do not fit")
     ap.add_argument("--dev", action="store_true", help="hold one training photo in six out and report on it")
     ap.add_argument("--cap-not-die", type=int, default=4000, help="most 'not a die' crops per source")
     ap.add_argument("--cap-synth-class", type=int, default=2500, help="most synthetic crops per value")
@@ -358,8 +385,8 @@ def main(argv=None) -> int:
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch, device=args.device,
-                batch=args.batch, lr=args.lr)
-    info = {"seed": args.seed, "epochs": args.epochs, "synthetic_scenes": args.synth, "arch": args.arch,
+                batch=args.batch, lr=args.lr, max_seconds=args.max_seconds)
+    info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth, "arch": args.arch,
             "samples": summary}
     if args.dev:
         per = {str(t): round(evaluate(net, dev_crops[dev_tags == t], dev_ys[dev_tags == t]), 4)

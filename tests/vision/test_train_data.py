@@ -57,3 +57,13 @@ def test_crops_do_not_depend_on_the_number_of_workers(tmp_path):
     for size in (24, 32):
         assert one[0][size].shape[1:] == (size, size, 3)
         assert np.array_equal(one[0][size], two[0][size])
+
+
+def test_the_learning_rate_warms_up_then_decays():
+    from vision.train import one_cycle
+
+    assert one_cycle(0.0, 1.0) == pytest.approx(1 / 25)
+    assert one_cycle(0.15, 1.0) == pytest.approx(1.0)
+    assert one_cycle(1.0, 1.0) == pytest.approx(1e-4)
+    rates = [one_cycle(f, 1.0) for f in np.linspace(0.15, 1.0, 50)]
+    assert all(a >= b for a, b in zip(rates, rates[1:]))  # never rises again after the peak
