@@ -576,7 +576,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
 def events(code: str):
     store = get_store()
     rec = store.table_record(code)
-    seq = store.log_length(rec)
+    seq = rec.log_seen
     limit = request.args.get("limit", type=float)
     stream = current_app.extensions["broker"].subscribe(
         rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit)
