@@ -681,8 +681,14 @@ def _augment(torch, x, gen):
 
 def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, progress: bool = True,
           threads: int | None = None, scale: float = 28.0, margin: float = 0.3, lr: float = 3e-3,
-          budget_s: float | None = None):
-    """Train the net; ``budget_s`` (seconds) lowers the number of steps after timing steps 10-40."""
+          budget_s: float | None = None, episodes: tuple[int, int] | None = None, tau: float = 0.1):
+    """Train the net; ``budget_s`` (seconds) lowers the number of steps after timing steps 10-40.
+
+    ``episodes`` = (designs, renders per face): the first designs x 6 x renders crops of X are the
+    designs' renders in order. Three quarters of each batch are then whole designs (all six faces,
+    two renders each) and a supervised contrastive loss (temperature ``tau``) over the batch adds
+    to the CosFace loss: it asks directly for what teaching needs, the faces of one design apart
+    and two renders of a face together. The last quarter is drawn from all crops (real, not a die)."""
     import math
 
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS
@@ -728,18 +734,37 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
             0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup)))
         for g in opt.param_groups:
             g["lr"] = lr * f
-        idx = torch.randint(0, len(Xd), (batch,), generator=gen, device=dev)
+        if episodes:
+            n_des, per = episodes
+            k = max(1, (batch * 3 // 4) // 12)
+            des = torch.randint(0, n_des, (k,), generator=gen, device=dev)
+            two = torch.argsort(torch.rand(k * 6, per, generator=gen, device=dev), dim=1)[:, :2]
+            base = (des[:, None] * 6 + torch.arange(6, device=dev)[None]).reshape(-1, 1) * per
+            ep_idx = (base + two).reshape(-1)
+            idx = torch.cat([ep_idx, torch.randint(0, len(Xd), (batch - len(ep_idx),), generator=gen, device=dev)])
+        else:
+            idx = torch.randint(0, len(Xd), (batch,), generator=gen, device=dev)
         xb = _augment(torch, Xd[idx], gen)
         yb = Yd[idx]
         emb = net(xb)
         cos = emb @ torch.nn.functional.normalize(W, dim=1).T
         onehot = torch.nn.functional.one_hot(yb, n_classes).to(cos.dtype)
         loss = torch.nn.functional.cross_entropy(scale * (cos - margin * onehot), yb)
+        if episodes:  # supervised contrastive over the batch
+            sim = (emb @ emb.T) / tau
+            eye = torch.eye(len(yb), device=dev, dtype=torch.bool)
+            sim = sim.masked_fill(eye, -1e4)
+            pos = (yb[:, None] == yb[None, :]) & ~eye
+            logp = sim - torch.logsumexp(sim, dim=1, keepdim=True)
+            npos = pos.sum(1)
+            has = npos > 0
+            supcon = -(logp * pos).sum(1)[has] / npos[has]
+            loss = loss + supcon.mean()
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         if step % 20 == 0 or step == total - 1:
-            l, a = float(loss), float((cos.argmax(1) == yb).float().mean())
+            l, a = float(loss.detach()), float((cos.detach().argmax(1) == yb).float().mean())
             avg_loss = l if avg_loss is None else 0.9 * avg_loss + 0.1 * l
             avg_acc = a if avg_acc is None else 0.9 * avg_acc + 0.1 * a
             bar.set_postfix(loss=f"{avg_loss:.3f}", acc=f"{avg_acc:.3f}")
@@ -800,6 +825,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="rendering processes")
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    ap.add_argument("--supcon", type=int, default=1, help="1: add the in-batch supervised contrastive loss "
+                    "over whole designs (default); 0: CosFace only")
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="wall-time budget of the whole run: fewer steps when the machine is slower "
                          "(the steps done are in the metadata; --steps N without it reproduces a run)")
@@ -822,7 +849,9 @@ def main(argv=None) -> int:
     print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s: {info}", file=sys.stderr)
     budget = args.max_seconds - (time.time() - t0) - 20 if args.max_seconds else None
     net, not_die, stats = train(X, Y, n_classes, cfg["steps"], cfg["batch"], args.seed, args.device,
-                                threads=args.threads, lr=args.lr, budget_s=budget)
+                                threads=args.threads, lr=args.lr, budget_s=budget,
+                                episodes=(info["designs"], info["renders_per_face"])
+                                if args.supcon and info["renders_per_face"] >= 2 else None)
     info = {**info, **stats, "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],
             "classes": n_classes, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
             "not_die_centre": [round(float(v), 5) for v in not_die]}
