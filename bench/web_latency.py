@@ -128,18 +128,28 @@ def bench_frames(client: Client, n: int) -> dict:
     token = token_of(headers, code)
     frame = make_frame()
     times, statuses, reading, dice = [], {}, [], []
+    parts: dict[str, list[float]] = {}
     for _ in range(n):
         t0 = time.perf_counter()
         status, body, _ = client.call("POST", f"/api/tables/{code}/frame", raw=frame,
                                       token=token, ctype="image/jpeg")
-        times.append((time.perf_counter() - t0) * 1000)
+        elapsed = (time.perf_counter() - t0) * 1000
+        times.append(elapsed)
         statuses[status] = statuses.get(status, 0) + 1
         if status == 200:
             reading.append(body["elapsed_ms"])
             dice.append(len(body["dice"]))
+            timing = body.get("timing") or {}
+            for k, v in timing.items():
+                parts.setdefault(k, []).append(v)
+            if "server" in timing:     # HTTP, waitress, the client: outside the handler
+                parts.setdefault("outside", []).append(elapsed - timing["server"])
+            if "server" in timing and "vision" in timing:
+                parts.setdefault("not_vision", []).append(elapsed - timing["vision"])
     return {"n": n, "bytes": len(frame), "statuses": statuses,
             "p50_ms": pct(times, 50), "p99_ms": pct(times, 99),
             "read_p50_ms": pct(reading, 50), "dice_per_frame": max(dice) if dice else 0,
+            "parts_p50_ms": {k: round(pct(v, 50), 2) for k, v in parts.items()},
             "note": None if 200 in statuses else (body or {}).get("error")}
 
 
@@ -307,6 +317,14 @@ def main(argv=None) -> int:
         if f["read_p50_ms"] == f["read_p50_ms"]:     # not nan: dice were read
             print(f"  of which reading (vision, in the server): p50 {f['read_p50_ms']:.1f} ms; "
                   f"{f['dice_per_frame']} dice seen")
+        if f.get("parts_p50_ms"):
+            names = {"not_vision": "not vision (all but vision's reader + tracker)",
+                     "outside": "outside the handler (HTTP, server, client)",
+                     "decode": "decode", "vision": "vision (reader + tracker)",
+                     "read": "vision's reader alone", "rest": "legal placements + answer",
+                     "server": "in the handler"}
+            print("  p50 by part: " + ", ".join(f"{names.get(k, k)} {v:.1f} ms"
+                                                for k, v in f["parts_p50_ms"].items()))
         if f["note"]:
             print(f"  note: no dice read: {f['note']}")
         for l in loads:
