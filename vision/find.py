@@ -47,6 +47,7 @@ UPSAMPLE = False  # experiment: threshold an upsampled distance map
 RANK = True
 SHRINK = 1
 FULL_THR = (1,)
+RR_SIZE = 64  # rotated_rect segments at most this many pixels across
 HALF_FROM = 240  # the table-distance cue works at half size when the working image's shorter side is >= this
 PIP_REACHES = (3.2, 2.3)
 _LAB_WEIGHTS = np.array([[0.5, 1.0, 1.0]], np.float32)  # squared Lab distance: lightness weighted 0.5
@@ -382,3 +383,93 @@ class DieFinder:
 
     def __call__(self, bgr: np.ndarray) -> FindResult:
         return propose(bgr, self.work_size)
+
+
+def _angle_mod90(a: float) -> float:
+    a = float(a) % 90.0
+    return 0.0 if a >= 90.0 - 1e-6 else a
+
+
+def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
+                 ) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """The rotated rectangle ``((cx, cy), (w, h), angle)`` of the die in the axis-aligned ``box``.
+
+    The die is segmented from the table inside the box: the table colour is the median of a ring
+    just outside the box (``context`` x its side), each pixel's Lab distance from it (lightness
+    weighted 0.5) is thresholded by Otsu, and ``cv2.minAreaRect`` of the largest outer contour
+    that holds the box centre region gives the rectangle. ``angle`` is in degrees in [0, 90) (a
+    square die has a 90-degree symmetry), as OpenCV measures it (clockwise in image coordinates).
+    Falls back to the box itself (angle 0) when the segmentation fails: too few table pixels, no
+    contrast, or a shape that is too small or too large for the box.
+    """
+    x0, y0, x1, y1 = (float(v) for v in box)
+    fallback = (((x0 + x1) / 2.0, (y0 + y1) / 2.0), (max(0.0, x1 - x0), max(0.0, y1 - y0)), 0.0)
+    H, W = bgr.shape[:2]
+    bw, bh = x1 - x0, y1 - y0
+    if bw < 4 or bh < 4:
+        return fallback
+    m = max(2, int(round(context * max(bw, bh))))
+    ex0, ey0 = max(0, int(x0) - m), max(0, int(y0) - m)
+    ex1, ey1 = min(W, int(np.ceil(x1)) + m), min(H, int(np.ceil(y1)) + m)
+    crop = to_bgr(bgr[ey0:ey1, ex0:ex1]) if bgr.ndim != 3 or bgr.shape[2] != 3 else bgr[ey0:ey1, ex0:ex1]
+    if crop.shape[0] < 6 or crop.shape[1] < 6:
+        return fallback
+    step = -(-max(crop.shape[:2]) // RR_SIZE)  # big dice: segment every step-th pixel (the angle needs few)
+    if step > 1:  # an integer factor: INTER_AREA's fast path
+        ch, cw = (crop.shape[0] // step) * step, (crop.shape[1] // step) * step
+        crop = cv2.resize(crop[:ch, :cw], (cw // step, ch // step), interpolation=cv2.INTER_AREA)
+    scale = 1.0 / step
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    ch, cw = lab.shape[:2]
+    # the box inside the crop, in crop pixels
+    bx0, by0 = (x0 - ex0) * scale, (y0 - ey0) * scale
+    bx1, by1 = (x1 - ex0) * scale, (y1 - ey0) * scale
+    # the ring around the box: strips above, below, left and right of it (at most 256 pixels)
+    iy0, iy1 = max(0, int(by0)), min(ch, int(np.ceil(by1)))
+    strips = [lab[:iy0].reshape(-1, 3), lab[iy1:].reshape(-1, 3),
+              lab[iy0:iy1, :max(0, int(bx0))].reshape(-1, 3), lab[iy0:iy1, min(cw, int(np.ceil(bx1))):].reshape(-1, 3)]
+    table_px = np.concatenate(strips)
+    if len(table_px) < 8:  # box fills the image: no table around it
+        return fallback
+    if len(table_px) > 256:
+        table_px = table_px[:: len(table_px) // 256 + 1]
+    ref = np.median(table_px, axis=0).astype(np.float32)
+    d = lab.astype(np.float32) - ref
+    dist = cv2.sqrt(cv2.transform(cv2.multiply(d, d), _LAB_WEIGHTS))
+    dist8 = cv2.convertScaleAbs(dist, alpha=255.0 / max(float(dist.max()), 1.0))
+    if float(dist.max()) < 8:  # no contrast: the die looks like the table
+        return fallback
+    otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # keep only the box (plus a pixel): a touching neighbour must not join the die
+    clip = np.zeros_like(dist8)
+    clip[max(0, int(by0) - 1):int(np.ceil(by1)) + 1, max(0, int(bx0) - 1):int(np.ceil(bx1)) + 1] = 255
+    box_area = (bx1 - bx0) * (by1 - by0)
+    found = None
+    # Otsu first; when it only separates the pips (a pale die on a pale table), lower thresholds
+    for thr in (otsu, otsu / 2, otsu / 4):
+        if thr * float(dist.max()) / 255.0 < 4:  # under ~4 Lab units: noise, not a die
+            break
+        mask = cv2.bitwise_and(cv2.threshold(dist8, thr, 255, cv2.THRESH_BINARY)[1], clip)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        c = max(contours, key=cv2.contourArea)
+        if cv2.contourArea(c) < 0.3 * box_area:
+            continue
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        if rw * rh > 1.6 * box_area or min(rw, rh) < 0.4 * min(bx1 - bx0, by1 - by0):
+            continue
+        found = (cx, cy, rw, rh, ang)
+        break
+    if found is None:
+        return fallback
+    cx, cy, rw, rh, ang = found
+    a = float(ang) % 90.0
+    if a >= 90.0 - 1e-6 or a < 0:
+        a = 0.0
+    if abs(float(ang) % 180.0 - a) >= 45.0:  # angle wrapped by 90: the sides swap
+        rw, rh = rh, rw
+    off = (step - 1) / 2.0  # centre of a step x step cell, in input pixels
+    return ((float(cx) * step + off + ex0, float(cy) * step + off + ey0), (float(rw) * step, float(rh) * step), a)
