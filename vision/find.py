@@ -149,8 +149,13 @@ def rank_boxes(boxes, w: int, h: int, iou_threshold: float, limit: int, vote_iou
     arr = arr[((arr[:, 2] - arr[:, 0]) >= 4) & ((arr[:, 3] - arr[:, 1]) >= 4)]
     if not len(arr):
         return []
+    # identical boxes (the same blob at several thresholds) are ranked once, their count is their vote
+    _, first_at, counts = np.unique(arr, axis=0, return_index=True, return_counts=True)
+    keep_order = np.argsort(first_at)
+    arr, counts = arr[first_at[keep_order]], counts[keep_order]
     iou = iou_matrix(arr, arr)
-    votes = (iou >= vote_iou).sum(1) + (iou * (iou >= vote_iou)).sum(1) * 1e-3
+    agree = iou >= vote_iou
+    votes = agree @ counts + (iou * agree) @ counts * 1e-3
     order = np.argsort(-votes, kind="stable")
     first = np.zeros(len(arr), bool)  # one box per object: greedy NMS at a low IoU
     removed = np.zeros(len(arr), bool)
@@ -159,13 +164,14 @@ def rank_boxes(boxes, w: int, h: int, iou_threshold: float, limit: int, vote_iou
             first[i] = True
             removed |= iou[i] >= OBJECT_IOU
     kept = []
-    for tier in (True, False):
-        for i in order:
-            if first[i] != tier or len(kept) >= limit:
-                continue
-            if kept and iou[i, kept].max() >= iou_threshold:
-                continue
-            kept.append(int(i))
+    removed[:] = False
+    for i in np.concatenate([order[first[order]], order[~first[order]]]):
+        if removed[i]:
+            continue
+        kept.append(int(i))
+        if len(kept) >= limit:
+            break
+        removed |= iou[i] >= iou_threshold
     return [tuple(int(v) for v in arr[i]) for i in kept]
 
 
