@@ -17,11 +17,11 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .find import DieFinder, box_iou, to_bgr
-from .read import FaceReader
+from .find import DieFinder, box_iou, rotated_rect, to_bgr
+from .read import FaceReader, crops_for_boxes
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "read_image_file", "header_size",
-           "MAX_PIXELS", "select_dice"]
+           "MAX_PIXELS", "select_dice", "face_of"]
 
 MAX_PIXELS = 50_000_000  # a little over 8K x 6K; 4K photos are 8.3 Mpx
 MAX_SIDE = 16384
@@ -138,13 +138,20 @@ class Die:
     colour_confidence: float
     colour_bgr: tuple[int, int, int]
     die_confidence: float
+    # the die's outline as a rotated rectangle ((cx, cy), (w, h), angle in degrees 0-90), or None
+    rotated: tuple[tuple[float, float], tuple[float, float], float] | None = None
 
     def to_dict(self) -> dict:
         b, g, r = self.colour_bgr
-        return {"box": list(self.box), "value": self.value, "colour": self.colour,
-                "value_confidence": round(self.value_confidence, 4),
-                "colour_confidence": round(self.colour_confidence, 4),
-                "colour_rgb": [r, g, b], "die_confidence": round(self.die_confidence, 4)}
+        out = {"box": list(self.box), "value": self.value, "colour": self.colour,
+               "value_confidence": round(self.value_confidence, 4),
+               "colour_confidence": round(self.colour_confidence, 4),
+               "colour_rgb": [r, g, b], "die_confidence": round(self.die_confidence, 4)}
+        if self.rotated is not None:
+            (cx, cy), (w, h), angle = self.rotated
+            out["rotated_box"] = {"centre": [round(cx, 1), round(cy, 1)], "size": [round(w, 1), round(h, 1)],
+                                  "angle": round(angle, 1)}
+        return out
 
 
 @dataclass(frozen=True)
@@ -185,6 +192,16 @@ class Roll:
         return out
 
 
+def face_of(probs_row, faces=(1, 2, 3, 4, 5, 6)) -> tuple[int, float]:
+    """(value, confidence) from one row of (not a die, 1..6) probabilities: the likeliest allowed
+    face and its share of the probability of all six faces."""
+    p = np.asarray(probs_row, np.float64)
+    allowed = np.array([f for f in faces if 1 <= f <= 6], int)
+    j = int(np.argmax(p[allowed]))
+    total = float(p[1:].sum())
+    return int(allowed[j]), float(p[allowed[j]] / total) if total > 0 else 0.0
+
+
 def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: float = 0.5,
                 overlap: float = 0.3) -> list[tuple[int, int, float, float]]:
     """Pure post-processing: (box index, value, value confidence, die confidence) of the kept dice.
@@ -217,10 +234,8 @@ def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: flo
             kept.append(int(i))
     out = []
     for i in sorted(kept, key=lambda k: (boxes[k][1], boxes[k][0])):
-        face_p = probs[i, allowed]
-        j = int(np.argmax(face_p))
-        total = float(probs[i, 1:].sum())
-        out.append((i, int(allowed[j]), float(face_p[j] / total) if total > 0 else 0.0, float(p_die[i])))
+        value, confidence = face_of(probs[i], faces)
+        out.append((i, value, confidence, float(p_die[i])))
     return out
 
 
@@ -238,6 +253,7 @@ class DiceReader:
     min_die: float = 0.8  # chosen on the training photos (precision vs recall), see docs/vision.md
     work_size: int = 640
     threads: int | None = None
+    turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
     finder: DieFinder = field(init=False)
     reader: FaceReader = field(init=False)
 
@@ -250,7 +266,7 @@ class DiceReader:
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceReader":
         other = DiceReader(self.session, self.palette, calibration, self.faces, self.min_die, self.work_size,
-                           self.threads)
+                           self.threads, self.turns)
         return other
 
     def __call__(self, image) -> Roll:
@@ -260,13 +276,27 @@ class DiceReader:
         read = self.reader(bgr, found.boxes)
         chosen = select_dice(found.boxes, read.probs, self.faces, self.min_die)
         boxes = [found.boxes[i] for i, *_ in chosen]
+        read_ms = read.elapsed_ms
+        if self.turns and boxes:
+            t1 = time.perf_counter()
+            chosen = self._read_turned(bgr, boxes, read.probs, chosen)
+            read_ms += (time.perf_counter() - t1) * 1000
         namer = ColourNamer(self.palette, self.calibration)
         colours = namer(bgr, boxes)
         dice = tuple(Die(tuple(int(v) for v in found.boxes[i]), v, vc, colours.names[k], colours.confidences[k],
-                         colours.measured_bgr[k], dc)
+                         colours.measured_bgr[k], dc, rotated_rect(bgr, found.boxes[i]))
                      for k, (i, v, vc, dc) in enumerate(chosen))
-        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read.elapsed_ms, colours.elapsed_ms,
+        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read_ms, colours.elapsed_ms,
                     (time.perf_counter() - t0) * 1000, len(found.boxes))
+
+    def _read_turned(self, bgr, boxes, probs, chosen):
+        """The chosen dice read again in three more quarter turns; the value comes from the mean
+        of the four readings (a pip pattern is the same face turned, the model's errors are not)."""
+        crops = crops_for_boxes(bgr, boxes, self.reader.size, self.reader.context)
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)])
+        p = self.reader.read_crops(np.ascontiguousarray(turned)).reshape(3, len(boxes), -1)
+        mean = (probs[[i for i, *_ in chosen]] + p.sum(0)) / 4.0
+        return [(i, *face_of(mean[k], self.faces), dc) for k, (i, _, _, dc) in enumerate(chosen)]
 
     def calibrate(self, image) -> Calibration:
         """Learn the table's light from one photo of dice whose colours are in the palette."""

@@ -170,3 +170,61 @@ class TestWholeRead:
         assert all(0.5 <= g <= 2 for g in cal.gains)
         with pytest.raises(ValueError):
             dice_reader.calibrate(np.full((100, 100, 3), 128, np.uint8))
+
+
+class TestQuarterTurns:
+    """Each chosen die is read in its four quarter turns; the value comes from the mean."""
+
+    @staticmethod
+    def _image_with_one_die():
+        img = np.full((120, 120, 3), (60, 120, 60), np.uint8)
+        img[40:80, 40:80] = 235
+        return img
+
+    def test_the_mean_of_four_turns_decides(self, make_fake_session):
+        # the first reading says 3 (weakly), the three turned readings say 5: the mean says 5
+        calls = []
+
+        def logits(x):
+            calls.append(len(x))
+            row = [-4, 0, 0, 2.0, 0, 0, 0] if len(calls) == 1 else [-4, 0, 0, 0, 0, 3.0, 0]
+            return np.tile(np.array(row, np.float32), (len(x), 1))
+
+        session = make_fake_session(logits)
+        roll = DiceReader(session, turns=True)(self._image_with_one_die())
+        assert roll.values and set(roll.values) == {5}
+        assert calls[-1] == 3 * len(roll.dice)  # one batch of the three turns of the chosen dice
+        once = DiceReader(make_fake_session(lambda x: np.tile(np.array([-4, 0, 0, 2.0, 0, 0, 0], np.float32),
+                                                              (len(x), 1))), turns=False)
+        assert set(once(self._image_with_one_die()).values) == {3}
+
+    def test_turned_crops_are_the_quarter_turns(self, make_fake_session):
+        seen = []
+
+        def logits(x):
+            seen.append(x.copy())
+            return np.tile(np.array([-4, 5, 0, 0, 0, 0, 0], np.float32), (len(x), 1))
+
+        img = self._image_with_one_die()
+        img[45:50, 45:50] = 0  # a mark in one corner tells the turns apart
+        DiceReader(make_fake_session(logits), turns=True)(img)
+        turned = seen[-1]
+        n = len(turned) // 3
+        assert n >= 1 and len(turned) == 3 * n
+        # the batch holds the turns by 1, 2 and 3 quarters: each is the previous one turned once more
+        assert not np.allclose(turned[0], turned[n], atol=1e-3)
+        assert np.allclose(np.rot90(turned[0], 1, axes=(1, 2)), turned[n], atol=1e-5)
+        assert np.allclose(np.rot90(turned[0], 2, axes=(1, 2)), turned[2 * n], atol=1e-5)
+
+
+def test_a_die_has_its_rotated_rectangle(dice_reader):
+    sc = _scene(11, size=(480, 640), n_dice=4)
+    roll = dice_reader(sc.image)
+    assert roll.dice
+    for d in roll.dice:
+        (cx, cy), (w, h), angle = d.rotated
+        x0, y0, x1, y1 = d.box
+        assert x0 - 2 <= cx <= x1 + 2 and y0 - 2 <= cy <= y1 + 2
+        assert 0 <= angle < 90 and w > 0 and h > 0
+        rb = d.to_dict()["rotated_box"]
+        assert set(rb) == {"centre", "size", "angle"}
