@@ -439,12 +439,13 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
         return fallback
     if len(table_px) > 256:
         table_px = table_px[:: len(table_px) // 256 + 1]
-    ref = np.median(table_px, axis=0).astype(np.float32)
+    ref = np.partition(table_px, len(table_px) // 2, axis=0)[len(table_px) // 2].astype(np.float32)  # median
     d = lab.astype(np.float32) - ref
     dist = cv2.sqrt(cv2.transform(cv2.multiply(d, d), _LAB_WEIGHTS))
-    dist8 = cv2.convertScaleAbs(dist, alpha=255.0 / max(float(dist.max()), 1.0))
-    if float(dist.max()) < 8:  # no contrast: the die looks like the table
+    dmax = float(dist.max())
+    if dmax < 8:  # no contrast: the die looks like the table
         return fallback
+    dist8 = cv2.convertScaleAbs(dist, alpha=255.0 / dmax)
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # keep only the box (plus a pixel): a touching neighbour must not join the die
     clip = np.zeros_like(dist8)
@@ -453,7 +454,7 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
     found = None
     # Otsu first; when it only separates the pips (a pale die on a pale table), lower thresholds
     for thr in (otsu, otsu / 2, otsu / 4):
-        if thr * float(dist.max()) / 255.0 < 4:  # under ~4 Lab units: noise, not a die
+        if thr * dmax / 255.0 < 4:  # under ~4 Lab units: noise, not a die
             break
         mask = cv2.bitwise_and(cv2.threshold(dist8, thr, 255, cv2.THRESH_BINARY)[1], clip)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
