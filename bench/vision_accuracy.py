@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.colour import PALETTES  # noqa: E402
 from vision.data import load_folder  # noqa: E402
 from vision.metrics import greedy_match  # noqa: E402
-from vision.pipeline import DiceReader, read_image_file, select_dice  # noqa: E402
+from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 from vision.read import load_session  # noqa: E402
 
 
@@ -64,9 +64,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
         if crop_mode:
             d = im.dice[0]
             box = tuple(int(v) for v in d.box)
-            probs = reader.reader(bgr, [box]).probs
-            chosen = select_dice([box], probs, reader.faces, min_die=0.0)
-            v = chosen[0][1]
+            v = reader.read_faces(bgr, [box])[0][0]
             conf[d.value - 1, v - 1] += 1
             tp += 1
             right_faces += v == d.value

@@ -289,6 +289,19 @@ class DiceReader:
         return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read_ms, colours.elapsed_ms,
                     (time.perf_counter() - t0) * 1000, len(found.boxes))
 
+    def read_faces(self, image, boxes) -> list[tuple[int, float]]:
+        """(value, confidence) of dice whose boxes are known (a crop, a box the user drew), read
+        like the dice a photo is found to hold: the allowed faces, the quarter turns."""
+        bgr = as_bgr(image)
+        boxes = [tuple(b) for b in boxes]
+        if not boxes:
+            return []
+        probs = self.reader(bgr, boxes).probs
+        chosen = [(i, *face_of(probs[i], self.faces), float(1 - probs[i, 0])) for i in range(len(boxes))]
+        if self.turns:
+            chosen = self._read_turned(bgr, boxes, probs, chosen)
+        return [(v, vc) for _, v, vc, _ in chosen]
+
     def _read_turned(self, bgr, boxes, probs, chosen):
         """The chosen dice read again in three more quarter turns; the value comes from the mean
         of the four readings (a pip pattern is the same face turned, the model's errors are not)."""

@@ -228,3 +228,12 @@ def test_a_die_has_its_rotated_rectangle(dice_reader):
         assert 0 <= angle < 90 and w > 0 and h > 0
         rb = d.to_dict()["rotated_box"]
         assert set(rb) == {"centre", "size", "angle"}
+
+
+def test_read_faces_of_known_boxes(dice_reader):
+    sc = _scene(5, size=(480, 640), n_dice=5)
+    read = dice_reader.read_faces(sc.image, [d.box for d in sc.dice])
+    assert len(read) == len(sc.dice)
+    assert sum(v == d.value for (v, _), d in zip(read, sc.dice)) >= len(sc.dice) - 1
+    assert all(0 <= c <= 1 for _, c in read)
+    assert dice_reader.read_faces(sc.image, []) == []
