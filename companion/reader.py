@@ -100,7 +100,8 @@ def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
         general = colour.GENERAL
         known = {name for name, _ in general.colours}
         if named and set(named) <= known:
-            pal = general.subset("game", tuple(named))
+            # a game whose dice all differ in colour (Qwinto, twenty one): one die per colour
+            pal = general.subset("game", tuple(named), one_each=len(set(named)) == len(named))
         else:
             pal = general
         reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces))
