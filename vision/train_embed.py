@@ -706,7 +706,10 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
         torch.backends.cudnn.allow_tf32 = True
     dev = torch.device(device)
     gen = torch.Generator(device=dev).manual_seed(seed)
+    cuda = dev.type == "cuda"
     net = make_net().to(dev)
+    if cuda:  # bf16 tensor cores want channels-last
+        net = net.to(memory_format=torch.channels_last)
     W = torch.nn.Parameter((torch.randn(n_classes, DIMS, generator=torch.Generator().manual_seed(seed + 1))
                             * 0.05).to(dev))
     Xd = torch.from_numpy(X).to(dev)
@@ -746,7 +749,12 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
             idx = torch.randint(0, len(Xd), (batch,), generator=gen, device=dev)
         xb = _augment(torch, Xd[idx], gen)
         yb = Yd[idx]
-        emb = net(xb)
+        if cuda:
+            with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+                emb = net(xb.contiguous(memory_format=torch.channels_last))
+            emb = torch.nn.functional.normalize(emb.float(), dim=1)
+        else:
+            emb = net(xb)
         cos = emb @ torch.nn.functional.normalize(W, dim=1).T
         onehot = torch.nn.functional.one_hot(yb, n_classes).to(cos.dtype)
         loss = torch.nn.functional.cross_entropy(scale * (cos - margin * onehot), yb)
@@ -772,6 +780,7 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
         step += 1
     bar.close()
     net.eval()
+    net = net.to(memory_format=torch.contiguous_format)
     not_die = torch.nn.functional.normalize(W[NOT_DIE].detach(), dim=0).cpu().numpy()
     return net.cpu(), not_die, {"final_loss": round(avg_loss or 0.0, 4), "final_train_acc": round(avg_acc or 0.0, 4),
                                 "steps_done": total}
@@ -852,7 +861,7 @@ def main(argv=None) -> int:
                                 threads=args.threads, lr=args.lr, budget_s=budget,
                                 episodes=(info["designs"], info["renders_per_face"])
                                 if args.supcon and info["renders_per_face"] >= 2 else None)
-    info = {**info, **stats, "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],
+    info = {**info, **stats, "supcon": bool(args.supcon), "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],
             "classes": n_classes, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
             "not_die_centre": [round(float(v), 5) for v in not_die]}
     mid = export_onnx(net, args.out, info)
