@@ -8,7 +8,9 @@ rejects what is not a die. The finder therefore aims for recall, with three cues
    (two low ones, one with local contrast added, for pale dice on pale tables, and two high ones
    that separate dice from each other and from tray rims). This cue works on a half-size copy
    (the working image is at most 640 px, so the copy is at most 320 px): Lab, the thresholds and
-   the contours cost a quarter there, and a die of 14 px is still 7 px;
+   the contours cost a quarter there, and a die of 14 px is still 7 px. The table colour is a
+   median over cells of the same size in input pixels at either scale. The threshold with local
+   contrast is done at full size (the edge between a pale die's top and side faces is thin);
 2. *splitting*: a blob that is not convex or not square is also split into 2 and 3 parts (and
    around its area / a typical single die's area) by k-means on at most ~600 of its pixel
    positions (touching dice);
@@ -43,10 +45,8 @@ OBJECT_IOU = 0.5  # one box per object first: suppression at this IoU
 MAX_CANDIDATES = 400
 MAX_SPLIT = 6
 SPLIT_POINTS = 600  # k-means on about this many pixel positions of a blob
-UPSAMPLE = False  # experiment: threshold an upsampled distance map
-RANK = True
-SHRINK = 1
-FULL_THR = (1,)
+SHRINK = 1  # half-size blob boxes end one input pixel early (they measured ~1 px wider than full-size ones)
+FULL_THR = (1,)  # thresholds done at full size: the one with local contrast (face edges of pale dice)
 RR_SIZE = 64  # rotated_rect segments at most this many pixels across
 HALF_FROM = 240  # the table-distance cue works at half size when the working image's shorter side is >= this
 PIP_REACHES = (3.2, 2.3)
@@ -319,11 +319,6 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
     L = np.ascontiguousarray(lab[..., 0])
     gk = 7 if f == 1 else 4
     grad = cv2.blur(cv2.morphologyEx(L, cv2.MORPH_GRADIENT, _K3), (gk, gk))
-    dist_small = dist
-    if f > 1 and UPSAMPLE:
-        dist = cv2.resize(dist, (w, h), interpolation=cv2.INTER_LINEAR)
-        grad = cv2.resize(grad, (w, h), interpolation=cv2.INTER_LINEAR)
-        f = 1
     minside = max(14, min(w, h) // 45)
     maxside = min(w, h) * 0.75
     props: list[tuple[int, int, int, int]] = []
@@ -367,13 +362,13 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
             ks |= {k for k in (k_est - 1, k_est, k_est + 1) if 2 <= k <= MAX_SPLIT}
         for k in sorted(ks):
             props.extend(_split(contour, box, k, fm, minside))
-    near = cv2.threshold(dist_small, 12, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+    near = cv2.threshold(dist, 12, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
     if near.shape[:2] != (h, w):
         near = cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST)
     spots = _pip_spots(grey, near, maxside)
     for r in PIP_REACHES:
         props.extend(_pip_clusters(spots, minside, maxside, r))
-    kept = rank_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES, VOTE_IOU) if RANK else dedupe_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES)
+    kept = rank_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES, VOTE_IOU)
     inv = 1.0 / scale
     boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))), min(H, int(round(b[3] * inv))))
                   for b in kept)
