@@ -1,6 +1,7 @@
 """Special faces and teaching: cow faces, number+colour faces, held-out designs, real photos.
 
     python bench/vision_special.py [--test 600] [--teach 3] [--seed 0] [--real ../shared/data/dice]
+                                   [--model models/face_embed.onnx]
 
 For every rendered design (``vision.special_dice``): a dice set is taught from ``--teach`` renders
 per face (The Choice: every colour appears as often as every number), then ``--test`` other dice
@@ -11,7 +12,9 @@ per face (The Choice: every colour appears as often as every number), then ``--t
   value / value+colour accuracy of the matched dice.
 
 Designs seen while writing the reader (``SEEN_DESIGNS``) and designs held out of it entirely
-(``HELD_OUT_DESIGNS``: a new body style and new symbol sets) are reported apart.
+(``HELD_OUT_DESIGNS``: a new body style and new symbol sets, never rendered by the embedding's
+training generator either, see ``vision.train_embed``) are reported apart. ``--model`` picks the
+face-embedding model (default: the shipped ``models/face_embed.onnx``).
 
 Real dice (``--real``, the shared sets): teach 5 dice per value from one set's training split,
 read every validation die of each other set on its labelled box; the shipped ONNX model (no
@@ -34,7 +37,9 @@ from vision.dice_set import DiceSetReader  # noqa: E402
 from vision.find import box_iou  # noqa: E402
 from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces,  # noqa: E402
                                  render_special_scene)
-from vision.teach import teach  # noqa: E402
+from vision.teach import FaceEmbedder, teach  # noqa: E402
+
+EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
 
 
 def teaching_examples(design, per_face: int, seed: int):
@@ -110,9 +115,9 @@ def run_designs(designs, per_face, n_test, seed, label):
     totals = []
     for k, design in enumerate(designs):
         t0 = time.perf_counter()
-        ds = teach(teaching_examples(design, per_face, seed + 1000 + k))
+        ds = teach(teaching_examples(design, per_face, seed + 1000 + k), embedder=EMBEDDER)
         teach_s = time.perf_counter() - t0
-        reader = DiceSetReader(ds)
+        reader = DiceSetReader(ds, embedder=EMBEDDER)
         r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
         totals.append(r)
         colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"  # Kuh Vadis: no face colours
@@ -166,7 +171,7 @@ def run_real(root: Path, per_value: int, seed: int):
             for i in rng.permutation(len(dice))[:per_value]:
                 bgr, box, value = dice[int(i)]
                 examples.append((bgr, box, value, None))
-        reader = DiceSetReader(teach(examples))
+        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER)
         for test_name in names:
             if test_name == teach_name:
                 continue
@@ -190,7 +195,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "data" / "dice")
     ap.add_argument("--only", choices=["seen", "held-out", "real"], default=None)
+    ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx", help="face-embedding model")
     args = ap.parse_args(argv)
+    global EMBEDDER
+    EMBEDDER = FaceEmbedder(args.model)
+    print(f"face embedding: {args.model} ({EMBEDDER.model_id})")
     if args.only in (None, "seen"):
         run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed, "designs seen while writing the reader")
     if args.only in (None, "held-out"):

@@ -1,21 +1,24 @@
 """A taught dice set and the reader that uses it.
 
-``DiceSet`` is what ``vision.teach.teach`` builds from a few labelled crops per face: the aligned
-ink maps of the examples (their embeddings and quarter turns are recomputed on load, so the file
-stays small and never goes stale), their labels, "not a die" examples, where the colour of a face
-lives (``"face"`` or ``"ink"``) and the colour measured for each named colour under the table's
-light. It is stored as one ``.npz`` file (``save``/``load``), a few hundred kB at most.
+``DiceSet`` is what ``vision.teach.teach`` builds from a few labelled crops per face: the
+prototypes (embeddings by the learned face embedding, ``vision.teach.FaceEmbedder``, of every
+example, a few box jitters and their quarter turns), their labels, "not a die" prototypes, where
+the colour of a face lives (``"face"`` or ``"ink"``) and the colour measured for each named colour
+under the table's light, plus the taught crops themselves. It is stored as one ``.npz`` file
+(``save``/``load``, format ``dice-set/2``, ~100-300 kB) that names the embedding model it was made
+with (``model_id``): a file made with other weights is refused with the reason (teach again), never
+read with stale prototypes.
 
 ``DiceSetReader(dice_set)(image) -> vision.pipeline.Roll``: the finder's candidates (as in
 ``vision.pipeline.DiceReader``), each embedded and compared with the prototypes (cosine
 similarity): a candidate is a die when its best similarity reaches the set's ``die_threshold``
 (fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
 region fills the crop (a box much larger than the die it holds is not that die's box); boxes
-much smaller than the other dice found are dropped (pips, specks); its value
-is the label of the most similar prototypes (softmax over the best similarity of each label), its
-colour the nearest taught colour of the part of the face that carries colour, read on its own
-(never looked up from the value). Without taught colours the body colour is named against the
-palette, as the shipped reader does.
+much smaller than the other dice found are dropped (pips, specks); its value is the label of the
+most similar prototypes (softmax over the best similarity of each label), its colour the nearest
+taught colour of the part of the face that carries colour, read on its own (never looked up from
+the value). Without taught colours the body colour is named against the palette, as the shipped
+reader does.
 
 ``reader_for(path, base=None)`` is what ``dice-companion read --dice-set FILE`` calls.
 """
@@ -33,15 +36,22 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_iou
 from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square
-from .teach import ALIGNED, CROP, MIN_INK, N_POSES, embed_aligned, face_features, rotations
+from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features
 
-__all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT"]
+__all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
 
-FORMAT = "dice-set/1"
-TAU = 0.02  # softmax temperature over cosine similarities
+FORMAT = "dice-set/2"
+TAU = 0.05  # softmax temperature over cosine similarities
 MIN_BOX = 16  # pixels: the shorter side of a box worth reading
 MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
+SAME_DIE_SHARE = 0.4  # boxes sharing this much of the smaller one hold one die (the learned embedding reads a
+# box 0.2 of a side off as that die, so the finder's shifted boxes around one die all score high)
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
+THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)  # die threshold: factor x typical leave-one-out similarity
+
+
+class StaleDiceSet(ValueError):
+    """A dice-set file made with another embedding model (or the old hand-made embedding)."""
 
 
 def _lab_to_bgr(lab) -> tuple[int, int, int]:
@@ -50,10 +60,15 @@ def _lab_to_bgr(lab) -> tuple[int, int, int]:
     return tuple(int(v) for v in np.clip(cv2.cvtColor(a, cv2.COLOR_LAB2BGR)[0, 0] * 255, 0, 255))
 
 
-def _colour_distance(lab, ref) -> np.ndarray:
-    d = np.asarray(lab, np.float64)[:, None, :] - np.asarray(ref, np.float64)[None, :, :]
-    d[..., 0] *= 0.5  # light level changes across the table more than hue
-    return np.sqrt((d ** 2).sum(-1))
+def colour_vectors(labs) -> np.ndarray:
+    """(n, 3) points of the HSV cone for Lab colours: (S cos H, S sin H, V / 2). Hue decides among
+    saturated colours (Lab's blue-to-purple is not uniform), saturation and value for grey."""
+    import cv2
+    lab = np.asarray(labs, np.float32).reshape(-1, 1, 3)
+    bgr = np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), 0, 1)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).reshape(-1, 3)  # float: H in degrees
+    h, s, v = np.radians(hsv[:, 0]), hsv[:, 1], hsv[:, 2]
+    return np.stack([s * np.cos(h), s * np.sin(h), 0.5 * v], 1).astype(np.float64)
 
 
 def _separation(x: np.ndarray, labels: list) -> float:
@@ -71,21 +86,22 @@ def _separation(x: np.ndarray, labels: list) -> float:
 
 @dataclass(frozen=True)
 class DiceSet:
-    aligned: np.ndarray  # (n, ALIGNED, ALIGNED) float32 ink maps of the examples
-    values: tuple  # label of each example (int or str)
-    negatives: np.ndarray  # (m, ALIGNED, ALIGNED) "not a die"
+    embeddings: np.ndarray  # (N, D) float32 prototypes (unit vectors)
+    values: tuple  # label of each prototype (int or str)
+    groups: tuple[int, ...]  # taught example each prototype comes from (its jitters and turns)
+    negatives: np.ndarray  # (M, D) "not a die" prototypes
     colour_source: str | None  # "face", "ink" or None (no colours taught)
-    colours: tuple[tuple[str, tuple[float, float, float]], ...]  # name -> measured Lab
+    colours: tuple[tuple[str, tuple[float, float, float]], ...]  # name -> mean measured colour (HSV cone)
     die_threshold: float
-    groups: tuple[int, ...] = ()  # example i comes from taught crop groups[i] (a crop and its jitters)
+    model_id: str  # the embedding model the prototypes were made with
+    example_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 48, 48, 3), np.uint8))  # taught crops
+    example_values: tuple = ()
     info: dict = field(default_factory=dict)
 
     # ---- building -------------------------------------------------------------------------------
     @classmethod
-    def build(cls, aligned, values, negatives, face_labs, ink_labs, colour_labels, colour_names=None,
-              groups=None) -> "DiceSet":
-        values = tuple(values)
-        groups = tuple(int(g) for g in groups) if groups is not None else tuple(range(len(values)))
+    def build(cls, embeddings, values, groups, negatives, face_labs, ink_labs, colour_labels, colour_names=None,
+              model_id: str = "unknown", example_crops=None, example_values=()) -> "DiceSet":
         named = [(i, c) for i, c in enumerate(colour_labels) if c]
         source, colours = None, ()
         if named:
@@ -97,55 +113,36 @@ class DiceSet:
                 source = "ink" if si > sf else "face"
             else:
                 source = "face"
-            carrier = (ink_labs if source == "ink" else face_labs)[idx]
+            carrier = colour_vectors((ink_labs if source == "ink" else face_labs)[idx])
             order = list(colour_names) if colour_names else sorted(set(labels))
             colours = tuple((n, tuple(float(v) for v in np.mean(carrier[[k for k, c in enumerate(labels) if c == n]], 0)))
                             for n in order if n in labels)
-        ds = cls(np.asarray(aligned, np.float32), values, np.asarray(negatives, np.float32), source, colours, 0.0,
-                 groups)
+        ds = cls(np.asarray(embeddings, np.float32), tuple(values), tuple(int(g) for g in groups),
+                 np.asarray(negatives, np.float32).reshape(-1, np.asarray(embeddings).shape[1]), source, colours, 0.0,
+                 model_id, np.zeros((0, 48, 48, 3), np.uint8) if example_crops is None else np.asarray(example_crops),
+                 tuple(example_values))
         return replace(ds, die_threshold=ds._fit_threshold())
 
     def _fit_threshold(self) -> float:
         """Leave-one-out: how similar a taught face is to the other examples of its label."""
-        emb = self.embeddings()
-        n_ex = len(self.values)
-        # examples come in groups (one crop and its jitters, same label): leave the whole group out
-        groups = self.groups or tuple(range(n_ex))
+        emb = self.embeddings
+        groups = np.array(self.groups)
+        vals = np.array([str(v) for v in self.values])
         best = []
-        for g in set(groups):
-            inside = np.array([groups[i] == g for i in range(n_ex)])
-            mask = np.repeat(~inside, N_POSES)
-            mine = np.repeat(inside, N_POSES)
-            same = np.repeat(np.array([self.values[i] == self.values[np.argmax(inside)] for i in range(n_ex)]), N_POSES)
-            if not (mask & same).any():
+        for g in np.unique(groups):
+            mine = groups == g
+            others = ~mine & (vals == vals[mine][0])
+            if not others.any():
                 continue
-            sims = emb[mine] @ emb[mask & same].T
-            best.append(float(sims.max(1).min()))
+            best.append(float((emb[mine] @ emb[others].T).max(1).min()))
         if not best:
-            return 0.6
+            return 0.5
         # a typical taught face is this similar to the other examples of its face; a few bad
-        # teaching crops must not lower the bar for everything (junk on the table scores 0.4-0.75)
-        return float(np.clip(0.75 * np.median(best), 0.55, 0.85))
+        # teaching crops must not lower the bar for everything
+        return float(np.clip(THRESHOLD_FACTOR * np.median(best), *THRESHOLD_RANGE))
 
     def with_info(self, **info) -> "DiceSet":
         return replace(self, info={**self.info, **info})
-
-    # ---- prototypes -----------------------------------------------------------------------------
-    def embeddings(self) -> np.ndarray:
-        """(N_POSES * n, D): every example in all its poses (cached)."""
-        cache = self.__dict__.get("_emb")
-        if cache is None:
-            cache = np.stack([embed_aligned(r) for a in self.aligned for r in rotations(a)])
-            object.__setattr__(self, "_emb", cache)
-        return cache
-
-    def negative_embeddings(self) -> np.ndarray:
-        cache = self.__dict__.get("_neg")
-        if cache is None:
-            cache = np.stack([embed_aligned(r) for a in self.negatives for r in rotations(a)]) if len(self.negatives) \
-                else np.zeros((0, self.embeddings().shape[1]), np.float32)
-            object.__setattr__(self, "_neg", cache)
-        return cache
 
     @property
     def labels(self) -> tuple:
@@ -157,17 +154,16 @@ class DiceSet:
 
     def classify(self, emb: np.ndarray):
         """For embeddings (k, D): (probabilities over ``labels`` (k, L), best similarity, best "not a die")."""
-        protos = self.embeddings()
         labels = self.labels
-        proto_label = np.repeat(np.array([labels.index(v) for v in self.values]), N_POSES)
-        sims = emb @ protos.T
+        proto_label = np.array([labels.index(v) for v in self.values])
+        sims = emb @ self.embeddings.T
         per_label = np.full((len(emb), len(labels)), -1.0, np.float32)
         for j in range(len(labels)):
             per_label[:, j] = sims[:, proto_label == j].max(1)
         z = (per_label - per_label.max(1, keepdims=True)) / TAU
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
-        neg = self.negative_embeddings()
+        neg = self.negatives
         neg_best = (emb @ neg.T).max(1) if len(neg) else np.full(len(emb), -1.0, np.float32)
         return p, per_label.max(1), neg_best
 
@@ -175,9 +171,10 @@ class DiceSet:
         """(names, confidences) from the carrier's measured colours (taught colours only)."""
         if not self.colours:
             raise ValueError("this dice set has no taught colours")
-        lab = np.asarray(ink_labs if self.colour_source == "ink" else face_labs, np.float64).reshape(-1, 3)
-        d = _colour_distance(lab, [c for _, c in self.colours])
-        z = -(d ** 2) / (2 * 10.0 ** 2)
+        x = colour_vectors(np.asarray(ink_labs if self.colour_source == "ink" else face_labs).reshape(-1, 3))
+        ref = np.array([c for _, c in self.colours], np.float64)
+        d = np.sqrt(((x[:, None, :] - ref[None, :, :]) ** 2).sum(-1))
+        z = -(d ** 2) / (2 * 0.08 ** 2)
         z -= z.max(1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
@@ -186,34 +183,50 @@ class DiceSet:
 
     # ---- storage --------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        meta = {"format": FORMAT, "values": list(self.values), "colour_source": self.colour_source,
-                "colours": [[n, list(c)] for n, c in self.colours], "die_threshold": self.die_threshold,
-                "info": self.info, "aligned": ALIGNED, "crop": CROP, "groups": list(self.groups)}
+        meta = {"format": FORMAT, "model_id": self.model_id, "values": list(self.values), "groups": list(self.groups),
+                "colour_source": self.colour_source, "colours": [[n, list(c)] for n, c in self.colours],
+                "die_threshold": self.die_threshold, "example_values": list(self.example_values), "info": self.info}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
-                            aligned=np.round(self.aligned * 255).astype(np.uint8),
-                            negatives=np.round(self.negatives * 255).astype(np.uint8))
+                            embeddings=self.embeddings.astype(np.float16), negatives=self.negatives.astype(np.float16),
+                            example_crops=self.example_crops.astype(np.uint8))
         Path(path).write_bytes(buf.getvalue())
 
     @classmethod
-    def load(cls, path: str | Path) -> "DiceSet":
+    def load(cls, path: str | Path, model_id: str | None = None) -> "DiceSet":
+        """The stored set; ``model_id``: the embedding model that will read with it (``StaleDiceSet``
+        if the file was made with another one)."""
         p = Path(path)
         try:
             z = np.load(p, allow_pickle=False)
             meta = json.loads(bytes(z["meta"]).decode())
-            aligned = z["aligned"].astype(np.float32) / 255
-            negatives = z["negatives"].astype(np.float32) / 255
         except FileNotFoundError:
             raise
         except Exception as exc:  # not an npz, or not ours
             raise ValueError(f"{p}: not a dice-set file ({exc.__class__.__name__}: {exc})") from None
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{p}: not a dice-set file (format {meta.get('format')!r}, expected {FORMAT})")
-        if aligned.ndim != 3 or aligned.shape[1:] != (ALIGNED, ALIGNED) or len(meta["values"]) != len(aligned):
+        fmt = meta.get("format")
+        if fmt == "dice-set/1":
+            raise StaleDiceSet(f"{p}: made by an older version (hand-made embedding, dice-set/1); teach these dice "
+                               f"again with `dice-companion teach`")
+        if fmt != FORMAT:
+            raise ValueError(f"{p}: not a dice-set file (format {fmt!r}, expected {FORMAT})")
+        if model_id is not None and meta.get("model_id") != model_id:
+            raise StaleDiceSet(f"{p}: taught with the face embedding {meta.get('model_id')!r}, but this reader's "
+                               f"model is {model_id!r} (models/face_embed.onnx changed); teach these dice again with "
+                               f"`dice-companion teach`")
+        try:
+            emb = z["embeddings"].astype(np.float32)
+            neg = z["negatives"].astype(np.float32)
+            crops = z["example_crops"]
+        except KeyError as exc:
+            raise ValueError(f"{p}: dice-set file without {exc}") from None
+        if emb.ndim != 2 or len(meta["values"]) != len(emb) or len(meta["groups"]) != len(emb):
             raise ValueError(f"{p}: dice-set arrays do not match their labels")
+        emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
         colours = tuple((str(n), tuple(float(v) for v in c)) for n, c in meta.get("colours", []))
-        return cls(aligned, tuple(meta["values"]), negatives.reshape(-1, ALIGNED, ALIGNED), meta.get("colour_source"),
-                   colours, float(meta["die_threshold"]), tuple(meta.get("groups", ())), meta.get("info", {}))
+        return cls(emb, tuple(meta["values"]), tuple(meta["groups"]), neg.reshape(-1, emb.shape[1]),
+                   meta.get("colour_source"), colours, float(meta["die_threshold"]), str(meta["model_id"]), crops,
+                   tuple(meta.get("example_values", ())), meta.get("info", {}))
 
 
 @dataclass
@@ -224,21 +237,26 @@ class DiceSetReader:
     calibration: Calibration | None = None
     work_size: int = 640
     overlap: float = 0.3
+    embedder: FaceEmbedder | None = None
     finder: DieFinder = field(init=False)
 
     def __post_init__(self):
         self.finder = DieFinder(self.work_size)
+        if self.embedder is None:
+            self.embedder = default_embedder()
+        if self.embedder.model_id != self.dice_set.model_id:
+            raise StaleDiceSet(f"this dice set was taught with the face embedding {self.dice_set.model_id!r}, "
+                               f"the reader's model is {self.embedder.model_id!r}: teach the dice again")
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceSetReader":
-        return DiceSetReader(self.dice_set, self.palette, calibration, self.work_size, self.overlap)
+        return DiceSetReader(self.dice_set, self.palette, calibration, self.work_size, self.overlap, self.embedder)
 
     def read_boxes(self, bgr: np.ndarray, boxes):
         """For boxes in ``bgr``: (values, value confidences, die scores, is-die flags, face Labs, ink Labs)."""
-        crops = [crop_square(bgr, b, CROP, CONTEXT) for b in boxes]
-        feats = [face_features(c) for c in crops]
-        if not feats:
+        if len(boxes) == 0:
             return [], [], np.zeros(0), np.zeros(0, bool), np.zeros((0, 3)), np.zeros((0, 3))
-        emb = np.stack([embed_aligned(f.aligned) for f in feats])
+        feats = [face_features(crop_square(bgr, b, CROP, CONTEXT)) for b in boxes]
+        emb = self.embedder(self.embedder.crops(bgr, boxes))
         p, best, neg = self.dice_set.classify(emb)
         labels = self.dice_set.labels
         values = [labels[int(j)] for j in p.argmax(1)]
@@ -274,7 +292,7 @@ class DiceSetReader:
                 ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
                 iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
                 smaller = min((bi[2] - bi[0]) * (bi[3] - bi[1]), (bk[2] - bk[0]) * (bk[3] - bk[1]))
-                if box_iou(bi, bk) >= self.overlap or (smaller > 0 and ix * iy / smaller >= 0.6):
+                if box_iou(bi, bk) >= self.overlap or (smaller > 0 and ix * iy / smaller >= SAME_DIE_SHARE):
                     clash = True
                     break
             if not clash:
@@ -311,6 +329,8 @@ class DiceSetReader:
 
 
 def reader_for(path: str | Path, palette: Palette = GENERAL, calibration: Calibration | None = None,
-               work_size: int = 640) -> DiceSetReader:
-    """The reader of a stored dice set (``FileNotFoundError`` or ``ValueError`` with the reason)."""
-    return DiceSetReader(DiceSet.load(path), palette, calibration, work_size)
+               work_size: int = 640, embedder: FaceEmbedder | None = None) -> DiceSetReader:
+    """The reader of a stored dice set (``FileNotFoundError`` or ``ValueError`` with the reason; a set
+    made with another embedding model: ``StaleDiceSet``, a ``ValueError``)."""
+    embedder = embedder or default_embedder()
+    return DiceSetReader(DiceSet.load(path, embedder.model_id), palette, calibration, work_size, embedder=embedder)

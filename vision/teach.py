@@ -1,51 +1,46 @@
-"""Teach the reader your dice: a face embedding made by hand, and a dice set built in seconds.
+"""Teach the reader your dice: a learned face embedding, and a dice set built in seconds.
 
-The shipped classifier (``vision.read``) outputs class logits only; its ONNX graph exposes no
-embedding, and it knows pip faces 1..6 only. Teaching therefore uses an embedding made by hand
-that needs no training and no model, and which looks at the *symbol* on the face, not its colours:
+**Embedding** (``FaceEmbedder``): ``models/face_embed.onnx``, a small CNN trained as a metric model
+by ``vision.train_embed`` on the faces of thousands of procedurally rendered die designs (and real
+pip dice): two crops of the same face of one design embed close together whatever the rotation,
+light, colours and box, crops of other faces apart. It reads the reader's square crop
+(``vision.read.crop_square``, context 1.15) at the model's input size (48 px), standardised like
+the shipped reader's crops, and gives a unit vector (96 dims). It is colour-blind on purpose: the
+symbol, not its colour, tells the face.
 
-1. **crop**: the square crop the reader uses (``vision.read.crop_square``, context 1.15), 64 px;
-2. **face colour**: the median Lab colour of a ring around the crop's centre (0.14-0.30 of the
-   crop: inside the top face whatever the rotation, and mostly free of pips and symbols);
-3. **ink**: pixels far from the face colour (Otsu threshold on the Lab distance, at least
-   ``MIN_INK_DELTA``) inside the die's own region (the convex hull of the face-coloured
-   component around the centre), so the table around the die is not ink. White pips on black,
-   black pips on white, red numerals on cream, an engraved dark cow on wood all give the same
-   kind of map;
-4. **alignment**: the die region's minimum-area rectangle gives the die's rotation; the ink map is
-   turned upright (up to a quarter turn, which the prototypes cover) and scaled to the die's size;
-5. **features** of the aligned 32x32 ink map: a histogram of gradient orientations in 4x4 cells
-   (HOG-like, 144 values), the ink map itself at 8x8 (64), and rotation-free statistics of the ink
-   blobs (count, sizes, spread; 16). Each group is L2-normalised and weighted.
+``teach(examples)`` builds a ``vision.dice_set.DiceSet`` from labelled crops (3-5 per face): each
+example, with a few box jitters (boxes as the finder proposes them) and its four quarter turns,
+becomes prototypes (their embeddings); boxes half a die off become "not a die" prototypes, and the
+model's own "not a die" direction is one more. Nothing is trained: teaching takes seconds.
 
-``teach`` builds a ``vision.dice_set.DiceSet`` from labelled crops: every crop, with a few box
-jitters, becomes four prototypes (its four quarter turns); shifted boxes (half a die off) become
-"not a die" prototypes. A crop's label is a face value (``1``..``6``, ``cow``, anything) and
-optionally a colour. The colour of a face is read separately from its value, from whichever part
-of the face carries it in this dice set (the face or the symbol, decided from the teaching crops),
-against the colours measured on the teaching crops (the calibration under the table's light).
+**Colour** is read apart from the embedding by ``face_features`` (hand-made, no model): the face's
+colour (median Lab of a ring inside the top face) and the ink's (pixels far from the face colour,
+inside the die's region). ``teach`` measures each named colour on the examples under the table's
+light, on whichever part carries it (face or symbol); see ``vision.dice_set``.
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .read import CONTEXT, crop_square
+from .read import CONTEXT, crop_square, load_session, standardise
 
-__all__ = ["CROP", "ALIGNED", "FaceFeatures", "face_features", "embed_aligned", "embed_crops", "rotations",
-           "teach", "MIN_INK_DELTA", "MIN_INK", "N_POSES"]
+__all__ = ["CROP", "ALIGNED", "FaceFeatures", "face_features", "FaceEmbedder", "default_embedder", "EMBED_MODEL",
+           "teach", "MIN_INK_DELTA", "MIN_INK", "quarter_turns", "crops_of"]
 
+EMBED_MODEL = Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx"
 CROP = 64
 ALIGNED = 32
 MIN_INK_DELTA = 14.0
+INK_QUANTILE = 90.0  # the ink colour is measured on its pixels farthest from the face colour
 MIN_INK = 0.01  # share of the die's face that is ink: below it, no symbol was found
 _RING = (0.14, 0.30)
-_W_HOG, _W_MAP, _W_BLOB = 0.5, 1.0, 0.5
-SMALL_TURNS = (-12.0, 0.0, 12.0)  # degrees around each quarter turn: the alignment is not exact
-N_POSES = 4 * len(SMALL_TURNS)
 
 
 @dataclass(frozen=True)
@@ -108,7 +103,11 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     die = cv2.erode(die, np.ones((3, 3), np.uint8)) & _INNER.astype(np.uint8)
     soft = np.clip((dist - t * 0.7) / (t * 0.6), 0, 1) * die
     ink = soft > 0.5
-    ink_lab = np.median(lab[ink], axis=0) if ink.sum() >= 4 else face
+    if ink.sum() >= 4:  # the ink's colour: its pixels farthest from the face (edges mix with the face)
+        strong = ink & (dist >= np.percentile(dist[ink], INK_QUANTILE))
+        ink_lab = np.median(lab[strong if strong.sum() >= 3 else ink], axis=0)
+    else:
+        ink_lab = face
     # upright and scaled to the die: rotate about the rectangle's centre by its angle
     (cx, cy), (rw, rh), ang = rect
     side = max(8.0, min(max(rw, rh), CROP * 0.95))
@@ -123,78 +122,71 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
                         float(region[_EDGE].mean()))
 
 
-def _hog(img: np.ndarray, cells: int = 4, bins: int = 9) -> np.ndarray:
-    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.hypot(gx, gy)
-    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * bins
-    b0 = np.floor(ang).astype(int) % bins
-    frac = ang - np.floor(ang)
-    c = img.shape[0] // cells
-    cell_idx = (np.arange(img.shape[0]) // c).clip(0, cells - 1)
-    ci = cell_idx[:, None] * cells + cell_idx[None, :]
-    flat = (ci * bins).ravel()
-    n = cells * cells * bins
-    hist = np.bincount(flat + b0.ravel(), (mag * (1 - frac)).ravel(), n) \
-        + np.bincount(flat + ((b0 + 1) % bins).ravel(), (mag * frac).ravel(), n)
-    return hist.astype(np.float32)
+class FaceEmbedder:
+    """``FaceEmbedder(path)(crops) -> (n, D)`` unit embeddings of ``size`` x ``size`` BGR crops.
+
+    ``model_id`` (from the model file's metadata) names the weights: a dice set remembers it and is
+    refused by an embedder with other weights. ``not_die`` is the model's "not a die" direction."""
+
+    def __init__(self, path: str | Path = EMBED_MODEL, session=None, threads: int | None = 1, batch: int = 64):
+        self.path = Path(path)
+        if session is None:
+            if not self.path.is_file():
+                raise FileNotFoundError(f"face embedding model not found: {self.path} "
+                                        f"(train it with `python -m vision.train_embed`)")
+            session = load_session(self.path, threads=threads)
+        self.session = session
+        inp = session.get_inputs()[0]
+        self.input_name = inp.name
+        meta = {}
+        try:
+            meta = dict(session.get_modelmeta().custom_metadata_map)
+        except Exception:  # fakes without metadata
+            pass
+        self.size = int(meta.get("size", inp.shape[-1] if isinstance(inp.shape[-1], int) else 48))
+        self.context = float(meta.get("context", CONTEXT))
+        self.model_id = meta.get("model_id", "unknown")
+        nd = json.loads(meta["not_die_centre"]) if "not_die_centre" in meta else None
+        self.not_die = np.asarray(nd, np.float32)[None] if nd else None
+        self.batch = batch
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        crops = np.asarray(crops)
+        if len(crops) == 0:
+            return np.zeros((0, self.dims), np.float32)
+        if crops.shape[1:3] != (self.size, self.size):
+            crops = np.stack([cv2.resize(c, (self.size, self.size), interpolation=cv2.INTER_AREA) for c in crops])
+        x = standardise(crops)
+        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0] for i in range(0, len(x), self.batch)]
+        e = np.concatenate(out).astype(np.float32)
+        return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
+
+    @property
+    def dims(self) -> int:
+        shape = self.session.get_outputs()[0].shape
+        return int(shape[-1]) if isinstance(shape[-1], int) else 96
+
+    def crops(self, bgr: np.ndarray, boxes) -> np.ndarray:
+        """(n, size, size, 3) the reader's square crops of the boxes."""
+        if len(boxes) == 0:
+            return np.zeros((0, self.size, self.size, 3), np.uint8)
+        return np.stack([crop_square(bgr, b, self.size, self.context) for b in boxes])
 
 
-def _blob_stats(aligned: np.ndarray) -> np.ndarray:
-    ink = (aligned > 0.5).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
-    keep = areas >= 3
-    areas, cents = areas[keep], cents[1:][keep]
-    count = len(areas)
-    onehot = np.zeros(8, np.float32)
-    onehot[min(count, 7)] = 1.0
-    total = float(areas.sum()) / aligned.size
-    if count:
-        rel = areas / areas.max()
-        spread = float(np.linalg.norm(cents - cents.mean(0), axis=1).mean()) / aligned.shape[0] if count > 1 else 0.0
-        extra = [total * 4, float(rel.mean()), float(rel.std()), float(areas.max()) / aligned.size * 6, spread * 3,
-                 float(count) / 6, 0.0, 0.0]
-    else:
-        extra = [0.0] * 8
-    return np.concatenate([onehot, np.array(extra, np.float32)])
+@lru_cache(maxsize=4)
+def default_embedder(path: str | None = None) -> FaceEmbedder:
+    """The shipped embedding model (loaded once per process)."""
+    return FaceEmbedder(Path(path) if path else EMBED_MODEL)
 
 
-def _norm(v: np.ndarray) -> np.ndarray:
-    return v / max(1e-6, float(np.linalg.norm(v)))
-
-
-def embed_aligned(aligned: np.ndarray) -> np.ndarray:
-    """Embedding (unit length) of one aligned ink map."""
-    blur = cv2.GaussianBlur(aligned, (3, 3), 0)
-    hog = _norm(np.sqrt(_hog(blur)))
-    m = cv2.resize(cv2.GaussianBlur(aligned, (0, 0), 1.2), (16, 16), interpolation=cv2.INTER_AREA).ravel()
-    small = _norm(m - m.mean())  # normalised cross-correlation of the ink maps
-    blob = _norm(_blob_stats(aligned))
-    return _norm(np.concatenate([hog * _W_HOG, small * _W_MAP, blob * _W_BLOB]).astype(np.float32))
-
-
-def rotations(aligned: np.ndarray) -> list[np.ndarray]:
-    """``N_POSES`` poses of an aligned ink map: its four quarter turns, each also turned by ``SMALL_TURNS``."""
-    out = []
-    c = (ALIGNED - 1) / 2
-    for k in range(4):
-        q = np.ascontiguousarray(np.rot90(aligned, k))
-        for a in SMALL_TURNS:
-            out.append(q if a == 0 else cv2.warpAffine(q, cv2.getRotationMatrix2D((c, c), a, 1.0), (ALIGNED, ALIGNED)))
-    return out
+def quarter_turns(crops: np.ndarray) -> np.ndarray:
+    """(4n, h, w, 3): every crop turned by 0, 90, 180 and 270 degrees (crop-major order)."""
+    return np.stack([np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(4)]) if len(crops) else \
+        np.zeros((0,) + tuple(np.asarray(crops).shape[1:]), np.uint8)
 
 
 def crops_of(bgr: np.ndarray, boxes, size: int = CROP) -> list[np.ndarray]:
     return [crop_square(bgr, b, size, CONTEXT) for b in boxes]
-
-
-def embed_crops(crops) -> tuple[np.ndarray, list[FaceFeatures]]:
-    """(n, D) embeddings and the features of ``CROP``-sized BGR crops."""
-    feats = [face_features(c) for c in crops]
-    if not feats:
-        return np.zeros((0, embed_aligned(np.zeros((ALIGNED, ALIGNED), np.float32)).size), np.float32), []
-    return np.stack([embed_aligned(f.aligned) for f in feats]), feats
 
 
 def _jitter(rng, box, amount):
@@ -209,17 +201,18 @@ def _jitter(rng, box, amount):
 def _degrade(rng, crop: np.ndarray) -> np.ndarray:
     """The same die as a camera may see it: smaller (resampled), blurred, noisy."""
     out = crop.astype(np.float32)
+    n = crop.shape[0]
     f = rng.uniform(0.45, 1.0)
     if f < 0.95:
-        small = cv2.resize(out, (max(8, int(CROP * f)),) * 2, interpolation=cv2.INTER_AREA)
-        out = cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+        small = cv2.resize(out, (max(8, int(n * f)),) * 2, interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (n, n), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.5:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.1))
     out += rng.normal(0, rng.uniform(0, 4), out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None):
+def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None, embedder: FaceEmbedder | None = None):
     """A ``DiceSet`` from labelled examples: ``(bgr, box, value, colour_or_None)`` each.
 
     ``box`` is the die in ``bgr`` (``None``: the whole image is the die, as in a crop). Values are
@@ -228,39 +221,40 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None):
     from .dice_set import DiceSet
 
     t0 = time.perf_counter()
+    emb = embedder or default_embedder()
     rng = np.random.default_rng(seed)
-    aligned, values, neg, groups = [], [], [], []
-    dropped = 0
-    face_labs, ink_labs, colour_labels = [], [], []
+    crops, values, groups, neg_crops = [], [], [], []
+    face_labs, ink_labs, colour_labels, example_crops, example_values = [], [], [], [], []
     for g, (bgr, box, value, colour) in enumerate(examples):
         if box is None:
             box = (0, 0, bgr.shape[1], bgr.shape[0])
         boxes = [box] + [_jitter(rng, box, 0.08) for _ in range(jitters)]
         for k, b in enumerate(boxes):
-            crop = crop_square(bgr, b, CROP, CONTEXT)
-            f = face_features(crop if k == 0 else _degrade(rng, crop))
-            if f.ink_fraction < MIN_INK:  # no symbol found on this crop: it would match any bare table
-                dropped += 1
-                continue
-            aligned.append(f.aligned)
+            c = crop_square(bgr, b, emb.size, emb.context)
+            if k:
+                c = _degrade(rng, c)
+            crops.append(c)
             values.append(value)
             groups.append(g)
-            if k == 0:
-                face_labs.append(f.face_lab)
-                ink_labs.append(f.ink_lab)
-                colour_labels.append(colour)
+        f = face_features(crop_square(bgr, box, CROP, CONTEXT))
+        face_labs.append(f.face_lab)
+        ink_labs.append(f.ink_lab)
+        colour_labels.append(colour)
+        example_crops.append(crops[-len(boxes)])
+        example_values.append(value)
         # half a die off: a box the finder may propose on a die's edge and the table
         x0, y0, x1, y1 = box
         w, h = x1 - x0, y1 - y0
         dx, dy = [(0.55 * w, 0), (-0.55 * w, 0), (0, 0.55 * h), (0, -0.55 * h)][int(rng.integers(0, 4))]
         if min(x0 + dx, y0 + dy) >= -0.3 * w and x1 + dx <= bgr.shape[1] + 0.3 * w and y1 + dy <= bgr.shape[0] + 0.3 * h:
-            neg.append(face_features(crop_square(bgr, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), CROP, CONTEXT)).aligned)
-    if not aligned:
-        raise ValueError("no labelled examples to teach from (or no symbol found on any of them)")
-    missing = [v for v in dict.fromkeys(v for _, _, v, _ in examples) if v not in values]
-    if missing:
-        raise ValueError(f"no symbol found on any example of {', '.join(map(str, missing))}: teach clearer crops")
-    ds = DiceSet.build(np.stack(aligned), values, np.stack(neg) if neg else np.zeros((0, ALIGNED, ALIGNED), np.float32),
-                       np.array(face_labs), np.array(ink_labs), colour_labels, colour_names=colour_names, groups=groups)
-    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1), examples=len(face_labs),
-                        dropped_crops=dropped)
+            neg_crops.append(crop_square(bgr, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), emb.size, emb.context))
+    if not crops:
+        raise ValueError("no labelled examples to teach from")
+    protos = emb(quarter_turns(np.stack(crops)))
+    neg = emb(quarter_turns(np.stack(neg_crops))) if neg_crops else np.zeros((0, protos.shape[1]), np.float32)
+    if emb.not_die is not None:
+        neg = np.concatenate([neg, emb.not_die])
+    ds = DiceSet.build(protos, np.repeat(np.array(values, object), 4).tolist(), np.repeat(groups, 4).tolist(), neg,
+                       np.array(face_labs), np.array(ink_labs), colour_labels, colour_names=colour_names,
+                       model_id=emb.model_id, example_crops=np.stack(example_crops), example_values=example_values)
+    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1), examples=len(example_crops))

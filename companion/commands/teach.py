@@ -10,9 +10,10 @@ Labelled examples, 3-5 per face, become a dice-set file that `read --dice-set` a
   `x_min,y_min,x_max,y_max` (the die's box in a larger photo); file names are relative to the
   CSV's folder or its `images/` subfolder (the layout of the shared dice sets).
 
-Teaching takes seconds: no training, the examples are stored as prototypes (see
-docs/vision-special.md). With colours given, the colour of each named colour is measured on the
-examples: that is the colour calibration under the table's light.
+Teaching takes seconds: no training; the examples' embeddings by the shipped face-embedding model
+(models/face_embed.onnx) are stored as prototypes, with the model's id: a file taught with another
+model is refused (teach again). See docs/vision-special.md. With colours given, the colour of each
+named colour is measured on the examples: that is the colour calibration under the table's light.
 """
 from __future__ import annotations
 
@@ -87,10 +88,12 @@ def _csv_examples(path: Path):
 def dice_set_reader(path: Path, palette, calibration):
     """The reader of a dice-set file, or BadInput saying why it cannot be used."""
     from vision.dice_set import reader_for
+    if not Path(path).is_file():
+        raise BadInput(f"{path}: no such dice-set file")
     try:
         return reader_for(path, palette, calibration)
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such dice-set file") from None
+    except FileNotFoundError as exc:  # the embedding model
+        raise BadInput(str(exc)) from None
     except (OSError, ValueError) as exc:
         raise BadInput(f"{path}: cannot use this dice set: {exc}") from None
 
@@ -116,7 +119,10 @@ def run(args) -> int:
         examples.append((image, box, value, colour))
     if not examples:
         raise BadInput("no readable labelled examples")
-    ds = teach(examples, seed=args.seed)
+    try:
+        ds = teach(examples, seed=args.seed)
+    except FileNotFoundError as exc:  # the embedding model
+        raise BadInput(str(exc)) from None
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         ds.save(args.out)

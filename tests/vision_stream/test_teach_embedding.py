@@ -1,10 +1,12 @@
-"""The hand-made face embedding, dice sets (build, classify, store) and colour read from the face."""
+"""The learned face embedding (ONNX, no torch), dice sets (build, classify, store, refuse) and colour read from the face."""
+import json
+
 import numpy as np
 import pytest
 
-from vision.dice_set import FORMAT, DiceSet, DiceSetReader
+from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
 from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene
-from vision.teach import CROP, N_POSES, crops_of, embed_aligned, face_features, rotations, teach
+from vision.teach import CROP, EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, quarter_turns, teach
 
 PIPS = SEEN_DESIGNS[0]  # Kuh Vadis, plastic body, pips and a printed cow head
 
@@ -15,15 +17,61 @@ def one_die(design, value, seed, colour=None, side=(60, 70)):
     return sc.image, sc.dice[0]
 
 
-class TestFaceFeatures:
-    @pytest.mark.parametrize("value", [1, 2, 3, 4, 5])
-    def test_ink_map_shows_the_pips(self, value):
-        import cv2
-        image, die = one_die(PIPS, value, seed=value)
-        f = face_features(crops_of(image, [die.box])[0])
-        n, _, stats, _ = cv2.connectedComponentsWithStats((f.aligned > 0.5).astype(np.uint8))
-        assert sum(stats[1:, cv2.CC_STAT_AREA] >= 3) == value
+class FakeSession:
+    """An embedding 'model' for the pure tests: the mean of each channel, as a 3-d unit vector."""
 
+    class _Io:
+        def __init__(self, name, shape):
+            self.name, self.shape = name, shape
+
+    class _Meta:
+        custom_metadata_map = {"model_id": "fake-1", "size": "48"}
+
+    def get_inputs(self):
+        return [self._Io("crops", ["n", 3, 48, 48])]
+
+    def get_outputs(self):
+        return [self._Io("embedding", ["n", 3])]
+
+    def get_modelmeta(self):
+        return self._Meta()
+
+    def run(self, _, feeds):
+        x = feeds["crops"]
+        return [x.mean(axis=(2, 3)) + 1e-3]
+
+
+class TestEmbedder:
+    def test_the_shipped_model_and_its_metadata(self):
+        assert EMBED_MODEL.is_file() and EMBED_MODEL.stat().st_size < 2_500_000
+        e = default_embedder()
+        assert e.size == 48 and e.model_id.startswith("face-embed-") and e.not_die is not None
+        out = e(np.random.default_rng(0).integers(0, 255, (5, 48, 48, 3), dtype=np.uint8))
+        assert out.shape == (5, e.dims) and np.allclose(np.linalg.norm(out, axis=1), 1, atol=1e-4)
+
+    def test_a_die_is_closer_to_its_own_face_than_to_other_faces(self):
+        e = default_embedder()
+        a, da = one_die(PIPS, 3, seed=10)
+        b, db = one_die(PIPS, 3, seed=99)  # another render, turned, other colours and light
+        others = [one_die(PIPS, v, seed=20 + k) for k, v in enumerate((1, 2, 4, 5, "cow"))]
+        ea = e(e.crops(a, [da.box]))[0]
+        same = float(e(e.crops(b, [db.box]))[0] @ ea)
+        diff = [float(e(e.crops(img, [d.box]))[0] @ ea) for img, d in others]
+        assert same > max(diff)
+
+    def test_quarter_turns(self):
+        c = np.zeros((2, 48, 48, 3), np.uint8)
+        c[0, :5, :5] = 255
+        q = quarter_turns(c)
+        assert q.shape == (8, 48, 48, 3)
+        assert np.array_equal(q[0], c[0]) and np.array_equal(q[1], np.rot90(c[0])) and np.array_equal(q[4], c[1])
+
+    def test_missing_model_says_how_to_train_it(self, tmp_path):
+        with pytest.raises(FileNotFoundError, match="vision.train_embed"):
+            FaceEmbedder(tmp_path / "none.onnx")
+
+
+class TestFaceFeatures:
     def test_face_and_ink_colours_are_measured(self):
         design = Design("t", "the_choice", "plastic", "numeral", colour_on="face")
         image, die = one_die(design, 4, seed=3, colour="blue")
@@ -32,27 +80,74 @@ class TestFaceFeatures:
         assert b < -20  # a blue face
         assert f.ink_lab[0] > 80 or f.ink_lab[0] < 20  # white or black numeral
 
-    def test_embedding_is_unit_length_and_rotation_poses(self):
-        a = np.zeros((32, 32), np.float32)
-        a[6:12, 6:12] = 1
-        poses = rotations(a)
-        assert len(poses) == N_POSES
-        e = np.stack([embed_aligned(p) for p in poses])
-        assert np.allclose(np.linalg.norm(e, axis=1), 1, atol=1e-5)
-        per_turn = N_POSES // 4
-        for k in range(4):  # the unturned pose of each quarter turn is exact
-            assert any(np.array_equal(p, np.rot90(a, k)) for p in poses[k * per_turn:(k + 1) * per_turn])
+    def test_colour_vectors_separate_blue_and_purple(self):
+        import cv2
+        def lab(h):  # a saturated colour of hue h (degrees)
+            hsv = np.array([[[h / 2, 230, 180]]], np.uint8)
+            return cv2.cvtColor(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0]
+        v = colour_vectors([lab(215), lab(230), lab(275), lab(0)])
+        d = lambda i, j: float(np.linalg.norm(v[i] - v[j]))
+        assert d(0, 1) < d(1, 2) and d(0, 1) < d(0, 3)
 
-    def test_a_turned_die_is_closer_to_itself_than_to_other_faces(self):
-        imgs = {v: one_die(PIPS, v, seed=10 + k) for k, v in enumerate((2, 3, "cow"))}
-        other_turn = one_die(PIPS, 3, seed=99)
-        emb = {}
-        for k, (image, die) in list(imgs.items()) + [("3b", other_turn)]:
-            emb[k] = embed_aligned(face_features(crops_of(image, [die.box])[0]).aligned)
-        image3, die3 = imgs[3]
-        protos3 = np.stack([embed_aligned(p) for p in rotations(face_features(crops_of(image3, [die3.box])[0]).aligned)])
-        best = lambda e: float((protos3 @ e).max())
-        assert best(emb["3b"]) > best(emb[2]) and best(emb["3b"]) > best(emb["cow"])
+
+class TestPrototypes:
+    """Nearest-prototype classification with a fake embedding (pure, no model)."""
+
+    def make(self):
+        emb = np.array([[1, 0, 0], [0.9, 0.1, 0], [0, 1, 0], [0, 0, 1]], np.float32)
+        emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+        return DiceSet.build(emb, [1, 1, 2, "cow"], [0, 1, 2, 3], np.array([[-1, 0, 0]], np.float32),
+                             np.zeros((4, 3)), np.zeros((4, 3)), [None] * 4, model_id="fake-1")
+
+    def test_nearest_prototype_wins(self):
+        ds = self.make()
+        assert ds.labels == (1, 2, "cow")
+        p, best, neg = ds.classify(np.array([[0.1, 0.95, 0.05], [0.05, 0.05, 1.0]], np.float32))
+        assert [ds.labels[j] for j in p.argmax(1)] == [2, "cow"]
+        assert np.allclose(p.sum(1), 1) and best[0] > 0.9 and neg[0] < 0
+
+    def test_threshold_comes_from_the_other_examples_of_a_face(self):
+        ds = self.make()  # 1's two examples: cosine 0.99 -> threshold = factor x 0.99, clipped
+        assert 0.3 <= ds.die_threshold <= 0.8
+
+    def test_file_round_trip_and_refusal_of_another_model(self, tmp_path):
+        ds = self.make().with_info(note="x")
+        path = tmp_path / "set.npz"
+        ds.save(path)
+        back = DiceSet.load(path, model_id="fake-1")
+        assert back.values == ds.values and back.groups == ds.groups and back.model_id == "fake-1"
+        assert np.allclose(back.embeddings, ds.embeddings, atol=2e-3) and back.info["note"] == "x"
+        assert back.die_threshold == pytest.approx(ds.die_threshold)
+        with pytest.raises(StaleDiceSet, match="teach these dice again"):
+            DiceSet.load(path, model_id="face-embed-other")
+        with pytest.raises(ValueError, match="fake-1"):
+            reader_for(path)  # the shipped model has another id
+        with pytest.raises(StaleDiceSet):
+            DiceSetReader(ds)
+
+    def test_bad_and_old_files_are_refused_with_a_reason(self, tmp_path):
+        junk = tmp_path / "junk.npz"
+        junk.write_bytes(b"not a zip")
+        with pytest.raises(ValueError, match="not a dice-set file"):
+            DiceSet.load(junk)
+        other = tmp_path / "other.npz"
+        np.savez(other, meta=np.frombuffer(b'{"format": "x"}', np.uint8))
+        with pytest.raises(ValueError, match=FORMAT):
+            DiceSet.load(other)
+        old = tmp_path / "old.npz"
+        np.savez(old, meta=np.frombuffer(json.dumps({"format": "dice-set/1"}).encode(), np.uint8))
+        with pytest.raises(StaleDiceSet, match="older version"):
+            DiceSet.load(old)
+        with pytest.raises(FileNotFoundError):
+            DiceSet.load(tmp_path / "missing.npz")
+
+    def test_teach_with_an_injected_embedder(self):
+        fake = FaceEmbedder(session=FakeSession())
+        image, die = one_die(PIPS, 2, seed=1)
+        ds = teach([(image, die.box, 2, None), (image, die.box, 2, None)], embedder=fake)
+        assert ds.model_id == "fake-1" and set(ds.values) == {2}
+        assert len(ds.embeddings) == 2 * 5 * 4  # examples x (box + 4 jitters) x quarter turns
+        assert ds.example_crops.shape == (2, 48, 48, 3)
 
 
 class TestDiceSet:
@@ -62,9 +157,10 @@ class TestDiceSet:
 
     def test_labels_threshold_and_speed(self, taught):
         assert set(taught.labels) == {1, 2, 3, 4, 5, "cow"}
-        assert 0.2 < taught.die_threshold < 0.9
-        assert taught.info["teach_ms"] < 10_000  # seconds, not minutes
+        assert 0.3 <= taught.die_threshold <= 0.8
+        assert taught.info["teach_ms"] < 30_000  # seconds, not minutes (a loaded 2-core machine)
         assert taught.colour_source is None and taught.colours == ()
+        assert taught.model_id == default_embedder().model_id
 
     def test_reads_other_renders_of_the_taught_design(self, taught, bench_special):
         reader = DiceSetReader(taught)
@@ -74,33 +170,19 @@ class TestDiceSet:
             right += sum(v == d.value for v, d in zip(values, sc.dice))
             total += len(sc.dice)
         assert total >= 60
-        assert right / total >= 0.9  # measured 96-97 % with 3 examples per face (bench/vision_special.py)
+        assert right / total >= 0.95  # see bench/vision_special.py for the measured figure
 
     def test_save_and_load_give_the_same_reader(self, taught, tmp_path):
         path = tmp_path / "set.npz"
         taught.save(path)
-        assert path.stat().st_size < 300_000
-        back = DiceSet.load(path)
-        assert back.values == taught.values and back.groups == taught.groups
-        assert back.die_threshold == pytest.approx(taught.die_threshold)
-        rng = np.random.default_rng(0)
-        emb = np.stack([embed_aligned(rng.random((32, 32)).astype(np.float32)) for _ in range(5)])
-        p1, b1, n1 = taught.classify(emb)
-        p2, b2, n2 = back.classify(emb)
-        assert np.allclose(b1, b2, atol=0.02) and (p1.argmax(1) == p2.argmax(1)).mean() >= 0.8
-
-    def test_bad_files_are_refused_with_a_reason(self, tmp_path):
-        junk = tmp_path / "junk.npz"
-        junk.write_bytes(b"not a zip")
-        with pytest.raises(ValueError, match="not a dice-set file"):
-            DiceSet.load(junk)
-        other = tmp_path / "other.npz"
-        np.savez(other, meta=np.frombuffer(b'{"format": "x"}', np.uint8), aligned=np.zeros((1, 32, 32), np.uint8),
-                 negatives=np.zeros((0, 32, 32), np.uint8))
-        with pytest.raises(ValueError, match=FORMAT):
-            DiceSet.load(other)
-        with pytest.raises(FileNotFoundError):
-            DiceSet.load(tmp_path / "missing.npz")
+        assert path.stat().st_size < 400_000
+        back = reader_for(path).dice_set
+        image, die = one_die(PIPS, 4, seed=77)
+        e = default_embedder()
+        x = e(e.crops(image, [die.box]))
+        p1, b1, _ = taught.classify(x)
+        p2, b2, _ = back.classify(x)
+        assert np.allclose(b1, b2, atol=0.01) and p1.argmax() == p2.argmax()
 
     def test_no_examples(self):
         with pytest.raises(ValueError):

@@ -1,0 +1,81 @@
+"""The embedding's training data: designs, labels, held-out symbols (pure: no torch is imported)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import train_embed as te
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_importing_it_needs_no_torch():
+    code = "import sys, vision.train_embed, vision.teach, vision.dice_set; print('torch' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
+
+
+class TestDesigns:
+    def test_a_design_is_data_and_depends_on_its_seed_only(self):
+        a, b = te.random_design(12), te.random_design(12)
+        assert a == b and json.loads(json.dumps(a)) == a
+        assert len({json.dumps(te.random_design(s), sort_keys=True) for s in range(50)}) == 50
+
+    def test_every_kind_is_generated_with_six_distinct_faces(self):
+        kinds = set()
+        for seed in range(120):
+            d = te.random_design(seed)
+            kinds.add(d["kind"])
+            masks = [te.face_mask(d, f) for f in range(6)]
+            assert all(m.shape == (te.FACE, te.FACE) and (m > 127).sum() > 10 for m in masks)
+            assert len({m.tobytes() for m in masks}) == 6
+        assert kinds == set(te.KINDS)
+
+    def test_the_held_out_designs_cannot_be_produced(self):
+        assert cv2.FONT_HERSHEY_TRIPLEX not in te.FONTS
+        assert "stone" not in te.BODIES and "roman" not in te.KINDS
+        fonts, bodies = set(), set()
+        for seed in range(400):
+            d = te.random_design(seed)
+            bodies.add(d["body"])
+            if "font" in d:
+                fonts.add(d["font"])
+            if d["kind"] == "seen":
+                from vision.special_dice import HELD_OUT_DESIGNS, SEEN_DESIGNS
+                assert te._seen(d) in SEEN_DESIGNS and te._seen(d) not in HELD_OUT_DESIGNS
+        assert cv2.FONT_HERSHEY_TRIPLEX not in fonts and "stone" not in bodies
+
+
+class TestRenders:
+    def test_a_crop_is_the_readers_input_and_repeatable(self):
+        d = te.random_design(3)
+        a = te.render_crop(np.random.default_rng([0, 3, 2]), d, 2)
+        b = te.render_crop(np.random.default_rng([0, 3, 2]), d, 2)
+        assert a.shape == (te.SIZE, te.SIZE, 3) and a.dtype == np.uint8 and np.array_equal(a, b)
+        assert a.std() > 5
+
+    def test_design_crops_label_each_face_of_each_design(self):
+        X, Y = te.design_crops((4, 2, 2, 0))  # designs 4 and 5, 2 renders per face
+        assert X.shape == (24, te.SIZE, te.SIZE, 3)
+        assert Y.tolist() == [te.FIRST_DESIGN_CLASS + i * 6 + f for i in (4, 5) for f in range(6) for _ in range(2)]
+
+    def test_not_a_die_crops(self):
+        X, Y = te.not_die_crops((0, 5, 0))
+        assert X.shape == (5, te.SIZE, te.SIZE, 3) and set(Y.tolist()) == {te.NOT_DIE}
+
+
+def test_real_crops_come_from_the_training_split_only(real_dice_root):
+    from vision.data import load_folder
+    items = te.real_die_boxes(real_dice_root)
+    assert len(items) > 1000
+    validation = {str(im.path) for f in real_dice_root.iterdir() if (f / "labels.csv").is_file()
+                  for im in load_folder(f) if im.validation}
+    assert validation and not validation & {p for p, _, _ in items}
+    assert {v for _, _, v in items} == set(range(1, 7))
+    path, box, value = items[0]
+    X, Y = te.real_crops((path, [(box, value)], 3, 0, 0))
+    assert X.shape == (3, te.SIZE, te.SIZE, 3) and Y.tolist() == [value] * 3
