@@ -62,7 +62,8 @@ FACE = 64  # upright face canvas
 PATCH = 96  # table patch the die is drawn on
 NOT_DIE = 0  # class 0: not a die
 N_REAL = 6  # classes 1..6: real pip dice of value 1..6
-FIRST_DESIGN_CLASS = 1 + N_REAL
+N_SEEN = 7  # classes 7..48: the faces of special_dice.SEEN_DESIGNS (one class per face, whatever the seed)
+FIRST_DESIGN_CLASS = 1 + N_REAL + 6 * N_SEEN  # then 6 classes per random design
 
 # every Hershey font but TRIPLEX (the held-out designs' font)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
@@ -514,6 +515,14 @@ def render_not_die(rng, size: int = SIZE) -> np.ndarray:
     return camera_crop(rng, img, b, size, 0.02, (0.98, 1.02))
 
 
+def class_of(design: dict, index: int, face: int) -> int:
+    """The class of face ``face`` of design number ``index``: a seen design's face is one class
+    whichever design number drew it (its renders are the same face)."""
+    if design["kind"] == "seen":
+        return 1 + N_REAL + 6 * (design["seen"] % N_SEEN) + face
+    return FIRST_DESIGN_CLASS + index * 6 + face
+
+
 def design_crops(args) -> tuple[np.ndarray, np.ndarray]:
     """Worker: (first design index, number of designs, renders per face, seed) -> crops, classes."""
     first, count, per_face, seed = args
@@ -525,7 +534,7 @@ def design_crops(args) -> tuple[np.ndarray, np.ndarray]:
             rng = np.random.default_rng([seed, i, face])
             for _ in range(per_face):
                 crops.append(render_crop(rng, design, face))
-                ys.append(FIRST_DESIGN_CLASS + i * 6 + face)
+                ys.append(class_of(design, i, face))
     return np.stack(crops), np.array(ys, np.int32)
 
 
@@ -617,7 +626,8 @@ def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_pe
     Y = np.concatenate([r[1] for r in results if len(r[1])])
     info = {"designs": n_designs, "renders_per_face": per_face, "real_dice": len(real),
             "real_crops": int(((Y >= 1) & (Y <= N_REAL)).sum()), "not_die_crops": int((Y == NOT_DIE).sum()),
-            "design_crops": int((Y >= FIRST_DESIGN_CLASS).sum())}
+            "design_crops": int((Y >= 1 + N_REAL).sum()),
+            "seen_design_crops": int(((Y >= 1 + N_REAL) & (Y < FIRST_DESIGN_CLASS)).sum())}
     return X, Y, FIRST_DESIGN_CLASS + 6 * n_designs, info
 
 

@@ -61,7 +61,17 @@ class TestRenders:
     def test_design_crops_label_each_face_of_each_design(self):
         X, Y = te.design_crops((4, 2, 2, 0))  # designs 4 and 5, 2 renders per face
         assert X.shape == (24, te.SIZE, te.SIZE, 3)
-        assert Y.tolist() == [te.FIRST_DESIGN_CLASS + i * 6 + f for i in (4, 5) for f in range(6) for _ in range(2)]
+        assert Y.tolist() == [te.class_of(te.random_design(i), i, f) for i in (4, 5) for f in range(6) for _ in range(2)]
+        assert te.class_of(te.random_design(4), 4, 3) == te.FIRST_DESIGN_CLASS + 4 * 6 + 3
+
+    def test_a_seen_design_is_one_class_per_face_whatever_draws_it(self):
+        seen = [i for i in range(300) if te.random_design(i)["kind"] == "seen"]
+        by_design = {}
+        for i in seen:
+            d = te.random_design(i)
+            by_design.setdefault(d["seen"], set()).add(te.class_of(d, i, 2))
+        assert all(len(c) == 1 for c in by_design.values()) and len(by_design) >= 3
+        assert all(1 + te.N_REAL <= c < te.FIRST_DESIGN_CLASS for cs in by_design.values() for c in cs)
 
     def test_not_a_die_crops(self):
         X, Y = te.not_die_crops((0, 5, 0))
