@@ -15,7 +15,7 @@ similarity): a candidate is a die when its best similarity reaches the set's ``d
 (fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
 region fills the crop (a box much larger than the die it holds is not that die's box); boxes
 much smaller than the other dice found are dropped (pips, specks); its value is the label of the
-most similar prototypes (softmax over the best similarity of each label), its colour the nearest
+most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes), its colour the nearest
 taught colour of the part of the face that carries colour, read on its own (never looked up from
 the value). Without taught colours the body colour is named against the palette, as the shipped
 reader does.
@@ -42,6 +42,7 @@ __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
 
 FORMAT = "dice-set/2"
 TAU = 0.05  # softmax temperature over cosine similarities
+TOP_K = 5  # a label's similarity: the mean of its TOP_K most similar prototypes (steadier than the best one)
 MIN_BOX = 16  # pixels: the shorter side of a box worth reading
 MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
 SAME_DIE_SHARE = 0.4  # boxes sharing this much of the smaller one hold one die (the learned embedding reads a
@@ -159,13 +160,15 @@ class DiceSet:
         sims = emb @ self.embeddings.T
         per_label = np.full((len(emb), len(labels)), -1.0, np.float32)
         for j in range(len(labels)):
-            per_label[:, j] = sims[:, proto_label == j].max(1)
+            s = sims[:, proto_label == j]
+            k = min(TOP_K, s.shape[1])
+            per_label[:, j] = -np.sort(-s, axis=1)[:, :k].mean(1)  # the mean of its k nearest prototypes
         z = (per_label - per_label.max(1, keepdims=True)) / TAU
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
         neg = self.negatives
         neg_best = (emb @ neg.T).max(1) if len(neg) else np.full(len(emb), -1.0, np.float32)
-        return p, per_label.max(1), neg_best
+        return p, sims.max(1), neg_best  # is it a die: its best prototype (as the threshold was fitted)
 
     def name_colours(self, face_labs, ink_labs):
         """(names, confidences) from the carrier's measured colours (taught colours only)."""
