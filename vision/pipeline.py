@@ -183,6 +183,9 @@ class Roll:
             b, g, r = d.colour_bgr
             edge = (0, 0, 0) if (0.299 * r + 0.587 * g + 0.114 * b) > 128 else (255, 255, 255)
             cv2.rectangle(out, (x0, y0), (x1, y1), (0, 255, 0), t + 1)
+            if d.rotated is not None:  # the die's own outline, thin, inside the box
+                corners = np.round(cv2.boxPoints(d.rotated)).astype(np.int32)
+                cv2.polylines(out, [corners], True, (255, 255, 0), t, cv2.LINE_AA)
             label = f"{d.value} {d.colour}"
             fs = 0.45 * t
             (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, t)
