@@ -111,7 +111,7 @@ def make_reader(args):
         session = load_session(args.model or DEFAULT_MODEL)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
-    return DiceReader(session, palette=palette)
+    return DiceReader(session, palette=palette, turns=False)  # the tracker votes over frames instead
 
 
 def run(args) -> int:
