@@ -47,6 +47,7 @@ MIN_BOX = 16  # pixels: the shorter side of a box worth reading
 MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
 SAME_DIE_SHARE = 0.4  # boxes sharing this much of the smaller one hold one die (the learned embedding reads a
 # box 0.2 of a side off as that die, so the finder's shifted boxes around one die all score high)
+SAME_SCORE = 0.03  # similarities this close: the smaller of two boxes around one die is the die's
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)  # die threshold: factor x typical leave-one-out similarity
 
@@ -285,21 +286,32 @@ class DiceSetReader:
             keep = [i for i, sm in enumerate(small) if not sm]
             found = replace(found, boxes=tuple(found.boxes[i] for i in keep))
         kept: list[int] = []
+        area = lambda b: max(0.0, (b[2] - b[0]) * (b[3] - b[1]))  # noqa: E731
         for i in np.argsort(-best, kind="stable"):
             if not is_die[i]:
                 continue
             bi = found.boxes[i]
-            clash = False
-            for k in kept:
+            clash = None
+            for n, k in enumerate(kept):
                 bk = found.boxes[k]
                 ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
                 iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
-                smaller = min((bi[2] - bi[0]) * (bi[3] - bi[1]), (bk[2] - bk[0]) * (bk[3] - bk[1]))
+                smaller = min(area(bi), area(bk))
                 if box_iou(bi, bk) >= self.overlap or (smaller > 0 and ix * iy / smaller >= SAME_DIE_SHARE):
-                    clash = True
+                    clash = n
                     break
-            if not clash:
+            if clash is None:
                 kept.append(int(i))
+            else:
+                # one die, two boxes scoring alike (the embedding reads a die in a box with some table
+                # around it as well as in its own box): the box inside the other, the die's own, stays,
+                # so that a resting die keeps one box from frame to frame
+                k = kept[clash]
+                bk = found.boxes[k]
+                ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
+                iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
+                if area(bi) < 0.8 * area(bk) and ix * iy >= 0.8 * area(bi) and best[i] >= best[k] - SAME_SCORE:
+                    kept[clash] = int(i)
         if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
             sides = {k: ((found.boxes[k][2] - found.boxes[k][0]) * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5
                      for k in kept}
