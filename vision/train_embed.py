@@ -1,7 +1,9 @@
 """Train the face embedding used for teaching, and export it to ONNX (train extra: torch, onnx, tqdm).
 
-    python -m vision.train_embed --device cuda --out models/face_embed.onnx            # GPU, ~3-4 min
-    python -m vision.train_embed --device cpu --preset cpu --out models/face_embed.onnx  # 2 cores, ~35 min
+    python -m vision.train_embed --device cuda --workers 16 --max-seconds 285 --out models/face_embed.onnx
+        # GPU (H200, 16 cores): ~3 min (rendering ~1 min, 6000 steps ~1.5 min)
+    python -m vision.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 --out models/face_embed.onnx
+        # CPU fallback, 2 cores: <= 40 min, a much weaker model (see models/README_face_embed.md)
 
 The embedding maps the reader's square crop of a die (``vision.read.crop_square``, context 1.15,
 ``SIZE`` px, standardised like ``vision.read.standardise``) to a unit vector (output ``embedding``)
@@ -21,7 +23,8 @@ Training data (``build_dataset``), made in memory over all cores:
   render (they are no part of the class): coloured face with a neutral symbol, neutral face with a
   coloured symbol, or any contrasting pair;
 * the **seen designs** of ``vision.special_dice`` (``SEEN_DESIGNS``), drawn with that module's own
-  symbols and textures, random colours per render;
+  symbols and textures, random colours per render; each of their faces is one class
+  (``class_of``), whichever design number drew it;
 * **real pip dice** from the training split of the shared sets (``vision.data.is_validation`` is
   False; never a validation photo): one class per pip value, jittered boxes;
 * a "not a die" class: bare table, boxes half a die off, boxes much larger than the die.
