@@ -6,7 +6,7 @@ import pytest
 
 from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
 from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene
-from vision.teach import CROP, EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, quarter_turns, teach
+from vision.teach import EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, quarter_turns, teach
 
 PIPS = SEEN_DESIGNS[0]  # Kuh Vadis, plastic body, pips and a printed cow head
 
