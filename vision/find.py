@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["FindResult", "DieFinder", "propose", "table_distance", "box_iou", "iou_matrix", "dedupe_boxes",
+__all__ = ["FindResult", "DieFinder", "propose", "table_distance", "box_iou", "iou_matrix",
            "rank_boxes", "nms_boxes", "to_bgr", "pip_groups"]
 
 _K3 = np.ones((3, 3), np.uint8)
@@ -114,27 +114,6 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     union = area_a[:, None] + area_b[None, :] - inter
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-
-
-def dedupe_boxes(boxes, w: int, h: int, iou_threshold: float = 0.8, limit: int = 400):
-    """Clip to the image, drop slivers and near-duplicates (first one wins), at most ``limit``."""
-    if not boxes:
-        return []
-    arr = np.array(boxes, np.int64)
-    arr[:, [0, 2]] = np.clip(arr[:, [0, 2]], 0, w)
-    arr[:, [1, 3]] = np.clip(arr[:, [1, 3]], 0, h)
-    arr = arr[((arr[:, 2] - arr[:, 0]) >= 4) & ((arr[:, 3] - arr[:, 1]) >= 4)]
-    iou = iou_matrix(arr, arr)
-    removed = np.zeros(len(arr), bool)
-    kept = []
-    for i in range(len(arr)):
-        if removed[i]:
-            continue
-        kept.append(tuple(int(v) for v in arr[i]))
-        if len(kept) >= limit:
-            break
-        removed |= iou[i] >= iou_threshold
-    return kept
 
 
 def rank_boxes(boxes, w: int, h: int, iou_threshold: float, limit: int, vote_iou: float):
