@@ -178,6 +178,8 @@ def _distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     return out
 
 
+_ONE_EACH_FLOOR = 0.02  # the least probability an assigned colour may have for its die
+
 _GAIN_GRID = np.exp(np.linspace(-np.log(1.43), np.log(1.43), 9))  # 0.7 .. 1.43, 1.0 in the middle
 _GAIN_PRIOR = 1000.0  # cost of a gain of e (in squared Lab units): one die moves the light little
 
@@ -218,8 +220,9 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
 
     ``calibration``: the table's light, stored from a calibration photo; without one the light is
     estimated from these dice (``estimate_light``). With ``palette.one_each`` and no more dice than
-    colours, the names are a one-to-one assignment; a die's confidence is the softmax share of the
-    name it got."""
+    colours, the names are a one-to-one assignment, unless it would give some die a colour of
+    probability under 2 % (then each die gets its nearest colour); a die's confidence is the
+    softmax share of the name it got."""
     m = np.asarray(measured_bgr, np.float64).reshape(-1, 3)
     if len(m) == 0:
         return (), ()
@@ -232,10 +235,14 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
     z -= z.max(1, keepdims=True)
     p = np.exp(z)
     p /= p.sum(1, keepdims=True)
+    idx = p.argmax(1)
     if palette.one_each and 1 < len(m) <= len(palette.names):
-        idx = assign_one_each(d ** 2)
-    else:
-        idx = p.argmax(1)
+        # one die per colour, unless that would give a die a colour it plainly does not have
+        # (two dice that both look orange: then something else is wrong, and the low confidence
+        # of a forced "purple" would hide which; each keeps its nearest colour instead)
+        assigned = assign_one_each(d ** 2)
+        if p[np.arange(len(m)), assigned].min() >= _ONE_EACH_FLOOR:
+            idx = assigned
     return tuple(palette.names[i] for i in idx), tuple(float(p[k, i]) for k, i in enumerate(idx))
 
 

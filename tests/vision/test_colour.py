@@ -88,11 +88,16 @@ class TestOneDieOfEachColour:
 
     def test_two_similar_dice_get_the_two_colours(self):
         # a yellow die under warm light looks orange on its own; beside the orange die it is yellow
-        orange, deep_yellow = (20, 125, 245), (15, 140, 250)
+        orange, deep_yellow = (20, 125, 245), (16, 162, 251)  # measured on a render under a red cast
         alone = name_colour([deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
         assert alone == ("orange",)
         both = name_colour([orange, deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
         assert both == ("orange", "yellow")
+
+    def test_two_plainly_orange_dice_stay_orange(self):
+        # forcing one of them to "purple" would hide the problem behind a confidence of 0
+        names, conf = name_colour([(20, 125, 245), (25, 120, 240)], PALETTES["qwinto"], estimate_light=False)
+        assert names == ("orange", "orange") and min(conf) > 0.5
 
     def test_the_general_palette_allows_repeats(self):
         names, _ = name_colour([(40, 30, 200), (45, 35, 190)], GENERAL)
