@@ -253,7 +253,7 @@ class DiceReader:
     palette: Palette = GENERAL
     calibration: Calibration | None = None
     faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-    min_die: float = 0.8  # chosen on the training photos (precision vs recall), see docs/vision.md
+    min_die: float = 0.9  # chosen on the training photos (precision vs recall), see docs/vision.md
     work_size: int = 640
     threads: int | None = None
     turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
