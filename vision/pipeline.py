@@ -257,6 +257,7 @@ class DiceReader:
     work_size: int = 640
     threads: int | None = None
     turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
+    turn_below: float = 0.99  # ...only the dice whose first reading's value confidence is below this
     finder: DieFinder = field(init=False)
     reader: FaceReader = field(init=False)
 
@@ -269,7 +270,7 @@ class DiceReader:
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceReader":
         other = DiceReader(self.session, self.palette, calibration, self.faces, self.min_die, self.work_size,
-                           self.threads, self.turns)
+                           self.threads, self.turns, self.turn_below)
         return other
 
     def __call__(self, image) -> Roll:
@@ -306,13 +307,20 @@ class DiceReader:
         return [(v, vc) for _, v, vc, _ in chosen]
 
     def _read_turned(self, bgr, boxes, probs, chosen):
-        """The chosen dice read again in three more quarter turns; the value comes from the mean
-        of the four readings (a pip pattern is the same face turned, the model's errors are not)."""
-        crops = crops_for_boxes(bgr, boxes, self.reader.size, self.reader.context)
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)])
-        p = self.reader.read_crops(np.ascontiguousarray(turned)).reshape(3, len(boxes), -1)
-        mean = (probs[[i for i, *_ in chosen]] + p.sum(0)) / 4.0
-        return [(i, *face_of(mean[k], self.faces), dc) for k, (i, _, _, dc) in enumerate(chosen)]
+        """The chosen dice the first reading is not sure of (value confidence under
+        ``turn_below``) read again in three more quarter turns; their value comes from the mean of
+        the four readings (a pip pattern is the same face turned, the model's errors are not)."""
+        unsure = [k for k, (_, _, vc, _) in enumerate(chosen) if vc < self.turn_below]
+        if not unsure:
+            return chosen
+        crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size, self.reader.context)
+        turned = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in (1, 2, 3)])
+        p = self.reader.read_crops(np.ascontiguousarray(turned)).reshape(3, len(unsure), -1)
+        out = list(chosen)
+        for j, k in enumerate(unsure):
+            i, _, _, dc = chosen[k]
+            out[k] = (i, *face_of((probs[i] + p[:, j].sum(0)) / 4.0, self.faces), dc)
+        return out
 
     def calibrate(self, image) -> Calibration:
         """Learn the table's light from one photo of dice whose colours are in the palette."""

@@ -237,3 +237,16 @@ def test_read_faces_of_known_boxes(dice_reader):
     assert sum(v == d.value for (v, _), d in zip(read, sc.dice)) >= len(sc.dice) - 1
     assert all(0 <= c <= 1 for _, c in read)
     assert dice_reader.read_faces(sc.image, []) == []
+
+
+def test_a_sure_first_reading_is_not_read_again(make_fake_session):
+    calls = []
+
+    def logits(x):
+        calls.append(len(x))
+        return np.tile(np.array([-9, 0, 0, 0, 0, 12.0, 0], np.float32), (len(x), 1))  # a sure 5
+
+    img = TestQuarterTurns._image_with_one_die()
+    roll = DiceReader(make_fake_session(logits), turns=True)(img)
+    assert roll.dice and set(roll.values) == {5}
+    assert len(calls) == 1  # the candidates once, no quarter turns
