@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -217,7 +217,6 @@ def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: flo
         return []
     probs = np.asarray(probs, np.float64)
     p_die = 1.0 - probs[:, 0]
-    allowed = np.array([f for f in faces if 1 <= f <= 6], int)
     order = np.argsort(-p_die, kind="stable")
     kept: list[int] = []
     for i in order:
@@ -269,9 +268,7 @@ class DiceReader:
         self.reader = FaceReader(self.session)
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceReader":
-        other = DiceReader(self.session, self.palette, calibration, self.faces, self.min_die, self.work_size,
-                           self.threads, self.turns, self.turn_below)
-        return other
+        return replace(self, calibration=calibration)
 
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()

@@ -280,6 +280,21 @@ def _wood_colour(rng) -> np.ndarray:
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
+def add_glare(rng, img: np.ndarray, cx: float, cy: float, side: float, coverage: np.ndarray,
+              least=(0.08, 0.04), strongest: float = 0.6) -> None:
+    """A soft elliptical highlight near the centre of a die face, in place on the float image
+    ``img``, limited to ``coverage`` (the face's alpha). ``least``: the smallest half-axes as a
+    share of the side; ``strongest``: the most it brightens towards white."""
+    g = np.zeros(img.shape[:2], np.float32)
+    gx, gy = cx + rng.uniform(-0.3, 0.3) * side, cy + rng.uniform(-0.3, 0.3) * side
+    cv2.ellipse(g, (int(gx), int(gy)), (max(1, int(side * rng.uniform(least[0], 0.25))),
+                                        max(1, int(side * rng.uniform(least[1], 0.12)))),
+                rng.uniform(0, 180), 0, 360, 1.0, -1)
+    kk = int(side * 0.15) | 1
+    g = cv2.GaussianBlur(g, (kk, kk), 0) * rng.uniform(0.2, strongest) * coverage
+    img += g[..., None] * (255 - img)
+
+
 def draw_special_die(rng, img: np.ndarray, cx: float, cy: float, side: float, value, look: dict):
     """Draw one die in place (``img`` float BGR); returns its box. ``look``: design, body BGR, ink BGR."""
     design: Design = look["design"]
@@ -321,14 +336,7 @@ def draw_special_die(rng, img: np.ndarray, cx: float, cy: float, side: float, va
     img *= 1 - a
     img += a * f
     if design.body == "plastic" and rng.random() < 0.4:  # glare on glossy plastic
-        g = np.zeros((h, w), np.float32)
-        gx, gy = cx + rng.uniform(-0.3, 0.3) * side, cy + rng.uniform(-0.3, 0.3) * side
-        cv2.ellipse(g, (int(gx), int(gy)), (max(1, int(side * rng.uniform(0.08, 0.25))),
-                                            max(1, int(side * rng.uniform(0.04, 0.12)))),
-                    rng.uniform(0, 180), 0, 360, 1.0, -1)
-        kk = int(side * 0.15) | 1
-        g = cv2.GaussianBlur(g, (kk, kk), 0) * rng.uniform(0.2, 0.6) * a[..., 0]
-        img += g[..., None] * (255 - img)
+        add_glare(rng, img, cx, cy, side, a[..., 0])
     corners = cv2.transform(np.float32([[[0, 0], [n, 0], [n, n], [0, n]]]), Mb)[0]
     x0, y0 = np.floor(corners.min(0)).astype(int)
     x1, y1 = np.ceil(corners.max(0)).astype(int)

@@ -436,14 +436,8 @@ def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = 
                             borderMode=cv2.BORDER_REPLICATE)
     img = img * (1 - a) + a * f
     if glossy and rng.random() < 0.35:
-        g = np.zeros((P, P), np.float32)
-        gx, gy = cx + rng.uniform(-0.3, 0.3) * side, cy + rng.uniform(-0.3, 0.3) * side
-        cv2.ellipse(g, (int(gx), int(gy)), (max(1, int(side * rng.uniform(0.06, 0.25))),
-                                            max(1, int(side * rng.uniform(0.03, 0.12)))),
-                    rng.uniform(0, 180), 0, 360, 1.0, -1)
-        kk = int(side * 0.15) | 1
-        g = cv2.GaussianBlur(g, (kk, kk), 0) * rng.uniform(0.2, 0.7) * a[..., 0]
-        img += g[..., None] * (255 - img)
+        from .special_dice import add_glare
+        add_glare(rng, img, cx, cy, side, a[..., 0], least=(0.06, 0.03), strongest=0.7)
     ys, xs = np.nonzero(np.maximum(sides, a[..., 0]) > 0.3)
     box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) if len(xs) else \
         (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
