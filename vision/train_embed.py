@@ -535,6 +535,22 @@ def design_crops(args) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(ys, np.int32)
 
 
+def seen_crops(args) -> tuple[np.ndarray, np.ndarray]:
+    """Worker: (seen design, first render, renders per face, seed) -> extra crops of one design of
+    ``special_dice.SEEN_DESIGNS``, one class per face (``class_of``); renders seeded apart from the
+    random designs' (``--seen-per-face``: the seen designs weigh more than a tenth of the designs)."""
+    which, first, count, seed = args
+    cv2.setNumThreads(1)
+    design = {"seed": -1 - which, "kind": "seen", "seen": which}
+    crops, ys = [], []
+    for face in range(6):
+        rng = np.random.default_rng([seed, 7_000_000 + which, face, first])
+        for _ in range(count):
+            crops.append(render_crop(rng, design, face))
+            ys.append(class_of(design, -1, face))
+    return np.stack(crops), np.array(ys, np.int32)
+
+
 def not_die_crops(args) -> tuple[np.ndarray, np.ndarray]:
     first, count, seed = args
     cv2.setNumThreads(1)
@@ -590,14 +606,19 @@ def real_crops(args) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_per_die: int, n_not_die: int,
-                  seed: int, workers: int, progress: bool = True):
-    """(crops uint8 (N, SIZE, SIZE, 3), classes int32 (N,), n_classes, info)."""
+                  seed: int, workers: int, progress: bool = True, seen_per_face: int = 0):
+    """(crops uint8 (N, SIZE, SIZE, 3), classes int32 (N,), n_classes, info).
+
+    The random designs' crops come first, in design order (``train``'s episodes rely on it)."""
     from tqdm import tqdm
 
     tasks = []
     chunk = 25
     for first in range(0, n_designs, chunk):
         tasks.append(("design", (first, min(chunk, n_designs - first), per_face, seed)))
+    for which in range(N_SEEN):
+        for first in range(0, seen_per_face, 100):
+            tasks.append(("seen", (which, first, min(100, seen_per_face - first), seed)))
     for first in range(0, n_not_die, 500):
         tasks.append(("not_die", (first, min(500, n_not_die - first), seed)))
     real = real_die_boxes(data_root) if data_root is not None and real_per_die > 0 else []
@@ -621,7 +642,7 @@ def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_pe
     bar.close()
     X = np.concatenate([r[0] for r in results if len(r[0])])
     Y = np.concatenate([r[1] for r in results if len(r[1])])
-    info = {"designs": n_designs, "renders_per_face": per_face, "real_dice": len(real),
+    info = {"designs": n_designs, "renders_per_face": per_face, "seen_per_face": seen_per_face, "real_dice": len(real),
             "real_crops": int(((Y >= 1) & (Y <= N_REAL)).sum()), "not_die_crops": int((Y == NOT_DIE).sum()),
             "design_crops": int((Y >= 1 + N_REAL).sum()),
             "seen_design_crops": int(((Y >= 1 + N_REAL) & (Y < FIRST_DESIGN_CLASS)).sum())}
@@ -630,7 +651,7 @@ def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_pe
 
 def _run_task(task):
     kind, args = task
-    return {"design": design_crops, "not_die": not_die_crops, "real": real_crops}[kind](args)
+    return {"design": design_crops, "seen": seen_crops, "not_die": not_die_crops, "real": real_crops}[kind](args)
 
 
 # ---- the net --------------------------------------------------------------------------------------
@@ -660,6 +681,50 @@ def make_net(dims: int = DIMS):
     return EmbedNet()
 
 
+def load_exported(net, path: Path) -> str:
+    """Copy the weights of an exported embedding (``export_onnx``) into ``net``, to fine-tune it.
+
+    The export folds each batch norm of the trunk into its convolution (a weight and a bias). The
+    convolution takes the folded weight, its batch norm becomes the folded bias (scale 1, mean 0,
+    variance 1 - eps), so ``net`` in eval mode computes what the file computes; ``train`` keeps
+    these batch norms frozen (batch statistics would undo the folding). Returns the file's model id."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    layers = [m for m in net.trunk if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in net.trunk if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(convs) != len(layers) or len(norms) != len(layers):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(layers)}: not this architecture")
+    with torch.no_grad():
+        for node, conv, bn in zip(convs, layers, norms):
+            w = torch.from_numpy(weights[node.input[1]].copy())
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: weight {tuple(w.shape)} does not fit {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bias = weights[node.input[2]] if len(node.input) > 2 else np.zeros(w.shape[0], np.float32)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(bias.copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        head = {k: v for k, v in net.head.state_dict().items() if k != "1.num_batches_tracked"}
+        for k in head:
+            head[k] = torch.from_numpy(weights["head." + k].copy())
+        net.head.load_state_dict(head, strict=False)
+    meta = {p.key: p.value for p in model.metadata_props}
+    return meta.get("model_id", "unknown")
+
+
+def _standardise(torch, x):
+    """Standardise like ``vision.read.standardise`` (per crop), no augmentation: (n, 3, h, w) float."""
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(8.0)
+    return (x - mean) / std
+
+
 def _augment(torch, x, gen):
     """uint8 (n, h, w, 3) on the device -> standardised float (n, 3, h, w), like vision.read.standardise."""
     n = x.shape[0]
@@ -680,22 +745,25 @@ def _augment(torch, x, gen):
     x = torch.where((r[:, 2] < 0.15)[:, None, None, None], 255 - x, x)
     x = x * (0.8 + 0.4 * r[:, 3])[:, None, None, None] + (r[:, 4] - 0.5)[:, None, None, None] * 50
     x = x + torch.randn(x.shape, generator=gen, device=dev) * (r[:, 5] * 4)[:, None, None, None]
-    x = x.clamp(0, 255)
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(8.0)
-    return (x - mean) / std
+    return _standardise(torch, x.clamp(0, 255))
 
 
 def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, progress: bool = True,
           threads: int | None = None, scale: float = 28.0, margin: float = 0.3, lr: float = 3e-3,
-          budget_s: float | None = None, episodes: tuple[int, int] | None = None, tau: float = 0.1):
+          budget_s: float | None = None, episodes: tuple[int, int] | None = None, tau: float = 0.1,
+          init: Path | None = None):
     """Train the net; ``budget_s`` (seconds) lowers the number of steps after timing steps 10-40.
 
     ``episodes`` = (designs, renders per face): the first designs x 6 x renders crops of X are the
     designs' renders in order. Three quarters of each batch are then whole designs (all six faces,
     two renders each) and a supervised contrastive loss (temperature ``tau``) over the batch adds
     to the CosFace loss: it asks directly for what teaching needs, the faces of one design apart
-    and two renders of a face together. The last quarter is drawn from all crops (real, not a die)."""
+    and two renders of a face together. The last quarter is drawn from all crops (real, not a die).
+
+    ``init`` (an exported embedding) fine-tunes it rather than starting afresh: its weights are
+    loaded (``load_exported``), its batch norms stay frozen, and each class's CosFace weight starts
+    at the mean embedding of the class's crops, so the first steps refine the embedding instead of
+    pulling it towards random class directions."""
     import math
 
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS
@@ -714,19 +782,34 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     dev = torch.device(device)
     gen = torch.Generator(device=dev).manual_seed(seed)
     cuda = dev.type == "cuda"
-    net = make_net().to(dev)
+    net = make_net()
+    init_id = load_exported(net, init) if init else None
+    net = net.to(dev)
     if cuda:  # bf16 tensor cores want channels-last
         net = net.to(memory_format=torch.channels_last)
     W = torch.nn.Parameter((torch.randn(n_classes, DIMS, generator=torch.Generator().manual_seed(seed + 1))
                             * 0.05).to(dev))
     Xd = torch.from_numpy(X).to(dev)
     Yd = torch.from_numpy(Y.astype(np.int64)).to(dev)
+    if init:  # imprint: each class starts at its crops' mean embedding
+        net.eval()
+        with torch.no_grad():
+            sums = torch.zeros(n_classes, DIMS, device=dev)
+            for i in range(0, len(Xd), 512):
+                e = net(_standardise(torch, Xd[i:i + 512].permute(0, 3, 1, 2).float()))
+                sums.index_add_(0, Yd[i:i + 512], e.float())
+            seen = sums.norm(dim=1) > 0
+            W.data[seen] = torch.nn.functional.normalize(sums[seen], dim=1) * W.data[seen].norm(dim=1, keepdim=True)
     opt = torch.optim.AdamW([{"params": net.parameters(), "weight_decay": 5e-4},
                              {"params": [W], "weight_decay": 0.0}], lr=lr)
     warmup = max(1, min(200, steps // 10))
     total = steps
     bar = tqdm(total=total, desc="training", disable=not progress, file=sys.stderr, mininterval=2)
     net.train()
+    if init:  # the folded batch norms stay as they are
+        for m in net.modules():
+            if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+                m.eval()
     avg_loss = avg_acc = None
     t_start = time.time()
     step = 0
@@ -790,7 +873,7 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     net = net.to(memory_format=torch.contiguous_format)
     not_die = torch.nn.functional.normalize(W[NOT_DIE].detach(), dim=0).cpu().numpy()
     return net.cpu(), not_die, {"final_loss": round(avg_loss or 0.0, 4), "final_train_acc": round(avg_acc or 0.0, 4),
-                                "steps_done": total}
+                                "steps_done": total, **({"init": init_id} if init else {})}
 
 
 def model_id(net) -> str:
@@ -834,6 +917,9 @@ def main(argv=None) -> int:
     ap.add_argument("--designs", type=int, default=None)
     ap.add_argument("--per-face", type=int, default=None, help="renders per face of each design")
     ap.add_argument("--real-per-die", type=int, default=None, help="crops per real die (0: no real photos)")
+    ap.add_argument("--seen-per-face", type=int, default=0,
+                    help="extra renders per face of each seen design (special_dice.SEEN_DESIGNS), beyond their "
+                         "tenth of the random designs")
     ap.add_argument("--not-die", type=int, default=None)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--batch", type=int, default=None)
@@ -847,6 +933,8 @@ def main(argv=None) -> int:
                     help="wall-time budget of the whole run: fewer steps when the machine is slower "
                          "(the steps done are in the metadata; --steps N without it reproduces a run)")
     ap.add_argument("--cache", type=Path, default=None, help="npz to reuse/store the rendered crops")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune this exported embedding (e.g. models/face_embed.onnx) instead of starting afresh")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
     args = ap.parse_args(argv)
     preset = PRESETS[args.preset or ("gpu" if args.device.startswith("cuda") else "cpu")]
@@ -857,7 +945,8 @@ def main(argv=None) -> int:
         X, Y, n_classes, info = z["X"], z["Y"], int(z["n_classes"]), json.loads(str(z["info"]))
     else:
         X, Y, n_classes, info = build_dataset(cfg["designs"], cfg["per_face"], args.data, cfg["real_per_die"],
-                                              cfg["not_die"], args.seed, args.workers)
+                                              cfg["not_die"], args.seed, args.workers,
+                                              seen_per_face=args.seen_per_face)
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, X=X, Y=Y, n_classes=n_classes, info=json.dumps(info))
@@ -865,7 +954,7 @@ def main(argv=None) -> int:
     print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s: {info}", file=sys.stderr)
     budget = args.max_seconds - (time.time() - t0) - 20 if args.max_seconds else None
     net, not_die, stats = train(X, Y, n_classes, cfg["steps"], cfg["batch"], args.seed, args.device,
-                                threads=args.threads, lr=args.lr, budget_s=budget,
+                                threads=args.threads, lr=args.lr, budget_s=budget, init=args.init,
                                 episodes=(info["designs"], info["renders_per_face"])
                                 if args.supcon and info["renders_per_face"] >= 2 else None)
     info = {**info, **stats, "supcon": bool(args.supcon), "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import train_embed as te
 
@@ -72,6 +73,20 @@ class TestRenders:
         assert all(len(c) == 1 for c in by_design.values()) and len(by_design) >= 3
         assert all(1 + te.N_REAL <= c < te.FIRST_DESIGN_CLASS for cs in by_design.values() for c in cs)
 
+    def test_extra_seen_crops_are_the_seen_designs_classes(self):
+        """``--seen-per-face``: more renders of one seen design, each face the class that the
+        design's renders among the random designs have."""
+        from vision.special_dice import SEEN_DESIGNS
+        which = len(SEEN_DESIGNS) - 1
+        X, Y = te.seen_crops((which, 0, 2, 0))
+        assert X.shape == (12, te.SIZE, te.SIZE, 3)
+        drawn = next(i for i in range(2000) if te.random_design(i)["kind"] == "seen"
+                     and te.random_design(i)["seen"] % te.N_SEEN == which)
+        assert Y.tolist() == [te.class_of(te.random_design(drawn), drawn, f) for f in range(6) for _ in range(2)]
+        again, _ = te.seen_crops((which, 0, 2, 0))
+        other, _ = te.seen_crops((which, 100, 2, 0))
+        assert np.array_equal(X, again) and not np.array_equal(X, other)
+
     def test_not_a_die_crops(self):
         X, Y = te.not_die_crops((0, 5, 0))
         assert X.shape == (5, te.SIZE, te.SIZE, 3) and set(Y.tolist()) == {te.NOT_DIE}
@@ -88,3 +103,24 @@ def test_real_crops_come_from_the_training_split_only(real_dice_root):
     path, box, value = items[0]
     X, Y = te.real_crops((path, [(box, value)], 3, 0, 0))
     assert X.shape == (3, te.SIZE, te.SIZE, 3) and Y.tolist() == [value] * 3
+
+
+def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
+    """``--init``: the net loaded from an exported model computes what the file computes (its
+    folded batch norms become biases), so a fine-tune starts where the shipped model is."""
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.teach import EMBED_MODEL, FaceEmbedder
+    net = te.make_net()
+    assert te.load_exported(net, EMBED_MODEL) == FaceEmbedder(EMBED_MODEL).model_id
+    net.eval()
+    rng = np.random.default_rng(0)
+    crops = rng.integers(0, 256, (6, te.SIZE, te.SIZE, 3), dtype=np.uint8)
+    crops[:, 12:36, 12:36] = 240
+    with torch.no_grad():
+        mine = net(te._standardise(torch, torch.from_numpy(crops).permute(0, 3, 1, 2).float())).numpy()
+    assert np.abs(mine - FaceEmbedder(EMBED_MODEL)(crops)).max() < 1e-4
+    wrong = te.make_net()
+    wrong.trunk = wrong.trunk[:3]
+    with pytest.raises(ValueError, match="not this architecture"):
+        te.load_exported(wrong, EMBED_MODEL)
