@@ -15,7 +15,8 @@ similarity): a candidate is a die when its best similarity reaches the set's ``d
 (fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
 region fills the crop (a box much larger than the die it holds is not that die's box); boxes
 much smaller than the other dice found are dropped (pips, specks); its value is the label of the
-most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes), its colour the nearest
+most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes;
+a die read with under 99 % confidence is read in its four quarter turns and the mean decides), its colour the nearest
 taught colour of the part of the face that carries colour, read on its own (never looked up from
 the value). Without taught colours the body colour is named against the palette, as the shipped
 reader does.
@@ -242,6 +243,8 @@ class DiceSetReader:
     work_size: int = 640
     overlap: float = 0.3
     embedder: FaceEmbedder | None = None
+    turns: bool = True  # read each die the first reading is unsure of in its four quarter turns (see _turned)
+    turn_below: float = 0.99  # ...the dice whose first value confidence is below this
     finder: DieFinder = field(init=False)
 
     def __post_init__(self):
@@ -253,25 +256,50 @@ class DiceSetReader:
                                f"the reader's model is {self.embedder.model_id!r}: teach the dice again")
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceSetReader":
-        return DiceSetReader(self.dice_set, self.palette, calibration, self.work_size, self.overlap, self.embedder)
+        return replace(self, calibration=calibration)
 
     def read_boxes(self, bgr: np.ndarray, boxes):
-        """For boxes in ``bgr``: (values, value confidences, die scores, is-die flags, face Labs, ink Labs)."""
+        """For boxes in ``bgr``, each around one die: (values, value confidences, die scores, is-die
+        flags, face Labs, ink Labs); unsure dice are read in their quarter turns too."""
+        p, best, is_die, face_labs, ink_labs = self._read(bgr, boxes)
+        values, conf = self._values(self._turned(bgr, boxes, p))
+        return values, conf, best, is_die, face_labs, ink_labs
+
+    def _values(self, p: np.ndarray):
+        labels = self.dice_set.labels
+        return [labels[int(j)] for j in p.argmax(1)], [float(row.max()) for row in p]
+
+    def _turned(self, bgr: np.ndarray, boxes, p: np.ndarray) -> np.ndarray:
+        """``p`` with the rows under ``turn_below`` replaced by the mean over the die's four quarter
+        turns. The prototypes hold every taught face in its four quarter turns, so each turn of the
+        die meets its own prototypes; the embedding's mistakes differ from turn to turn (Roman III
+        and VI, a numeral in wood grain), the face does not: +1-3 points on numerals and Roman
+        numerals (docs/vision-special.md). Only unsure dice: a sure reading stays as it is."""
+        unsure = [i for i in range(len(p)) if p[i].max() < self.turn_below] if self.turns else []
+        if not unsure:
+            return p
+        crops = self.embedder.crops(bgr, [boxes[i] for i in unsure])
+        turned = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in (1, 2, 3)])
+        q = self.dice_set.classify(self.embedder(np.ascontiguousarray(turned)))[0].reshape(3, len(unsure), -1)
+        out = np.array(p, copy=True)
+        for j, i in enumerate(unsure):
+            out[i] = (p[i] + q[:, j].sum(0)) / 4.0
+        return out
+
+    def _read(self, bgr: np.ndarray, boxes):
+        """One reading of every box: (label probabilities, die scores, is-die flags, face Labs, ink Labs)."""
         if len(boxes) == 0:
-            return [], [], np.zeros(0), np.zeros(0, bool), np.zeros((0, 3)), np.zeros((0, 3))
+            return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool), np.zeros((0, 3)),
+                    np.zeros((0, 3)))
         feats = [face_features(crop_square(bgr, b, CROP, CONTEXT)) for b in boxes]
         emb = self.embedder(self.embedder.crops(bgr, boxes))
         p, best, neg = self.dice_set.classify(emb)
-        labels = self.dice_set.labels
-        values = [labels[int(j)] for j in p.argmax(1)]
-        conf = [float(p[k].max()) for k in range(len(p))]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)
         # and every face has a symbol: a crop without ink is table, not a die
         fits = np.array([MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE and f.ink_fraction >= MIN_INK for f in feats])
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
-        return (values, conf, best, is_die, np.array([f.face_lab for f in feats]),
-                np.array([f.ink_lab for f in feats]))
+        return p, best, is_die, np.array([f.face_lab for f in feats]), np.array([f.ink_lab for f in feats])
 
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
@@ -280,8 +308,7 @@ class DiceSetReader:
         t1 = time.perf_counter()
         # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded
         small = [min(b[2] - b[0], b[3] - b[1]) < MIN_BOX for b in found.boxes]
-        values, conf, best, is_die, face_labs, ink_labs = self.read_boxes(
-            bgr, [b for b, sm in zip(found.boxes, small) if not sm])
+        p, best, is_die, face_labs, ink_labs = self._read(bgr, [b for b, sm in zip(found.boxes, small) if not sm])
         if any(small):
             keep = [i for i, sm in enumerate(small) if not sm]
             found = replace(found, boxes=tuple(found.boxes[i] for i in keep))
@@ -318,8 +345,9 @@ class DiceSetReader:
             typical = float(np.median(list(sides.values())))
             kept = [k for k in kept if sides[k] >= MIN_REL_SIDE * typical]
         kept.sort(key=lambda k: (found.boxes[k][1], found.boxes[k][0]))
-        t2 = time.perf_counter()
         boxes = [found.boxes[k] for k in kept]
+        values, conf = self._values(self._turned(bgr, boxes, p[kept]))
+        t2 = time.perf_counter()
         if self.dice_set.colours:
             names, cconf = self.dice_set.name_colours(face_labs[kept], ink_labs[kept]) if kept else ([], [])
             src = ink_labs if self.dice_set.colour_source == "ink" else face_labs
@@ -327,7 +355,7 @@ class DiceSetReader:
         else:
             col = ColourNamer(self.palette, self.calibration)(bgr, boxes)
             names, cconf, measured = col.names, col.confidences, col.measured_bgr
-        dice = tuple(Die(tuple(int(v) for v in found.boxes[k]), values[k], conf[k], names[j], float(cconf[j]),
+        dice = tuple(Die(tuple(int(v) for v in found.boxes[k]), values[j], conf[j], names[j], float(cconf[j]),
                          tuple(int(v) for v in measured[j]), float(best[k]))
                      for j, k in enumerate(kept))
         t3 = time.perf_counter()
