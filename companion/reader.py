@@ -104,9 +104,11 @@ def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
             pal = general.subset("game", tuple(named), one_each=len(set(named)) == len(named))
         else:
             pal = general
-        # camera frames: no quarter-turn re-reads; the tracker's vote over several frames of a
-        # settled roll does that job, and a frame must be read in well under 60 ms
-        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces), turns=False)
+        # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
+        # already read surely; the tracker's vote over several frames of a settled roll does that
+        # job, and a frame must be read in well under 60 ms
+        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces), turns=False,
+                                     skip_sure_duplicates=True)
         _READERS[key] = reader
         return reader
 

@@ -205,6 +205,14 @@ def face_of(probs_row, faces=(1, 2, 3, 4, 5, 6)) -> tuple[int, float]:
     return int(allowed[j]), float(p[allowed[j]] / total) if total > 0 else 0.0
 
 
+def _overlaps(a, b, overlap: float = 0.3, inside: float = 0.6) -> bool:
+    """Two boxes hold one die: IoU >= ``overlap`` or ``inside`` of the smaller one in the other."""
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return box_iou(a, b) >= overlap or (smaller > 0 and ix * iy / smaller >= inside)
+
+
 def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: float = 0.5,
                 overlap: float = 0.3) -> list[tuple[int, int, float, float]]:
     """Pure post-processing: (box index, value, value confidence, die confidence) of the kept dice.
@@ -222,17 +230,7 @@ def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: flo
     for i in order:
         if p_die[i] < min_die:
             break
-        bi = boxes[i]
-        ok = True
-        for k in kept:
-            bk = boxes[k]
-            ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
-            iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
-            smaller = min((bi[2] - bi[0]) * (bi[3] - bi[1]), (bk[2] - bk[0]) * (bk[3] - bk[1]))
-            if box_iou(bi, bk) >= overlap or (smaller > 0 and ix * iy / smaller >= 0.6):
-                ok = False
-                break
-        if ok:
+        if not any(_overlaps(boxes[i], boxes[k], overlap) for k in kept):
             kept.append(int(i))
     out = []
     for i in sorted(kept, key=lambda k: (boxes[k][1], boxes[k][0])):
@@ -257,6 +255,8 @@ class DiceReader:
     threads: int | None = None
     turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
     turn_below: float = 0.99  # ...only the dice whose first reading's value confidence is below this
+    skip_sure_duplicates: bool = False  # read the finder's boxes in two rounds (see _read_candidates)
+    sure: float = 0.99  # ...a die this sure (die and value) is not read again in the boxes overlapping it
     finder: DieFinder = field(init=False)
     reader: FaceReader = field(init=False)
 
@@ -274,13 +274,12 @@ class DiceReader:
         t0 = time.perf_counter()
         bgr = as_bgr(image)
         found = self.finder(bgr)
-        read = self.reader(bgr, found.boxes)
-        chosen = select_dice(found.boxes, read.probs, self.faces, self.min_die)
+        probs, read_ms = self._read_candidates(bgr, found.boxes)
+        chosen = select_dice(found.boxes, probs, self.faces, self.min_die)
         boxes = [found.boxes[i] for i, *_ in chosen]
-        read_ms = read.elapsed_ms
         if self.turns and boxes:
             t1 = time.perf_counter()
-            chosen = self._read_turned(bgr, boxes, read.probs, chosen)
+            chosen = self._read_turned(bgr, boxes, probs, chosen)
             read_ms += (time.perf_counter() - t1) * 1000
         namer = ColourNamer(self.palette, self.calibration)
         colours = namer(bgr, boxes)
@@ -289,6 +288,35 @@ class DiceReader:
                      for k, (i, v, vc, dc) in enumerate(chosen))
         return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read_ms, colours.elapsed_ms,
                     (time.perf_counter() - t0) * 1000, len(found.boxes))
+
+    def _read_candidates(self, bgr, boxes) -> tuple[np.ndarray, float]:
+        """(probabilities per box, ms). With ``skip_sure_duplicates`` the boxes are read in two
+        rounds: first the best-ranked box of each place (a box overlapping no better-ranked one,
+        as ``select_dice`` counts overlap), then the others, except those overlapping a die the
+        first round is sure of (die and value at least ``sure``): the finder proposes several
+        boxes around every die, and a sure die's other boxes would only lose to it. A box not read
+        gets the row "not a die"."""
+        if not self.skip_sure_duplicates or len(boxes) < 2:
+            read = self.reader(bgr, boxes)
+            return read.probs, read.elapsed_ms
+        first: list[int] = []
+        for i, b in enumerate(boxes):
+            if not any(_overlaps(b, boxes[k]) for k in first):
+                first.append(i)
+        r1 = self.reader(bgr, [boxes[i] for i in first])
+        probs = np.zeros((len(boxes), r1.probs.shape[1]), np.float32)
+        probs[:, 0] = 1.0
+        probs[first] = r1.probs
+        p_face = r1.probs[:, 1:].max(1) / np.maximum(r1.probs[:, 1:].sum(1), 1e-9)
+        sure = [first[j] for j in range(len(first)) if 1.0 - r1.probs[j, 0] >= self.sure and p_face[j] >= self.sure]
+        taken = set(first)
+        rest = [i for i, b in enumerate(boxes) if i not in taken and not any(_overlaps(b, boxes[k]) for k in sure)]
+        ms = r1.elapsed_ms
+        if rest:
+            r2 = self.reader(bgr, [boxes[i] for i in rest])
+            probs[rest] = r2.probs
+            ms += r2.elapsed_ms
+        return probs, ms
 
     def read_faces(self, image, boxes) -> list[tuple[int, float]]:
         """(value, confidence) of dice whose boxes are known (a crop, a box the user drew), read

@@ -111,7 +111,8 @@ def make_reader(args):
         session = load_session(args.model or DEFAULT_MODEL)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
-    return DiceReader(session, palette=palette, turns=False)  # the tracker votes over frames instead
+    # the tracker votes over frames instead of quarter turns and second readings
+    return DiceReader(session, palette=palette, turns=False, skip_sure_duplicates=True)
 
 
 def run(args) -> int:

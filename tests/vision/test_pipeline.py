@@ -250,3 +250,59 @@ def test_a_sure_first_reading_is_not_read_again(make_fake_session):
     roll = DiceReader(make_fake_session(logits), turns=True)(img)
     assert roll.dice and set(roll.values) == {5}
     assert len(calls) == 1  # the candidates once, no quarter turns
+
+
+class TestSkipSureDuplicates:
+    """``skip_sure_duplicates`` (camera frames): the boxes around a die read surely are not read again."""
+
+    @staticmethod
+    def _rows(make_fake_session, row):
+        calls = []
+
+        def logits(x):
+            calls.append(len(x))
+            return np.tile(np.array(row, np.float32), (len(x), 1))
+        return calls, make_fake_session(logits)
+
+    def test_a_sure_die_s_other_boxes_are_not_read(self, make_fake_session):
+        img = TestQuarterTurns._image_with_one_die()
+        calls, session = self._rows(make_fake_session, [-9, 0, 0, 0, 0, 12.0, 0])  # a sure 5
+        reader = DiceReader(session, turns=False, skip_sure_duplicates=True)
+        boxes = reader.finder(img).boxes
+        assert len(boxes) >= 2  # the finder proposes several boxes around the die
+        roll = reader(img)
+        assert set(roll.values) == {5} and len(roll.dice) == 1
+        assert sum(calls) < len(boxes)
+
+    def test_an_unsure_die_s_other_boxes_are_read(self, make_fake_session):
+        img = TestQuarterTurns._image_with_one_die()
+        calls, session = self._rows(make_fake_session, [-4, 0, 0, 2.0, 0, 1.5, 0])  # a die, 3 or 5
+        reader = DiceReader(session, turns=False, skip_sure_duplicates=True)
+        boxes = reader.finder(img).boxes
+        reader(img)
+        assert sum(calls) == len(boxes)
+
+    def test_a_scene_is_read_right_with_fewer_readings(self, dice_reader):
+        counted = []
+
+        class Counting:
+            def __init__(self, session):
+                self.session = session
+
+            def get_inputs(self):
+                return self.session.get_inputs()
+
+            def run(self, outputs, feeds):
+                counted.append(len(next(iter(feeds.values()))))
+                return self.session.run(outputs, feeds)
+
+        reader = DiceReader(Counting(dice_reader.session), turns=False, skip_sure_duplicates=True)
+        right = total = candidates = 0
+        for seed in (31, 32, 33):
+            sc = _scene(seed, size=(480, 640), n_dice=6)
+            roll = reader(sc.image)
+            candidates += roll.candidates
+            right += sorted(roll.values) == sorted(d.value for d in sc.dice)
+            total += 1
+        assert right >= total - 1
+        assert sum(counted) < candidates
