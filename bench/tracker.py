@@ -116,7 +116,9 @@ def main(argv=None) -> int:
             from vision.pipeline import DiceReader
             from vision.read import load_session
             session = load_session(model, threads=1)
-            run("shipped ONNX reader (no teaching)", lambda v: DiceReader(session), videos, args.still_frames)
+            # as `dice-companion watch` and the companion read camera frames
+            run("shipped ONNX reader (no teaching), as `watch` reads frames", lambda v: DiceReader(
+                session, turns=False, skip_sure_duplicates=True), videos, args.still_frames)
     return 0
 
 
