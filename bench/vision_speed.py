@@ -1,11 +1,13 @@
 """Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory.
 
-    python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx]
+    python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
 
 The images are synthetic scenes (``vision.synth``, fixed seed) with ``--dice`` dice each, at
 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
 ``DiceReader.__call__`` on a BGR array (find + read + colour). Each configuration runs in its own
 child process so that the thread settings and the peak memory (ru_maxrss) are its own.
+``--frames`` times the reader as camera frames are read (the companion, ``watch``): no quarter
+turns, the other boxes of a die read surely not read again; the default is a photo's reading.
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None) -> dict:
+def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
+          frames: bool = False) -> dict:
     import cv2
     import numpy as np
 
@@ -33,7 +36,8 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)
     images = [render_scene(rng, size=size, n_dice=n_dice).image for _ in range(n_images)]
-    reader = DiceReader(load_session(model or DEFAULT_MODEL, threads=threads))
+    session = load_session(model or DEFAULT_MODEL, threads=threads)
+    reader = DiceReader(session, turns=False, skip_sure_duplicates=True) if frames else DiceReader(session)
     for im in images[:3]:  # warm-up
         reader(im)
     times, found = [], []
@@ -53,18 +57,21 @@ def main(argv=None) -> int:
     ap.add_argument("--images", type=int, default=40)
     ap.add_argument("--dice", type=int, default=10)
     ap.add_argument("--model", default=None)
+    ap.add_argument("--frames", action="store_true", help="read as camera frames are read")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
-        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model)))
+        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames)))
         return 0
     cores = os.cpu_count() or 1
-    print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores")
+    print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores, "
+          f"read as {'camera frames' if args.frames else 'photos'}")
     for h, w in ((640, 640), (720, 1280)):
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images", str(args.images),
-                   "--dice", str(args.dice)] + (["--model", args.model] if args.model else [])
+                   "--dice", str(args.dice)] + (["--model", args.model] if args.model else []) + \
+                (["--frames"] if args.frames else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
             print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"
