@@ -36,7 +36,7 @@ import numpy as np
 from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_iou
 from .pipeline import Die, Roll, as_bgr
-from .read import CONTEXT, crop_square
+from .read import CONTEXT, crop_square, mean_over_turns
 from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
@@ -278,12 +278,9 @@ class DiceSetReader:
         unsure = [i for i in range(len(p)) if p[i].max() < self.turn_below] if self.turns else []
         if not unsure:
             return p
-        crops = self.embedder.crops(bgr, [boxes[i] for i in unsure])
-        turned = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in (1, 2, 3)])
-        q = self.dice_set.classify(self.embedder(np.ascontiguousarray(turned)))[0].reshape(3, len(unsure), -1)
         out = np.array(p, copy=True)
-        for j, i in enumerate(unsure):
-            out[i] = (p[i] + q[:, j].sum(0)) / 4.0
+        out[unsure] = mean_over_turns(p[unsure], self.embedder.crops(bgr, [boxes[i] for i in unsure]),
+                                      lambda crops: self.dice_set.classify(self.embedder(crops))[0])
         return out
 
     def _read(self, bgr: np.ndarray, boxes):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_iou, rotated_rect, to_bgr
-from .read import FaceReader, crops_for_boxes
+from .read import FaceReader, crops_for_boxes, mean_over_turns
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "read_image_file", "header_size",
            "MAX_PIXELS", "select_dice", "face_of"]
@@ -339,12 +339,11 @@ class DiceReader:
         if not unsure:
             return chosen
         crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size, self.reader.context)
-        turned = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in (1, 2, 3)])
-        p = self.reader.read_crops(np.ascontiguousarray(turned)).reshape(3, len(unsure), -1)
+        mean = mean_over_turns(probs[[chosen[k][0] for k in unsure]], crops, self.reader.read_crops)
         out = list(chosen)
         for j, k in enumerate(unsure):
             i, _, _, dc = chosen[k]
-            out[k] = (i, *face_of((probs[i] + p[:, j].sum(0)) / 4.0, self.faces), dc)
+            out[k] = (i, *face_of(mean[j], self.faces), dc)
         return out
 
     def calibrate(self, image) -> Calibration:

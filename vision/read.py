@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 __all__ = ["CONTEXT", "DEFAULT_MODEL", "ReadResult", "FaceReader", "crop_square", "crops_for_boxes",
-           "standardise", "softmax", "load_session", "model_path"]
+           "standardise", "softmax", "mean_over_turns", "load_session", "model_path"]
 
 CONTEXT = 1.15
 
@@ -92,6 +92,16 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=1, keepdims=True)
     e = np.exp(z)
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def mean_over_turns(first: np.ndarray, crops: np.ndarray, read) -> np.ndarray:
+    """(n, k): each row of ``first`` (the reading of ``crops``) averaged with the readings of the
+    crop turned by 90, 180 and 270 degrees; ``read`` maps (m, h, w, 3) crops to (m, k) rows. A
+    die's face is the same face turned, a model's mistakes mostly are not: the pip reader and the
+    taught reader both read their unsure dice so."""
+    turned = np.concatenate([np.rot90(crops, t, axes=(1, 2)) for t in (1, 2, 3)])
+    q = np.asarray(read(np.ascontiguousarray(turned))).reshape(3, len(crops), -1)
+    return (np.asarray(first) + q.sum(0)) / 4.0
 
 
 def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None):

@@ -710,10 +710,8 @@ def load_exported(net, path: Path) -> str:
             bn.bias.copy_(torch.from_numpy(bias.copy()))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        head = {k: v for k, v in net.head.state_dict().items() if k != "1.num_batches_tracked"}
-        for k in head:
-            head[k] = torch.from_numpy(weights["head." + k].copy())
-        net.head.load_state_dict(head, strict=False)
+        net.head.load_state_dict({k: torch.from_numpy(weights["head." + k].copy()) for k in net.head.state_dict()
+                                  if not k.endswith("num_batches_tracked")}, strict=False)
     meta = {p.key: p.value for p in model.metadata_props}
     return meta.get("model_id", "unknown")
 

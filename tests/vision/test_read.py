@@ -72,3 +72,22 @@ def test_shipped_model_declares_its_classes(model_session):
     classes = json.loads(model_session.get_modelmeta().custom_metadata_map["classes"])
     assert classes == ["not_die", "1", "2", "3", "4", "5", "6"]
     assert FaceReader(model_session).size == 32
+
+
+def test_mean_over_turns_averages_the_four_quarter_turns():
+    from vision.read import mean_over_turns
+    crops = np.zeros((2, 8, 8, 3), np.uint8)
+    crops[0, 0, 0] = 255  # a mark in the top-left corner: each turn moves it to another corner
+    crops[1, 7, 7] = 255
+    seen = []
+
+    def read(batch):  # (m, 2): 1.0 in column 0 when the mark is top-left, else in column 1
+        seen.append(len(batch))
+        top_left = batch[:, 0, 0, 0] == 255
+        return np.stack([top_left, ~top_left], 1).astype(np.float32)
+
+    first = read(crops)
+    mean = mean_over_turns(first, crops, read)
+    assert seen == [2, 6]  # one batch for the three turns of both crops
+    assert mean.shape == (2, 2) and np.allclose(mean.sum(1), 1.0)
+    assert np.allclose(mean[0], [0.25, 0.75]) and np.allclose(mean[1], [0.25, 0.75])
