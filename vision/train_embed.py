@@ -656,9 +656,13 @@ def _run_task(task):
 
 # ---- the net --------------------------------------------------------------------------------------
 
-def make_net(dims: int = DIMS):
+def make_net(dims: int = DIMS, width: float = 1.0):
+    """The embedding net; ``width`` multiplies every layer's channels (1.0: the shipped 0.31 M
+    parameters; the reader's cost per die grows with its square)."""
     import torch
     import torch.nn as nn
+
+    c = [max(8, int(round(n * width))) for n in (24, 32, 64, 128)]
 
     def block(cin, cout, stride=1):
         return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
@@ -668,12 +672,12 @@ def make_net(dims: int = DIMS):
         def __init__(self):
             super().__init__()
             self.trunk = nn.Sequential(
-                *block(3, 24), *block(24, 32, 2),              # 48 -> 24
-                *block(32, 32), nn.MaxPool2d(2),              # 24 -> 12
-                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 12 -> 6
-                *block(64, 128), *block(128, 128),
+                *block(3, c[0]), *block(c[0], c[1], 2),             # 48 -> 24
+                *block(c[1], c[1]), nn.MaxPool2d(2),                # 24 -> 12
+                *block(c[1], c[2]), *block(c[2], c[2]), nn.MaxPool2d(2),  # 12 -> 6
+                *block(c[2], c[3]), *block(c[3], c[3]),
                 nn.AdaptiveAvgPool2d(1), nn.Flatten())
-            self.head = nn.Sequential(nn.Linear(128, dims), nn.BatchNorm1d(dims))
+            self.head = nn.Sequential(nn.Linear(c[3], dims), nn.BatchNorm1d(dims))
 
         def forward(self, x):
             return torch.nn.functional.normalize(self.head(self.trunk(x)), dim=1)
@@ -749,7 +753,7 @@ def _augment(torch, x, gen):
 def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, progress: bool = True,
           threads: int | None = None, scale: float = 28.0, margin: float = 0.3, lr: float = 3e-3,
           budget_s: float | None = None, episodes: tuple[int, int] | None = None, tau: float = 0.1,
-          init: Path | None = None):
+          init: Path | None = None, width: float = 1.0):
     """Train the net; ``budget_s`` (seconds) lowers the number of steps after timing steps 10-40.
 
     ``episodes`` = (designs, renders per face): the first designs x 6 x renders crops of X are the
@@ -780,7 +784,7 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     dev = torch.device(device)
     gen = torch.Generator(device=dev).manual_seed(seed)
     cuda = dev.type == "cuda"
-    net = make_net()
+    net = make_net(width=width)
     init_id = load_exported(net, init) if init else None
     net = net.to(dev)
     if cuda:  # bf16 tensor cores want channels-last
@@ -818,7 +822,7 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
             per_step = (time.time() - t_ten) / 30
             fit = int((budget_s - (time.time() - t_start)) / per_step) + step
             if fit < total:
-                total = max(60, fit)
+                total = max(min(60, total), fit)
                 bar.total = total
                 bar.refresh()
         f = (step + 1) / warmup if step < warmup else \
@@ -931,8 +935,12 @@ def main(argv=None) -> int:
                     help="wall-time budget of the whole run: fewer steps when the machine is slower "
                          "(the steps done are in the metadata; --steps N without it reproduces a run)")
     ap.add_argument("--cache", type=Path, default=None, help="npz to reuse/store the rendered crops")
+    ap.add_argument("--build-only", action="store_true",
+                    help="render the crops into --cache and stop (several trainings can then share them)")
     ap.add_argument("--init", type=Path, default=None,
                     help="fine-tune this exported embedding (e.g. models/face_embed.onnx) instead of starting afresh")
+    ap.add_argument("--width", type=float, default=1.0,
+                    help="channel multiplier of the net (1.0: the shipped size; cost per die ~ width squared)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
     args = ap.parse_args(argv)
     preset = PRESETS[args.preset or ("gpu" if args.device.startswith("cuda") else "cpu")]
@@ -949,14 +957,19 @@ def main(argv=None) -> int:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, X=X, Y=Y, n_classes=n_classes, info=json.dumps(info))
     t_data = time.time() - t0
+    if args.build_only:
+        if not args.cache:
+            ap.error("--build-only needs --cache")
+        print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s, stored in {args.cache}", file=sys.stderr)
+        return 0
     print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s: {info}", file=sys.stderr)
     budget = args.max_seconds - (time.time() - t0) - 20 if args.max_seconds else None
     net, not_die, stats = train(X, Y, n_classes, cfg["steps"], cfg["batch"], args.seed, args.device,
-                                threads=args.threads, lr=args.lr, budget_s=budget, init=args.init,
+                                threads=args.threads, lr=args.lr, budget_s=budget, init=args.init, width=args.width,
                                 episodes=(info["designs"], info["renders_per_face"])
                                 if args.supcon and info["renders_per_face"] >= 2 else None)
     info = {**info, **stats, "supcon": bool(args.supcon), "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],
-            "classes": n_classes, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
+            "classes": n_classes, "width": args.width, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
             "not_die_centre": [round(float(v), 5) for v in not_die]}
     mid = export_onnx(net, args.out, info)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB, {mid}) in {time.time() - t0:.0f} s", file=sys.stderr)
