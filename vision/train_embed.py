@@ -698,6 +698,9 @@ def load_exported(net, path: Path) -> str:
 
     model = onnx.load(str(path))
     weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    for node in model.graph.node:  # weights stored as float16 (``halve_weights``) and cast back
+        if node.op_type == "Cast" and node.input[0] in weights:
+            weights[node.output[0]] = weights[node.input[0]].astype(np.float32)
     convs = [n for n in model.graph.node if n.op_type == "Conv"]
     layers = [m for m in net.trunk if isinstance(m, torch.nn.Conv2d)]
     norms = [m for m in net.trunk if isinstance(m, torch.nn.BatchNorm2d)]
@@ -718,6 +721,14 @@ def load_exported(net, path: Path) -> str:
                                   if not k.endswith("num_batches_tracked")}, strict=False)
     meta = {p.key: p.value for p in model.metadata_props}
     return meta.get("model_id", "unknown")
+
+
+def exported_width(path: Path) -> float:
+    """The channel multiplier (``--width``) an exported embedding was trained with."""
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    return float(json.loads(meta.get("width", "1.0")))
 
 
 def _standardise(torch, x):
@@ -908,6 +919,37 @@ def export_onnx(net, path: Path, info: dict) -> str:
     return mid
 
 
+def halve_weights(src: Path, dst: Path) -> int:
+    """Store the float32 weights of an exported model as float16, each followed by a Cast back to
+    float32: the file is half as large, onnxruntime folds the casts when it loads the model, and the
+    net still computes in float32 (the embeddings move by ~1e-3, far below what separates faces).
+    The metadata, model id included, is kept. Returns the new file's size in bytes."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(src))
+    graph = model.graph
+    keep, casts = [], []
+    for init in graph.initializer:
+        w = numpy_helper.to_array(init)
+        if w.dtype != np.float32 or w.size < 256:
+            keep.append(init)
+            continue
+        half = numpy_helper.from_array(w.astype(np.float16), init.name + "_f16")
+        keep.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [init.name], to=onnx.TensorProto.FLOAT,
+                                      name=init.name + "_to_f32"))
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(model)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(dst))
+    return dst.stat().st_size
+
+
 def main(argv=None) -> int:
     from .data import default_data_root
 
@@ -939,10 +981,15 @@ def main(argv=None) -> int:
                     help="render the crops into --cache and stop (several trainings can then share them)")
     ap.add_argument("--init", type=Path, default=None,
                     help="fine-tune this exported embedding (e.g. models/face_embed.onnx) instead of starting afresh")
-    ap.add_argument("--width", type=float, default=1.0,
-                    help="channel multiplier of the net (1.0: the shipped size; cost per die ~ width squared)")
+    ap.add_argument("--width", type=float, default=None,
+                    help="channel multiplier of the net (default 1.0, or --init's; the shipped model: 2.0; "
+                         "cost per die ~ width squared)")
+    ap.add_argument("--half-weights", action="store_true",
+                    help="store the weights as float16 (half the file; the net computes in float32)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
     args = ap.parse_args(argv)
+    if args.width is None:
+        args.width = exported_width(args.init) if args.init else 1.0
     preset = PRESETS[args.preset or ("gpu" if args.device.startswith("cuda") else "cpu")]
     cfg = {k: (getattr(args, k) if getattr(args, k) is not None else v) for k, v in preset.items()}
     t0 = time.time()
@@ -972,6 +1019,8 @@ def main(argv=None) -> int:
             "classes": n_classes, "width": args.width, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
             "not_die_centre": [round(float(v), 5) for v in not_die]}
     mid = export_onnx(net, args.out, info)
+    if args.half_weights:
+        halve_weights(args.out, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB, {mid}) in {time.time() - t0:.0f} s", file=sys.stderr)
     return 0
 

@@ -111,7 +111,7 @@ def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     from vision.teach import EMBED_MODEL, FaceEmbedder
-    net = te.make_net()
+    net = te.make_net(width=te.exported_width(EMBED_MODEL))
     assert te.load_exported(net, EMBED_MODEL) == FaceEmbedder(EMBED_MODEL).model_id
     net.eval()
     rng = np.random.default_rng(0)
@@ -120,7 +120,23 @@ def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
     with torch.no_grad():
         mine = net(te._standardise(torch, torch.from_numpy(crops).permute(0, 3, 1, 2).float())).numpy()
     assert np.abs(mine - FaceEmbedder(EMBED_MODEL)(crops)).max() < 1e-4
-    wrong = te.make_net()
+    wrong = te.make_net(width=te.exported_width(EMBED_MODEL))
     wrong.trunk = wrong.trunk[:3]
     with pytest.raises(ValueError, match="not this architecture"):
         te.load_exported(wrong, EMBED_MODEL)
+    with pytest.raises(ValueError, match="does not fit"):
+        te.load_exported(te.make_net(width=1.0), EMBED_MODEL)
+
+
+def test_halved_weights_compute_what_the_full_file_computes(tmp_path):
+    """``halve_weights`` (the shipped file's float16 storage) keeps the metadata and the embeddings."""
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.teach import EMBED_MODEL, FaceEmbedder
+    half = tmp_path / "half.onnx"
+    twice = tmp_path / "twice.onnx"
+    te.halve_weights(EMBED_MODEL, half)
+    te.halve_weights(half, twice)  # the shipped file is already halved: nothing more to halve
+    assert twice.stat().st_size == half.stat().st_size <= EMBED_MODEL.stat().st_size
+    crops = np.random.default_rng(1).integers(0, 256, (4, te.SIZE, te.SIZE, 3), dtype=np.uint8)
+    a, b = FaceEmbedder(EMBED_MODEL), FaceEmbedder(twice)
+    assert a.model_id == b.model_id and np.abs(a(crops) - b(crops)).max() < 1e-3
