@@ -5,7 +5,7 @@ prototypes (embeddings by the learned face embedding, ``vision.teach.FaceEmbedde
 example, a few box jitters and their quarter turns), their labels, "not a die" prototypes, where
 the colour of a face lives (``"face"`` or ``"ink"``) and the colour measured for each named colour
 under the table's light, plus the taught crops themselves. It is stored as one ``.npz`` file
-(``save``/``load``, format ``dice-set/2``, ~100-300 kB) that names the embedding model it was made
+(``save``/``load``, format ``dice-set/3``, ~100-300 kB) that names the embedding model it was made
 with (``model_id``): a file made with other weights is refused with the reason (teach again), never
 read with stale prototypes.
 
@@ -41,7 +41,8 @@ from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
 
-FORMAT = "dice-set/2"
+FORMAT = "dice-set/3"
+OLDER_FORMATS = {"dice-set/1": "hand-made embedding", "dice-set/2": "ink colours without the face's contrast"}
 TAU = 0.05  # softmax temperature over cosine similarities
 TOP_K = 5  # a label's similarity: the mean of its TOP_K most similar prototypes (steadier than the best one)
 MIN_BOX = 16  # pixels: the shorter side of a box worth reading
@@ -74,6 +75,23 @@ def colour_vectors(labs) -> np.ndarray:
     return np.stack([s * np.cos(h), s * np.sin(h), 0.5 * v], 1).astype(np.float64)
 
 
+INK_CONTRAST_SCALE = 120.0  # Lab a*/b* units of (ink - face) per unit of the HSV cone
+
+
+def carrier_vectors(source: str, face_labs, ink_labs) -> np.ndarray:
+    """The points a face's colour is named by. A coloured face: its colour on the HSV cone
+    (``colour_vectors``). A coloured symbol: the ink's colour on the cone *and* the ink's hue shift
+    from the face it is printed on (Lab a*, b* of ink minus face). A thin symbol's measured colour
+    mixes with the face around it (grey ink on wood reads brownish), but it still lies on the other
+    side of the face than a yellow or a green ink: dev seeds of the wood design, 300 dice each,
+    colour right 96.7-99.3 % on the cone alone, 98.0-99.7 % with the shift (docs/vision-special.md)."""
+    face = np.asarray(face_labs, np.float64).reshape(-1, 3)
+    if source != "ink":
+        return colour_vectors(face)
+    ink = np.asarray(ink_labs, np.float64).reshape(-1, 3)
+    return np.concatenate([colour_vectors(ink), (ink - face)[:, 1:] / INK_CONTRAST_SCALE], 1)
+
+
 def _separation(x: np.ndarray, labels: list) -> float:
     """Between-label share of the variance of the colours x (n, 3)."""
     x = np.asarray(x, np.float64)
@@ -94,7 +112,7 @@ class DiceSet:
     groups: tuple[int, ...]  # taught example each prototype comes from (its jitters and turns)
     negatives: np.ndarray  # (M, D) "not a die" prototypes
     colour_source: str | None  # "face", "ink" or None (no colours taught)
-    colours: tuple[tuple[str, tuple[float, float, float]], ...]  # name -> mean measured colour (HSV cone)
+    colours: tuple[tuple[str, tuple[float, ...]], ...]  # name -> mean carrier vector (carrier_vectors)
     die_threshold: float
     model_id: str  # the embedding model the prototypes were made with
     example_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 48, 48, 3), np.uint8))  # taught crops
@@ -116,7 +134,7 @@ class DiceSet:
                 source = "ink" if si > sf else "face"
             else:
                 source = "face"
-            carrier = colour_vectors((ink_labs if source == "ink" else face_labs)[idx])
+            carrier = carrier_vectors(source, np.asarray(face_labs)[idx], np.asarray(ink_labs)[idx])
             order = list(colour_names) if colour_names else sorted(set(labels))
             colours = tuple((n, tuple(float(v) for v in np.mean(carrier[[k for k, c in enumerate(labels) if c == n]], 0)))
                             for n in order if n in labels)
@@ -176,7 +194,7 @@ class DiceSet:
         """(names, confidences) from the carrier's measured colours (taught colours only)."""
         if not self.colours:
             raise ValueError("this dice set has no taught colours")
-        x = colour_vectors(np.asarray(ink_labs if self.colour_source == "ink" else face_labs).reshape(-1, 3))
+        x = carrier_vectors(self.colour_source, face_labs, ink_labs)
         ref = np.array([c for _, c in self.colours], np.float64)
         d = np.sqrt(((x[:, None, :] - ref[None, :, :]) ** 2).sum(-1))
         z = -(d ** 2) / (2 * 0.08 ** 2)
@@ -210,8 +228,8 @@ class DiceSet:
         except Exception as exc:  # not an npz, or not ours
             raise ValueError(f"{p}: not a dice-set file ({exc.__class__.__name__}: {exc})") from None
         fmt = meta.get("format")
-        if fmt == "dice-set/1":
-            raise StaleDiceSet(f"{p}: made by an older version (hand-made embedding, dice-set/1); teach these dice "
+        if fmt in OLDER_FORMATS:
+            raise StaleDiceSet(f"{p}: made by an older version ({OLDER_FORMATS[fmt]}, {fmt}); teach these dice "
                                f"again with `dice-companion teach`")
         if fmt != FORMAT:
             raise ValueError(f"{p}: not a dice-set file (format {fmt!r}, expected {FORMAT})")
