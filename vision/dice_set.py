@@ -206,6 +206,10 @@ class DiceSet:
 
     # ---- storage --------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
+        Path(path).write_bytes(self.to_bytes())
+
+    def to_bytes(self) -> bytes:
+        """The file's bytes (``save`` writes them)."""
         meta = {"format": FORMAT, "model_id": self.model_id, "values": list(self.values), "groups": list(self.groups),
                 "colour_source": self.colour_source, "colours": [[n, list(c)] for n, c in self.colours],
                 "die_threshold": self.die_threshold, "example_values": list(self.example_values), "info": self.info}
@@ -213,7 +217,7 @@ class DiceSet:
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             embeddings=self.embeddings.astype(np.float16), negatives=self.negatives.astype(np.float16),
                             example_crops=self.example_crops.astype(np.uint8))
-        Path(path).write_bytes(buf.getvalue())
+        return buf.getvalue()
 
     @classmethod
     def load(cls, path: str | Path, model_id: str | None = None) -> "DiceSet":
