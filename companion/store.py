@@ -30,7 +30,7 @@ from engine.game import Game
 from engine.registry import game_class
 from engine.table import Action, Table, action_from_json, action_to_json
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each step takes the database from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -62,6 +62,22 @@ MIGRATIONS: list[str] = [
     # 1 -> 2: who wrote each action (seat, or -1 for the creator acting as the table)
     """
     ALTER TABLE actions ADD COLUMN by_seat INTEGER;
+    """,
+    # 2 -> 3: teaching the table's own dice: examples (a photo and its label), withdrawals,
+    # and switching the taught reader on and off; append-only like the actions
+    """
+    CREATE TABLE teach_log (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,           -- 1, 2, 3, ... per table
+        kind TEXT NOT NULL,             -- example, withdraw (of the example `ref`), use, stop
+        face TEXT,                      -- example: the face's label (3, cow)
+        colour TEXT,                    -- example: the face's colour (The Choice), else NULL
+        box TEXT,                       -- example: JSON [x0, y0, x1, y1], the die in the photo
+        image BLOB,                     -- example: the photo as uploaded (JPEG/PNG bytes)
+        ref INTEGER,                    -- withdraw: the seq of the example
+        created REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
     """,
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -282,6 +298,35 @@ class Store:
             if known is not None and secrets.compare_digest(known, token):
                 return seat
         return None
+
+    # -- teaching the table's dice ---------------------------------------------------
+    def teach_append(self, rec: TableRecord, kind: str, face: str | None = None,
+                     colour: str | None = None, box: Sequence[int] | None = None,
+                     image: bytes | None = None, ref: int | None = None) -> int:
+        """Append one entry to the table's teaching log (committed before it returns); its seq."""
+        with write_lock(self.path):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM teach_log "
+                                      "WHERE table_id=?", (rec.id,)).fetchone()[0]
+                self.db.execute(
+                    "INSERT INTO teach_log (table_id, seq, kind, face, colour, box, image, ref, "
+                    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (rec.id, seq, kind, face, colour, None if box is None else json.dumps(list(box)),
+                     image, ref, time.time()))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+        return seq
+
+    def teach_log(self, rec: TableRecord, images: bool = False) -> list[dict]:
+        """The teaching log in order (`images`: with the photos' bytes)."""
+        cols = "seq, kind, face, colour, box, ref" + (", image" if images else "")
+        rows = self.db.execute(f"SELECT {cols} FROM teach_log WHERE table_id=? ORDER BY seq",
+                               (rec.id,))
+        return [dict(r) | {"box": None if r["box"] is None else json.loads(r["box"])}
+                for r in rows]
 
     # -- the log ---------------------------------------------------------------------
     def _lock(self, rec: TableRecord) -> threading.Lock:
