@@ -457,8 +457,14 @@ def _table_reader(code: str, game_name: str) -> TableReader:
         spec = G.dice_spec(game_name)
         palette = [c["colour"] for c in spec["colours"]]
         faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
-        make = current_app.config.get("READER_FACTORY") or TableReader
-        r = readers.setdefault(code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
+        from .teach_api import taught_reader_if_used
+        taught = taught_reader_if_used(get_store().table_record(code))
+        if taught is not None:   # the table's own dice, taught on its teaching page
+            r = readers.setdefault(code, TableReader(palette, faces, current_app.config["SETTLE_FRAMES"],
+                                                     reader=taught))
+        else:
+            make = current_app.config.get("READER_FACTORY") or TableReader
+            r = readers.setdefault(code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
     return r
 
 
@@ -614,3 +620,6 @@ def check():
                     "finished": g_.is_finished(sheet),
                     "sheet": g_.sheet_to_json(sheet),
                     "view": translate_view(G.sheet_view(g_, sheet), language)})
+
+
+from . import teach_api  # noqa: E402,F401  (its routes are on this blueprint)

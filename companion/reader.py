@@ -96,14 +96,7 @@ def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
                 _SESSION.append(read.load_session())
         except (FileNotFoundError, OSError, RuntimeError) as exc:
             raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
-        named = [c for c in palette if c]
-        general = colour.GENERAL
-        known = {name for name, _ in general.colours}
-        if named and set(named) <= known:
-            # a game whose dice all differ in colour (Qwinto, twenty one): one die per colour
-            pal = general.subset("game", tuple(named), one_each=len(set(named)) == len(named))
-        else:
-            pal = general
+        pal = game_palette(palette, colour)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
         # already read surely; the tracker's vote over several frames of a settled roll does that
         # job, and a frame must be read in well under 60 ms
@@ -111,6 +104,18 @@ def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
                                      skip_sure_duplicates=True)
         _READERS[key] = reader
         return reader
+
+
+def game_palette(palette: Sequence[str | None], colour=None):
+    """vision's palette for a game's dice colours: the game's own colours when vision knows
+    them all (Qwinto, twenty one: one die per colour), else the general palette."""
+    colour = colour or importlib.import_module("vision.colour")
+    named = [c for c in palette if c]
+    general = colour.GENERAL
+    known = {name for name, _ in general.colours}
+    if named and set(named) <= known:
+        return general.subset("game", tuple(named), one_each=len(set(named)) == len(named))
+    return general
 
 
 def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> SeenDie:

@@ -1,0 +1,180 @@
+"""Teaching a table its own dice from the web page: labels, progress, the die in a photo, the
+taught reader.
+
+The guided step of issue 5 (`docs/companion.md`, "Teach your dice"): a player photographs one die at a time, close
+up and in the middle of the picture, and taps the face it shows. Each photo is one entry of the
+table's teaching log (`Store.teach_append`, append-only: a mistaken photo is withdrawn by a later
+entry, never deleted), so nothing taught is lost when the server stops. Once every face has
+`PER_FACE` examples (and, for dice whose faces carry colours, every colour `PER_COLOUR`), the
+table may switch to the taught reader: `vision.teach.teach` builds a dice set from the examples
+in a second or two, and the table's camera frames are read with it
+(`vision.dice_set.DiceSetReader`) instead of the shipped pip reader.
+
+Everything here is pure except `locate_die` and `build_reader`, which call vision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+PER_FACE = 3      # examples per face before the taught reader may be used (issue: 3-5)
+PER_COLOUR = 2    # examples per colour, for faces that carry a colour
+# games whose dice carry their colour on each face (a number *and* a colour per face), so the
+# colour is taught with the face; the other games' colour is the body's, named against the
+# game's palette as the shipped reader does
+COLOURS_ON_FACES = frozenset({"the_choice"})
+
+
+class TeachError(ValueError):
+    """A teaching request that cannot be done (the message says why); nothing was stored."""
+
+
+@dataclass(frozen=True)
+class TeachLabels:
+    faces: tuple            # the faces to teach: 1..6, or 1..5 and "cow"
+    colours: tuple | None   # the colours taught with the faces, or None (body colours)
+
+
+@dataclass(frozen=True)
+class Example:
+    seq: int
+    face: Any               # int or "cow"
+    colour: str | None
+    box: tuple | None
+
+
+@dataclass(frozen=True)
+class TeachState:
+    examples: tuple[Example, ...]   # in the order they were taught, withdrawn ones left out
+    in_use: bool                    # the table reads its frames with the taught dice
+    last_seq: int                   # the log's length: a built reader is valid for one value
+
+
+def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
+    """What a table of this game teaches, from its dice (`companion.games.dice_spec`)."""
+    faces: list = []
+    for c in dice_spec["colours"]:
+        for f in c["faces"]:
+            if f not in faces:
+                faces.append(f)
+    faces.sort(key=lambda f: (isinstance(f, str), f if isinstance(f, int) else 0, str(f)))
+    colours = None
+    if game_name in COLOURS_ON_FACES:
+        colours = tuple(sorted(c["colour"] for c in dice_spec["colours"] if c["colour"]))
+    return TeachLabels(tuple(faces), colours)
+
+
+def parse_example(face: Any, colour: Any, labels: TeachLabels) -> tuple[Any, str | None]:
+    """The face and colour of an upload, checked against the table's labels (`TeachError`)."""
+    text = str(face if face is not None else "").strip().lower()
+    if not text:
+        raise TeachError("say which face the die shows (the field 'face')")
+    value: Any = int(text) if text.isdigit() else text
+    if value not in labels.faces:
+        raise TeachError(f"'{text}' is not a face of these dice (faces: "
+                         f"{', '.join(str(f) for f in labels.faces)})")
+    col = str(colour).strip().lower() if colour not in (None, "") else None
+    if labels.colours is None:
+        if col is not None:
+            raise TeachError("these dice take their colour from the body: teach the face only")
+        return value, None
+    if col is None:
+        raise TeachError("say which colour the face shows (the field 'colour')")
+    if col not in labels.colours:
+        raise TeachError(f"'{col}' is not a colour of these dice (colours: {', '.join(labels.colours)})")
+    return value, col
+
+
+def fold(log: Sequence[dict]) -> TeachState:
+    """The teaching log (`Store.teach_log`) -> the examples that count and whether they are used."""
+    examples: dict[int, Example] = {}
+    in_use = False
+    last = 0
+    for row in log:
+        last = max(last, int(row["seq"]))
+        kind = row["kind"]
+        if kind == "example":
+            face = row["face"]
+            value = int(face) if str(face).isdigit() else face
+            examples[row["seq"]] = Example(row["seq"], value, row["colour"],
+                                           None if row["box"] is None else tuple(row["box"]))
+        elif kind == "withdraw":
+            examples.pop(row["ref"], None)
+        elif kind == "use":
+            in_use = True
+        elif kind == "stop":
+            in_use = False
+    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use, last)
+
+
+def progress(state: TeachState, labels: TeachLabels) -> dict:
+    """How far teaching is: examples per face (and colour), what is missing, ready or not."""
+    faces = {str(f): 0 for f in labels.faces}
+    for e in state.examples:
+        faces[str(e.face)] = faces.get(str(e.face), 0) + 1
+    missing = [f"{PER_FACE - n} more of face {f}" for f, n in faces.items() if n < PER_FACE]
+    out: dict = {"counts": faces, "per_face": PER_FACE, "examples": len(state.examples),
+                 "in_use": state.in_use}
+    if labels.colours is not None:
+        colours = {c: 0 for c in labels.colours}
+        for e in state.examples:
+            if e.colour in colours:
+                colours[e.colour] += 1
+        out["colour_counts"] = colours
+        out["per_colour"] = PER_COLOUR
+        missing += [f"{PER_COLOUR - n} more in {c}" for c, n in colours.items() if n < PER_COLOUR]
+    out["missing"] = missing
+    out["ready"] = not missing
+    return out
+
+
+def locate_die(bgr) -> tuple[int, int, int, int]:
+    """The die in a teaching photo: the player holds the camera close over one die, in the
+    middle. Of the finder's candidates that cover the centre of the picture and look like one
+    die (its face fills the box, a symbol on it), the one whose centre lies nearest the picture's
+    centre; the whole picture when none does (a crop of the die). On close-up renders of the
+    nine special designs this finds the die (IoU >= 0.5) in 78 of 90 photos; the page shows the
+    box it took, so a wrong one is withdrawn and photographed again."""
+    import numpy as np
+
+    from vision.dice_set import MAX_DIE_SIDE, MIN_DIE_SIDE
+    from vision.find import DieFinder
+    from vision.read import CONTEXT, crop_square
+    from vision.teach import CROP, MIN_INK, face_features
+
+    h, w = bgr.shape[:2]
+    cx, cy = w / 2, h / 2
+    best = None
+    for b in DieFinder()(bgr).boxes:
+        if not (b[0] <= cx <= b[2] and b[1] <= cy <= b[3]):
+            continue
+        side = max(b[2] - b[0], b[3] - b[1])
+        if side < 0.15 * min(w, h):
+            continue
+        f = face_features(crop_square(bgr, b, CROP, CONTEXT))
+        if not (MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE and f.ink_fraction >= MIN_INK):
+            continue
+        off = float(np.hypot((b[0] + b[2]) / 2 - cx, (b[1] + b[3]) / 2 - cy)) / side
+        if best is None or off < best[0]:
+            best = (off, tuple(int(v) for v in b))
+    return best[1] if best else (0, 0, int(w), int(h))
+
+
+def thumbnail(bgr, box, side: int = 96) -> bytes:
+    """A small JPEG of what was taught (the reader's square crop of the box)."""
+    import cv2
+
+    from vision.read import CONTEXT, crop_square
+    ok, jpeg = cv2.imencode(".jpg", crop_square(bgr, box, side, CONTEXT), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return jpeg.tobytes() if ok else b""
+
+
+def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette):
+    """The taught reader: `examples` are (BGR image, box, face, colour); `palette` names body
+    colours when the faces carry none. Returns (DiceSetReader, DiceSet)."""
+    from vision.dice_set import DiceSetReader
+    from vision.teach import default_embedder, teach
+
+    embedder = default_embedder()
+    ds = teach(list(examples), colour_names=labels.colours, embedder=embedder)
+    return DiceSetReader(ds, palette, None, embedder=embedder), ds

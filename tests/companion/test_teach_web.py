@@ -1,0 +1,161 @@
+"""User story: at the table, a player teaches the companion their own dice from the phone (one
+photo per die, a tap for its face), switches the table to the taught dice, and the camera reads
+them; bad uploads change nothing, and what was taught survives a restart."""
+import os
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.app import create_app
+from vision.dice_set import DiceSet
+from vision.special_dice import SEEN_DESIGNS, render_special_scene
+from vision.teach import default_embedder
+
+KV = SEEN_DESIGNS[0]        # kv-plastic-pips-head: Kuh Vadis dice, a cow for the 6
+CHOICE = SEEN_DESIGNS[4]    # tc-plastic-numeral-face: The Choice, numerals on coloured faces
+
+
+def teach(client, code, face, photo, colour=None):
+    data = {"face": str(face), "photo": (__import__("io").BytesIO(photo), "die.jpg")}
+    if colour:
+        data["colour"] = colour
+    return client.post(f"/api/tables/{code}/teach", data=data, content_type="multipart/form-data")
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
+                       "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
+
+
+def teach_every_kuh_vadis_face(client, code, close_up, per_face=3):
+    for face in (1, 2, 3, 4, 5, "cow"):
+        for k in range(per_face):
+            r = teach(client, code, face, close_up(KV, face, seed=100 + 10 * k + hash(str(face)) % 7))
+            assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_table, photo):
+    client = app.test_client()
+    close_up = photo
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    start = client.get(f"/api/tables/{code}/teach").json
+    assert start["faces"] == [1, 2, 3, 4, 5, "cow"] and start["colours"] is None
+    assert not start["ready"] and start["missing"][0] == "3 more of face 1"
+
+    first = teach(client, code, "cow", close_up(KV, "cow", seed=1))
+    assert first.status_code == 201
+    taught = first.json["taught"]
+    assert taught["face"] == "cow" and taught["thumbnail"].startswith("data:image/jpeg;base64,")
+    x0, y0, x1, y1 = taught["box"]
+    assert 0 <= x0 < x1 <= taught["width"] and 0 <= y0 < y1 <= taught["height"]
+    assert first.json["faces"] == [1, 2, 3, 4, 5, "cow"] and first.json["examples"][0]["face"] == "cow"
+
+    done = teach_every_kuh_vadis_face(client, code, close_up)
+    assert done["ready"] and done["missing"] == [] and done["counts"] == {"1": 3, "2": 3, "3": 3, "4": 3, "5": 3,
+                                                                          "cow": 4}
+    assert done["per_face"] == 3 and done["examples"] and len(done["examples"]) == 19
+
+    use = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
+    assert use.status_code == 200 and use.json["in_use"]
+
+    # a roll on the table: five dice, one of them a cow
+    rng = np.random.default_rng(7)
+    values = [3, "cow", 1, 5, 2]
+    scene = render_special_scene(rng, KV, n_dice=5, size=(480, 640), values=values, side_range=(60, 80))
+    frame = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    for _ in range(5):
+        r = client.post(f"/api/tables/{code}/frame", data=frame, content_type="image/jpeg")
+        assert r.status_code == 200, r.json
+        if r.json["settled"]:
+            break
+    assert r.json["settled"]
+    assert sorted(str(d["face"]) for d in r.json["dice"]) == sorted(str(v) for v in values)
+    assert r.json["problem"] is None
+
+    # the taught dice travel: the dice-set file reads with the shipped embedding
+    f = client.get(f"/api/tables/{code}/dice-set.npz")
+    assert f.status_code == 200
+    path = app.instance_path + "/dice.npz"
+    with open(path, "wb") as out:
+        out.write(f.data)
+    ds = DiceSet.load(path, default_embedder().model_id)
+    assert set(ds.labels) == {1, 2, 3, 4, 5, "cow"}
+
+    stop = client.post(f"/api/tables/{code}/teach/use", json={"use": False})
+    assert stop.status_code == 200 and not stop.json["in_use"]
+
+
+def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, photo):
+    client = app.test_client()
+    close_up = photo
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    photo = close_up(KV, 2, seed=3)
+    cases = [
+        (teach(client, code, 2, b"\xff\xd8\xff\xe0 truncated"), 400, "corrupt"),
+        (teach(client, code, 2, b""), 400, "empty"),
+        (teach(client, code, 6, photo), 400, "not a face of these dice"),
+        (teach(client, code, "", photo), 400, "which face"),
+        (teach(client, code, 2, photo, colour="red"), 400, "from the body"),
+        (client.post(f"/api/tables/{code}/teach/use", json={"use": True}), 409, "teach every face first"),
+        (client.post(f"/api/tables/{code}/teach/use", json={"use": "yes"}), 400, "use"),
+        (client.post(f"/api/tables/{code}/teach/withdraw", json={}), 409, "nothing has been taught"),
+        (client.get(f"/api/tables/{code}/dice-set.npz"), 409, "teach every face first"),
+    ]
+    for r, status, words in cases:
+        assert r.status_code == status, (words, r.json)
+        assert words in r.json["error"]
+    stranger = app.test_client()   # not at the table
+    r = teach(stranger, code, 2, photo)
+    assert r.status_code == 403 and "join the table" in r.json["error"]
+    assert client.get(f"/api/tables/{code}/teach").json["examples"] == []
+    assert client.get("/api/tables/NOPE1/teach").status_code == 404
+
+
+def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make_table, photo, tmp_path):
+    client = app.test_client()
+    close_up = photo
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    a = teach(client, code, 4, close_up(KV, 4, seed=11)).json["taught"]["seq"]
+    b = teach(client, code, 5, close_up(KV, 4, seed=12)).json["taught"]["seq"]   # tapped 5 by mistake
+    r = client.post(f"/api/tables/{code}/teach/withdraw", json={})
+    assert r.status_code == 200 and r.json["withdrawn"] == b
+    assert [e["seq"] for e in r.json["examples"]] == [a] and r.json["faces"] == [1, 2, 3, 4, 5, "cow"]
+    assert client.post(f"/api/tables/{code}/teach/withdraw", json={"seq": b}).status_code == 400
+
+    again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
+    state = again.get(f"/api/tables/{code}/teach").json
+    assert [(e["seq"], e["face"]) for e in state["examples"]] == [(a, 4)]
+    assert state["missing"][:1] == ["3 more of face 1"]
+
+
+def test_the_choice_teaches_each_face_with_its_colour(app, make_table, photo):
+    client = app.test_client()
+    close_up = photo
+    code = make_table(client, game="the_choice", players=("Ann", "Bob"))
+    start = client.get(f"/api/tables/{code}/teach").json
+    assert start["colours"] == ["blue", "green", "grey", "purple", "red", "yellow"]
+    photo = close_up(CHOICE, 3, seed=5, colour="green")
+    r = teach(client, code, 3, photo)
+    assert r.status_code == 400 and "which colour" in r.json["error"]
+    r = teach(client, code, 3, photo, colour="orange")
+    assert r.status_code == 400 and "not a colour of these dice" in r.json["error"]
+    r = teach(client, code, 3, photo, colour="green")
+    assert r.status_code == 201 and r.json["colour_counts"]["green"] == 1 and r.json["counts"]["3"] == 1
+
+
+@pytest.mark.parametrize("game, faces, colours", [
+    ("qwinto", [1, 2, 3, 4, 5, 6], None),            # the colour is the body's: named by the palette
+    ("twenty_one", [1, 2, 3, 4, 5, 6], None),
+    ("knister", [1, 2, 3, 4, 5, 6], None),
+    ("kuh_vadis", [1, 2, 3, 4, 5, "cow"], None),
+    ("the_choice", [1, 2, 3, 4, 5, 6], ["blue", "green", "grey", "purple", "red", "yellow"]),
+])
+def test_each_game_teaches_its_own_faces(client, make_table, game, faces, colours):
+    players = ("Ann", "Bob")
+    code = make_table(client, game=game, players=players)
+    state = client.get(f"/api/tables/{code}/teach").json
+    assert state["faces"] == faces and state["colours"] == colours
+    assert not state["ready"] and not state["in_use"] and state["examples"] == []
