@@ -106,6 +106,27 @@ STRINGS: dict[str, dict[str, str]] = {
     "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
     "confidence": {"en": "confidence", "de": "Sicherheit"},
     "cow": {"en": "cow", "de": "Kuh"},
+    "teach_dice": {"en": "Teach your dice", "de": "Würfel beibringen"},
+    "teach_intro": {"en": "Photograph one die at a time, close up and in the middle of the picture. "
+                          "Tap the face it shows first, then take the photo: 3 photos of every face, "
+                          "on your table and in its light.",
+                    "de": "Fotografiere einen Würfel nach dem anderen, nah und in der Bildmitte. "
+                          "Tippe zuerst die Seite an, die er zeigt, dann mach das Foto: 3 Fotos von "
+                          "jeder Seite, auf deinem Tisch und in seinem Licht."},
+    "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
+    "teach_colour": {"en": "Its colour", "de": "Ihre Farbe"},
+    "take_photo": {"en": "Take photo", "de": "Foto machen"},
+    "undo_photo": {"en": "Take back the last photo", "de": "Letztes Foto zurücknehmen"},
+    "teach_ready": {"en": "Every face is taught.", "de": "Alle Seiten sind beigebracht."},
+    "teach_missing": {"en": "Still to teach", "de": "Noch beizubringen"},
+    "teach_pick_face": {"en": "Tap the face first.", "de": "Tippe zuerst die Seite an."},
+    "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst ihre Farbe an."},
+    "teach_saved": {"en": "Taught: this is what the reader saw", "de": "Gelernt: das hat der Leser gesehen"},
+    "use_taught": {"en": "Read this table with these dice", "de": "Diesen Tisch mit diesen Würfeln lesen"},
+    "use_shipped": {"en": "Back to the built-in reader", "de": "Zurück zum eingebauten Leser"},
+    "taught_in_use": {"en": "The camera reads this table with the taught dice.",
+                      "de": "Die Kamera liest diesen Tisch mit den beigebrachten Würfeln."},
+    "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei laden"},
     "orange": {"en": "orange", "de": "orange"}, "yellow": {"en": "yellow", "de": "gelb"},
     "purple": {"en": "purple", "de": "lila"}, "white": {"en": "white", "de": "weiß"},
     "black": {"en": "black", "de": "schwarz"}, "red": {"en": "red", "de": "rot"},

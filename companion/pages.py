@@ -5,6 +5,7 @@ JSON API and keeps live through server-sent events. No CDN: every asset is serve
                       players) or join one by code; recent tables
 - `/t/<code>`         table view: roll entry (tap or camera), every sheet in small, ranking
 - `/t/<code>/sheet`   my sheet (`?seat=N` for the creator writing for a seat nobody joined)
+- `/t/<code>/teach`   teach the table its own dice: a photo per die, a tap for its face
 - `/t/<code>/qr.svg`  the QR code that opens the table
 - `/check`            check my paper
 """
@@ -87,6 +88,12 @@ def sheet(code: str):
     rec = get_store().table_record(code)
     return render_template("sheet.html", code=rec.code, game=rec.game,
                            seat=request.args.get("seat", type=int))
+
+
+@bp.get("/t/<code>/teach")
+def teach(code: str):
+    rec = get_store().table_record(code)
+    return render_template("teach.html", code=rec.code, game=rec.game)
 
 
 @bp.get("/t/<code>/qr.svg")

@@ -611,7 +611,83 @@
     layouts();
   }
 
-  const pages = { index: indexPage, table: tablePage, sheet: sheetPage, check: checkPage };
+
+  // ---- teach your dice: a photo per die, a tap for its face ---------------------------------
+  function teachPage() {
+    const code = document.body.dataset.code;
+    const status = $("#teach-status");
+    const say = (text, ok) => { status.textContent = text; status.classList.toggle("ok", !!ok); };
+    let face = null, colour = null, state = null;
+    function pickers(box, values, counts, need, current, pick, isColour) {
+      box.replaceChildren(...values.map(v => {
+        const n = counts[String(v)] || 0;
+        const label = isColour ? (T[v] || v) : faceText(v);
+        return el("button", { type: "button", role: "radio", "aria-checked": String(String(v) === String(current)),
+          class: "teach-pick" + (isColour ? " c-" + v : "") + (String(v) === String(current) ? " picked" : "") + (n >= need ? " done" : ""),
+          "data-value": String(v), onclick: () => pick(v) }, label, el("small", {}, " " + n + "/" + need));
+      }));
+    }
+    function draw() {
+      pickers($("#teach-faces"), state.faces, state.counts, state.per_face, face, v => { face = v; draw(); }, false);
+      if (state.colours) {
+        $("#teach-colour-box").classList.remove("hidden");
+        pickers($("#teach-colours"), state.colours, state.colour_counts, state.per_colour, colour, v => { colour = v; draw(); }, true);
+      }
+      $("#teach-progress").textContent = state.ready ? T.teach_ready :
+        T.teach_missing + ": " + state.missing.join(", ");
+      const use = $("#use-taught");
+      use.disabled = !state.ready && !state.in_use;
+      use.textContent = state.in_use ? T.use_shipped : T.use_taught;
+      use.classList.toggle("secondary", state.in_use);
+      $("#download-dice-set").classList.toggle("hidden", !state.ready);
+      $("#undo-photo").disabled = !state.examples.length;
+      if (state.in_use && !status.textContent) say(T.taught_in_use, true);
+    }
+    async function load() { state = await api("GET", "/api/tables/" + code + "/teach"); draw(); }
+    $("#take-photo").onclick = e => {
+      if (face === null) { e.preventDefault(); say(T.teach_pick_face); }
+      else if (state.colours && colour === null) { e.preventDefault(); say(T.teach_pick_colour); }
+    };
+    $("#take-photo").onchange = async e => {
+      const file = e.target.files[0];
+      e.target.value = "";
+      if (!file) return;
+      if (face === null) { say(T.teach_pick_face); return; }
+      if (state.colours && colour === null) { say(T.teach_pick_colour); return; }
+      const form = new FormData();
+      form.append("photo", file); form.append("face", String(face));
+      if (state.colours) form.append("colour", colour);
+      say("…");
+      const resp = await fetch("/api/tables/" + code + "/teach", { method: "POST", body: form, credentials: "same-origin" });
+      const data = await resp.json().catch(() => ({ error: resp.statusText }));
+      if (!resp.ok) { say(data.error); return; }
+      state = data;
+      const t = data.taught;
+      say(T.teach_saved, true);
+      $("#taught").prepend(el("figure", { class: "taught-one", "data-seq": t.seq },
+        el("img", { src: t.thumbnail, alt: String(t.face), width: 72, height: 72 }),
+        el("figcaption", {}, (t.colour ? (T[t.colour] || t.colour) + " " : ""), faceText(t.face))));
+      draw();
+    };
+    $("#undo-photo").onclick = async () => {
+      try {
+        state = await api("POST", "/api/tables/" + code + "/teach/withdraw", {});
+        const fig = $('#taught [data-seq="' + state.withdrawn + '"]');
+        if (fig) fig.remove();
+        say(""); draw();
+      } catch (e) { say(e.message); }
+    };
+    $("#use-taught").onclick = async () => {
+      try {
+        say("…");
+        state = await api("POST", "/api/tables/" + code + "/teach/use", { use: !state.in_use });
+        say(state.in_use ? T.taught_in_use : "", true); draw();
+      } catch (e) { say(e.message); }
+    };
+    load().catch(e => { say(e.message); });
+  }
+
+  const pages = { index: indexPage, table: tablePage, sheet: sheetPage, check: checkPage, teach: teachPage };
   if (pages[page]) pages[page]();
   window.DC = { api, drawSheet, parseMark };
 })();

@@ -363,3 +363,31 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
         assert sorted(d["colour"] for d in state["roll"]) == ["orange", "purple", "yellow"]
     finally:
         b.close()
+
+
+def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
+    """Ann opens "Teach your dice" from the table, taps a face and its colour, takes a photo
+    (the phone's file picker), sees what the reader took, takes it back."""
+    from vision.special_dice import SEEN_DESIGNS
+    ann, _ = players
+    code = create_table(ann, base_url, "the_choice")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.click("#teach-link")
+    ann.wait_for_url("**/teach")
+    ann.wait_for_selector('#teach-faces button[data-value="3"]')
+    picture = tmp_path / "die.jpg"
+    picture.write_bytes(photo(SEEN_DESIGNS[4], 3, seed=5, colour="green"))
+    ann.set_input_files("#take-photo", str(picture))        # no face tapped yet: refused
+    ann.wait_for_function("document.querySelector('#teach-status').textContent.includes('face')")
+    assert ann.locator(".taught-one").count() == 0
+    ann.click('#teach-faces button[data-value="3"]')
+    ann.click('#teach-colours button[data-value="green"]')
+    ann.set_input_files("#take-photo", str(picture))
+    ann.wait_for_selector(".taught-one img")
+    assert "1/3" in ann.inner_text('#teach-faces button[data-value="3"]')
+    assert "1/2" in ann.inner_text('#teach-colours button[data-value="green"]')
+    assert ann.is_disabled("#use-taught")
+    shot(ann, "teach-phone")
+    ann.click("#undo-photo")
+    ann.wait_for_function("document.querySelectorAll('.taught-one').length === 0")
+    assert "0/3" in ann.inner_text('#teach-faces button[data-value="3"]')
