@@ -130,13 +130,14 @@ def teach_download(code: str):
 
 
 def _taught_reader(rec: TableRecord):
-    """(DiceSetReader, DiceSet) of the table's examples, built once per state of its log."""
+    """(DiceSetReader, DiceSet) of the table's examples, built once per set of examples."""
     cache = current_app.extensions.setdefault("taught", {})
     store = get_store()
     log = store.teach_log(rec, images=True)
     state = T.fold(log)
+    taught = tuple(e.seq for e in state.examples)   # switching on and off changes no example
     hit = cache.get(rec.code)
-    if hit is not None and hit[0] == state.last_seq:
+    if hit is not None and hit[0] == taught:
         return hit[1]
     images = {row["seq"]: row["image"] for row in log if row["kind"] == "example"}
     examples = []
@@ -151,7 +152,7 @@ def _taught_reader(rec: TableRecord):
         built = T.build_reader(examples, labels, game_palette([c["colour"] for c in spec["colours"]]))
     except (FileNotFoundError, OSError, ValueError) as exc:
         raise ApiError(503, f"the taught reader cannot be built: {exc}") from None
-    cache[rec.code] = (state.last_seq, built)
+    cache[rec.code] = (taught, built)
     return built
 
 

@@ -47,7 +47,6 @@ class Example:
 class TeachState:
     examples: tuple[Example, ...]   # in the order they were taught, withdrawn ones left out
     in_use: bool                    # the table reads its frames with the taught dice
-    last_seq: int                   # the log's length: a built reader is valid for one value
 
 
 def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
@@ -89,9 +88,7 @@ def fold(log: Sequence[dict]) -> TeachState:
     """The teaching log (`Store.teach_log`) -> the examples that count and whether they are used."""
     examples: dict[int, Example] = {}
     in_use = False
-    last = 0
     for row in log:
-        last = max(last, int(row["seq"]))
         kind = row["kind"]
         if kind == "example":
             face = row["face"]
@@ -104,7 +101,7 @@ def fold(log: Sequence[dict]) -> TeachState:
             in_use = True
         elif kind == "stop":
             in_use = False
-    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use, last)
+    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use)
 
 
 def progress(state: TeachState, labels: TeachLabels) -> dict:
