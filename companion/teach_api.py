@@ -37,11 +37,11 @@ def _state(rec: TableRecord) -> T.TeachState:
 
 def _answer(rec: TableRecord, status: int = 200, **extra):
     labels = _labels(rec)
-    body = {"faces": list(labels.faces), "colours": list(labels.colours) if labels.colours else None,
-            "examples": [], **T.progress(_state(rec), labels), **extra}
     state = _state(rec)
-    body["examples"] = [{"seq": e.seq, "face": e.face, "colour": e.colour, "box": e.box}
-                        for e in state.examples]
+    body = {"faces": list(labels.faces), "colours": list(labels.colours) if labels.colours else None,
+            **T.progress(state, labels),
+            "examples": [{"seq": e.seq, "face": e.face, "colour": e.colour, "box": e.box} for e in state.examples],
+            **extra}
     return jsonify(body), status
 
 

@@ -110,8 +110,7 @@ def progress(state: TeachState, labels: TeachLabels) -> dict:
     for e in state.examples:
         faces[str(e.face)] = faces.get(str(e.face), 0) + 1
     missing = [f"{PER_FACE - n} more of face {f}" for f, n in faces.items() if n < PER_FACE]
-    out: dict = {"counts": faces, "per_face": PER_FACE, "examples": len(state.examples),
-                 "in_use": state.in_use}
+    out: dict = {"counts": faces, "per_face": PER_FACE, "in_use": state.in_use}
     if labels.colours is not None:
         colours = {c: 0 for c in labels.colours}
         for e in state.examples:
