@@ -4,6 +4,7 @@
 - `POST /tables/<code>/teach`          one photo of one die (multipart `photo`, fields `face` and,
                                        for faces that carry colours, `colour`) -> the box found
                                        and a thumbnail of what was taught
+- `GET  /tables/<code>/teach/<seq>.jpg` what the reader took of a taught photo
 - `POST /tables/<code>/teach/withdraw` take back an example (`{"seq": N}`, default the last)
 - `POST /tables/<code>/teach/use`      `{"use": true}`: read this table's frames with the taught
                                        dice (every face taught first); `false`: the shipped reader
@@ -80,6 +81,20 @@ def teach_example(code: str):
     return _answer(rec, 201, taught={"seq": seq, "face": face, "colour": colour, "box": list(box),
                                      "width": image.shape[1], "height": image.shape[0],
                                      "thumbnail": "data:image/jpeg;base64," + thumb})
+
+
+@bp.get("/tables/<code>/teach/<int:seq>.jpg")
+def teach_thumbnail(code: str, seq: int):
+    """What the reader took of a taught photo (the square crop of its box), 96 px."""
+    store = get_store()
+    rec = store.table_record(code)
+    examples = {e.seq: e for e in _state(rec).examples}
+    if seq not in examples:
+        raise ApiError(404, f"there is no taught example {seq}")
+    row = next(r for r in store.teach_log(rec, images=True) if r["seq"] == seq)
+    image = decode_frame(row["image"])
+    return Response(T.thumbnail(image, examples[seq].box), mimetype="image/jpeg",
+                    headers={"Cache-Control": "max-age=86400"})
 
 
 @bp.post("/tables/<code>/teach/withdraw")

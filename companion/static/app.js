@@ -643,7 +643,26 @@
       $("#undo-photo").disabled = !state.examples.length;
       if (state.in_use && !status.textContent) say(T.taught_in_use, true);
     }
-    async function load() { state = await api("GET", "/api/tables/" + code + "/teach"); draw(); }
+    function figure(e, src) {
+      return el("figure", { class: "taught-one", "data-seq": e.seq },
+        el("img", { src: src || "/api/tables/" + code + "/teach/" + e.seq + ".jpg", alt: String(e.face), width: 72, height: 72 }),
+        el("figcaption", {}, (e.colour ? (T[e.colour] || e.colour) + " " : ""), faceText(e.face),
+          el("button", { type: "button", class: "secondary take-back", "aria-label": T.undo_photo,
+            onclick: () => withdraw(e.seq) }, "×")));
+    }
+    async function withdraw(seq) {
+      try {
+        state = await api("POST", "/api/tables/" + code + "/teach/withdraw", seq === undefined ? {} : { seq });
+        const fig = $('#taught [data-seq="' + state.withdrawn + '"]');
+        if (fig) fig.remove();
+        say(""); draw();
+      } catch (e) { say(e.message); }
+    }
+    async function load() {
+      state = await api("GET", "/api/tables/" + code + "/teach");
+      $("#taught").replaceChildren(...state.examples.slice().reverse().map(e => figure(e)));
+      draw();
+    }
     $("#take-photo").onclick = e => {
       if (face === null) { e.preventDefault(); say(T.teach_pick_face); }
       else if (state.colours && colour === null) { e.preventDefault(); say(T.teach_pick_colour); }
@@ -664,19 +683,10 @@
       state = data;
       const t = data.taught;
       say(T.teach_saved, true);
-      $("#taught").prepend(el("figure", { class: "taught-one", "data-seq": t.seq },
-        el("img", { src: t.thumbnail, alt: String(t.face), width: 72, height: 72 }),
-        el("figcaption", {}, (t.colour ? (T[t.colour] || t.colour) + " " : ""), faceText(t.face))));
+      $("#taught").prepend(figure(t, t.thumbnail));
       draw();
     };
-    $("#undo-photo").onclick = async () => {
-      try {
-        state = await api("POST", "/api/tables/" + code + "/teach/withdraw", {});
-        const fig = $('#taught [data-seq="' + state.withdrawn + '"]');
-        if (fig) fig.remove();
-        say(""); draw();
-      } catch (e) { say(e.message); }
-    };
+    $("#undo-photo").onclick = () => withdraw();
     $("#use-taught").onclick = async () => {
       try {
         say("…");

@@ -120,8 +120,12 @@ def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make
     code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
     a = teach(client, code, 4, close_up(KV, 4, seed=11)).json["taught"]["seq"]
     b = teach(client, code, 5, close_up(KV, 4, seed=12)).json["taught"]["seq"]   # tapped 5 by mistake
+    thumb = client.get(f"/api/tables/{code}/teach/{b}.jpg")
+    assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(thumb.data, np.uint8), cv2.IMREAD_COLOR).shape == (96, 96, 3)
     r = client.post(f"/api/tables/{code}/teach/withdraw", json={})
     assert r.status_code == 200 and r.json["withdrawn"] == b
+    assert client.get(f"/api/tables/{code}/teach/{b}.jpg").status_code == 404
     assert [e["seq"] for e in r.json["examples"]] == [a] and r.json["faces"] == [1, 2, 3, 4, 5, "cow"]
     assert client.post(f"/api/tables/{code}/teach/withdraw", json={"seq": b}).status_code == 400
 

@@ -388,6 +388,17 @@ def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     assert "1/2" in ann.inner_text('#teach-colours button[data-value="green"]')
     assert ann.is_disabled("#use-taught")
     shot(ann, "teach-phone")
+    ann.click('#teach-faces button[data-value="5"]')
+    ann.click('#teach-colours button[data-value="red"]')
+    ann.set_input_files("#take-photo", str(picture))       # tapped 5 red for a green 3: a mistake
+    ann.wait_for_function("document.querySelectorAll('.taught-one').length === 2")
+    ann.reload()                                            # the taught photos are still there
+    ann.wait_for_function("document.querySelectorAll('.taught-one img').length === 2 && "
+                          "[...document.querySelectorAll('.taught-one img')].every(i => i.naturalWidth === 96)")
+    ann.click('.taught-one:has-text("5") .take-back')       # take back the mistaken one
+    ann.wait_for_function("document.querySelectorAll('.taught-one').length === 1")
+    assert "0/3" in ann.inner_text('#teach-faces button[data-value="5"]')
+    assert "1/3" in ann.inner_text('#teach-faces button[data-value="3"]')
     ann.click("#undo-photo")
     ann.wait_for_function("document.querySelectorAll('.taught-one').length === 0")
     assert "0/3" in ann.inner_text('#teach-faces button[data-value="3"]')
