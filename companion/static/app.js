@@ -658,6 +658,19 @@
         say(""); draw();
       } catch (e) { say(e.message); }
     }
+    // a phone photo is several MB (12 MP and more): the die fills the middle of it, and the reader
+    // works on 640 px, so it is sent at 1600 px at most (under the server's 2 MiB upload limit)
+    async function shrink(file) {
+      try {
+        const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
+        const f = Math.min(1, 1600 / Math.max(bmp.width, bmp.height));
+        if (f === 1 && file.size < 1500000) return file;
+        const c = document.createElement("canvas");
+        c.width = Math.round(bmp.width * f); c.height = Math.round(bmp.height * f);
+        c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
+        return await new Promise(r => c.toBlob(r, "image/jpeg", 0.9));
+      } catch (e) { return file; }   // not decodable here: the server says why
+    }
     async function load() {
       state = await api("GET", "/api/tables/" + code + "/teach");
       $("#taught").replaceChildren(...state.examples.slice().reverse().map(e => figure(e)));
@@ -674,9 +687,9 @@
       if (face === null) { say(T.teach_pick_face); return; }
       if (state.colours && colour === null) { say(T.teach_pick_colour); return; }
       const form = new FormData();
-      form.append("photo", file); form.append("face", String(face));
-      if (state.colours) form.append("colour", colour);
       say("…");
+      form.append("photo", await shrink(file), "die.jpg"); form.append("face", String(face));
+      if (state.colours) form.append("colour", colour);
       const resp = await fetch("/api/tables/" + code + "/teach", { method: "POST", body: form, credentials: "same-origin" });
       const data = await resp.json().catch(() => ({ error: resp.statusText }));
       if (!resp.ok) { say(data.error); return; }

@@ -390,7 +390,15 @@ def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     shot(ann, "teach-phone")
     ann.click('#teach-faces button[data-value="5"]')
     ann.click('#teach-colours button[data-value="red"]')
-    ann.set_input_files("#take-photo", str(picture))       # tapped 5 red for a green 3: a mistake
+    # a full-size phone photo (4000 x 3000, over the 2 MiB upload limit) is shrunk by the page
+    import cv2
+    import numpy as np
+    big = cv2.resize(cv2.imdecode(np.frombuffer(picture.read_bytes(), np.uint8), cv2.IMREAD_COLOR), (4000, 3000))
+    big = np.clip(big + np.random.default_rng(0).normal(0, 6, big.shape), 0, 255).astype(np.uint8)
+    large = tmp_path / "large.jpg"
+    large.write_bytes(cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes())
+    assert large.stat().st_size > 2 * 1024 * 1024
+    ann.set_input_files("#take-photo", str(large))         # tapped 5 red for a green 3: a mistake
     ann.wait_for_function("document.querySelectorAll('.taught-one').length === 2")
     ann.reload()                                            # the taught photos are still there
     ann.wait_for_function("document.querySelectorAll('.taught-one img').length === 2 && "
