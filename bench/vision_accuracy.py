@@ -107,10 +107,14 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     }
 
 
-def evaluate_synth(reader: DiceReader, n: int, seed: int) -> list[dict]:
+def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False) -> list[dict]:
     """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
     set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
-    rule) and any number of dice of the palette's colours with repeats (named die by die)."""
+    rule) and any number of dice of the palette's colours with repeats (named die by die).
+
+    ``calibrated``: as a user who calibrated the table's light, each scene is read with the
+    calibration learned (``DiceReader.calibrate``) from another photo under the same colour cast:
+    one die of every colour of the palette, on another table. The scenes read are the same."""
     from dataclasses import replace
 
     from vision.synth import render_scene
@@ -124,13 +128,22 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int) -> list[dict]:
         r.palette = palette
         rng = np.random.default_rng(seed)
         tp = fp = fn = faces = colours = right = 0
-        for _ in range(n):
+        for k in range(n):
             if scenes == "game set":
                 k = int(rng.integers(1, len(palette.names) + 1))
                 sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k, distinct=True)
             else:
                 sc = render_scene(rng, size=(640, 640), colours=list(palette.names))
-            roll = r(sc.image)
+            reading = r
+            if calibrated:
+                cal_rng = np.random.default_rng([seed, 7, len(out), k])
+                photo = render_scene(cal_rng, size=(640, 640), colours=list(palette.names),
+                                     n_dice=len(palette.names), distinct=True, light=sc.light)
+                try:
+                    reading = r.with_calibration(r.calibrate(photo.image))
+                except ValueError:  # no die found in the calibration photo: read without
+                    pass
+            roll = reading(sc.image)
             boxes = [d.box for d in roll.dice]
             pairs = greedy_match([(d.box, "die") for d in sc.dice], boxes)
             ok = len(pairs) == len(sc.dice) == len(boxes)
@@ -156,6 +169,8 @@ def main(argv=None) -> int:
     ap.add_argument("--model", type=Path, default=None)
     ap.add_argument("--synth", type=int, default=0, help="also score N synthetic scenes per palette")
     ap.add_argument("--synth-seed", type=int, default=20261125)
+    ap.add_argument("--calibrated", action="store_true",
+                    help="read each synthetic scene with a calibration from another photo under its light")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if not args.folders and not args.synth:
@@ -174,9 +189,10 @@ def main(argv=None) -> int:
               + (f"  unreadable {r['unreadable']}" if r["unreadable"] else ""))
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
-        for r in evaluate_synth(reader, args.synth, args.synth_seed):
+        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated):
             results["synthetic"].append(r)
-            print(f"== synthetic, palette {r['palette']} ({r['scenes_kind']}): {r['scenes']} scenes 640x640, {r['dice']} dice: "
+            print(f"== synthetic{', calibrated' if args.calibrated else ''}, palette {r['palette']} ({r['scenes_kind']}): "
+                  f"{r['scenes']} scenes 640x640, {r['dice']} dice: "
                   f"precision {100 * r['precision']:.1f}%  recall {100 * r['recall']:.1f}%  "
                   f"face {100 * r['face_accuracy']:.1f}%  colour {100 * r['colour_accuracy']:.1f}%  "
                   f"images right {100 * r['images_right']:.1f}%")

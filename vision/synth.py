@@ -59,6 +59,7 @@ class SynthDie:
 class SynthScene:
     image: np.ndarray
     dice: tuple[SynthDie, ...]
+    light: tuple = ()  # (per-channel gains (B, G, R), gamma) of the scene's colour cast
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> np.ndarray:
@@ -215,10 +216,12 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
 
 def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, n_dice: int | None = None,
                  colours: list[str] | None = None, side_range: tuple[float, float] | None = None,
-                 distinct: bool = False) -> SynthScene:
+                 distinct: bool = False, light: tuple | None = None) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
-    purple die), so at most ``len(colours)`` dice."""
+    purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
+    (its ``.light``), for a second photo under the same light (calibration); the random draws are
+    the same either way, so a scene's other contents do not depend on it."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -270,8 +273,12 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
     dst = (src + rng.uniform(-j, j, src.shape)).astype(np.float32)
     H = cv2.getPerspectiveTransform(src, dst)
     img = cv2.warpPerspective(np.clip(img, 0, 255), H, (w, h), borderMode=cv2.BORDER_REFLECT)
-    img *= rng.uniform(0.8, 1.2, 3).astype(np.float32)
-    img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
+    gains = rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    gamma = float(rng.uniform(0.7, 1.4))
+    if light is not None:
+        gains, gamma = np.asarray(light[0], np.float32), float(light[1])
+    img *= gains
+    img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** gamma
     if rng.random() < 0.6:
         sigma = rng.uniform(0.3, 1.6)
         img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -295,4 +302,4 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
         box = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
         labelled.append(SynthDie(value, box, tuple(map(tuple, t.tolist())), name,
                                  tuple(int(v) for v in np.clip(body, 0, 255)), kind))
-    return SynthScene(out, tuple(labelled))
+    return SynthScene(out, tuple(labelled), (tuple(float(g) for g in gains), gamma))

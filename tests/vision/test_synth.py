@@ -30,3 +30,16 @@ def test_colour_restriction_and_empty_table():
 
 def test_pip_layouts():
     assert [len(PIP_LAYOUT[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_second_photo_under_the_same_light():
+    """Calibration is learned from one photo and used for the next: a scene can be rendered under
+    another scene's colour cast, and asking for a scene's own light changes nothing in it."""
+    first = render_scene(np.random.default_rng(5), size=(240, 320), n_dice=3)
+    gains, gamma = first.light
+    assert len(gains) == 3 and all(0.8 <= g <= 1.2 for g in gains) and 0.7 <= gamma <= 1.4
+    again = render_scene(np.random.default_rng(5), size=(240, 320), n_dice=3, light=first.light)
+    assert np.array_equal(again.image, first.image) and again.light == first.light
+    other = render_scene(np.random.default_rng(6), size=(240, 320), n_dice=3, light=first.light)
+    assert other.light == first.light
+    assert render_scene(np.random.default_rng(6), size=(240, 320), n_dice=3).light != first.light
