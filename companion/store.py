@@ -328,6 +328,12 @@ class Store:
         return [dict(r) | {"box": None if r["box"] is None else json.loads(r["box"])}
                 for r in rows]
 
+    def teach_image(self, rec: TableRecord, seq: int) -> bytes | None:
+        """The photo of one teaching example (None if `seq` is not an example)."""
+        row = self.db.execute("SELECT image FROM teach_log WHERE table_id=? AND seq=? AND kind='example'",
+                              (rec.id, seq)).fetchone()
+        return None if row is None else row["image"]
+
     # -- the log ---------------------------------------------------------------------
     def _lock(self, rec: TableRecord) -> threading.Lock:
         key = (self.path, rec.id)

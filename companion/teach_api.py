@@ -91,8 +91,7 @@ def teach_thumbnail(code: str, seq: int):
     examples = {e.seq: e for e in _state(rec).examples}
     if seq not in examples:
         raise ApiError(404, f"there is no taught example {seq}")
-    row = next(r for r in store.teach_log(rec, images=True) if r["seq"] == seq)
-    image = decode_frame(row["image"])
+    image = decode_frame(store.teach_image(rec, seq))
     return Response(T.thumbnail(image, examples[seq].box), mimetype="image/jpeg",
                     headers={"Cache-Control": "max-age=86400"})
 
@@ -148,13 +147,12 @@ def _taught_reader(rec: TableRecord):
     """(DiceSetReader, DiceSet) of the table's examples, built once per set of examples."""
     cache = current_app.extensions.setdefault("taught", {})
     store = get_store()
-    log = store.teach_log(rec, images=True)
-    state = T.fold(log)
+    state = _state(rec)
     taught = tuple(e.seq for e in state.examples)   # switching on and off changes no example
     hit = cache.get(rec.code)
     if hit is not None and hit[0] == taught:
         return hit[1]
-    images = {row["seq"]: row["image"] for row in log if row["kind"] == "example"}
+    images = {row["seq"]: row["image"] for row in store.teach_log(rec, images=True) if row["kind"] == "example"}
     examples = []
     for e in state.examples:
         try:
