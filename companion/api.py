@@ -449,22 +449,22 @@ def why(code: str):
 
 
 # -- camera frames ----------------------------------------------------------------------------
-def _table_reader(code: str, game_name: str) -> TableReader:
+def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
     """The frame reader of a table, made on its first frame (`ReaderUnavailable` if none)."""
     readers = current_app.extensions["readers"]
-    r = readers.get(code)
+    r = readers.get(rec.code)
     if r is None:
         spec = G.dice_spec(game_name)
         palette = [c["colour"] for c in spec["colours"]]
         faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
         from .teach_api import taught_reader_if_used
-        taught = taught_reader_if_used(get_store().table_record(code))
+        taught = taught_reader_if_used(rec)
         if taught is not None:   # the table's own dice, taught on its teaching page
-            r = readers.setdefault(code, TableReader(palette, faces, current_app.config["SETTLE_FRAMES"],
+            r = readers.setdefault(rec.code, TableReader(palette, faces, current_app.config["SETTLE_FRAMES"],
                                                      reader=taught))
         else:
             make = current_app.config.get("READER_FACTORY") or TableReader
-            r = readers.setdefault(code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
+            r = readers.setdefault(rec.code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
     return r
 
 
@@ -545,7 +545,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
                        [d.to_json() for d in last.dice]) from None
     t_decoded = time.perf_counter()
     try:
-        reader = _table_reader(rec.code, table.game.name)
+        reader = _table_reader(rec, table.game.name)
         reading, settled = reader.feed(image)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
