@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .find import DieFinder, box_iou
+from .find import DieFinder, box_area, box_intersection, same_die
 from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
 from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features
@@ -344,20 +344,12 @@ class DiceSetReader:
             keep = [i for i, sm in enumerate(small) if not sm]
             found = replace(found, boxes=tuple(found.boxes[i] for i in keep))
         kept: list[int] = []
-        area = lambda b: max(0.0, (b[2] - b[0]) * (b[3] - b[1]))  # noqa: E731
         for i in np.argsort(-best, kind="stable"):
             if not is_die[i]:
                 continue
             bi = found.boxes[i]
-            clash = None
-            for n, k in enumerate(kept):
-                bk = found.boxes[k]
-                ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
-                iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
-                smaller = min(area(bi), area(bk))
-                if box_iou(bi, bk) >= self.overlap or (smaller > 0 and ix * iy / smaller >= SAME_DIE_SHARE):
-                    clash = n
-                    break
+            clash = next((n for n, k in enumerate(kept)
+                          if same_die(bi, found.boxes[k], self.overlap, SAME_DIE_SHARE)), None)
             if clash is None:
                 kept.append(int(i))
             else:
@@ -366,9 +358,8 @@ class DiceSetReader:
                 # so that a resting die keeps one box from frame to frame
                 k = kept[clash]
                 bk = found.boxes[k]
-                ix = max(0, min(bi[2], bk[2]) - max(bi[0], bk[0]))
-                iy = max(0, min(bi[3], bk[3]) - max(bi[1], bk[1]))
-                if area(bi) < 0.8 * area(bk) and ix * iy >= 0.8 * area(bi) and best[i] >= best[k] - SAME_SCORE:
+                if box_area(bi) < 0.8 * box_area(bk) and box_intersection(bi, bk) >= 0.8 * box_area(bi) \
+                        and best[i] >= best[k] - SAME_SCORE:
                     kept[clash] = int(i)
         if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
             sides = {k: ((found.boxes[k][2] - found.boxes[k][0]) * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5

@@ -85,12 +85,24 @@ def to_bgr(image: np.ndarray) -> np.ndarray:
     raise ValueError(f"unsupported image shape {image.shape}")
 
 
+def box_area(b) -> float:
+    return max(0.0, (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def box_intersection(a, b) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def box_iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    inter = box_intersection(a, b)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def same_die(a, b, overlap: float = 0.3, inside: float = 0.6) -> bool:
+    """Two boxes hold one die: IoU >= ``overlap`` or ``inside`` of the smaller one in the other."""
+    smaller = min(box_area(a), box_area(b))
+    return box_iou(a, b) >= overlap or (smaller > 0 and box_intersection(a, b) / smaller >= inside)
 
 
 def nms_boxes(boxes, scores, iou_threshold: float) -> list[int]:

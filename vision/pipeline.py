@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .find import DieFinder, box_iou, rotated_rect, to_bgr
+from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "read_image_file", "header_size",
@@ -205,14 +205,6 @@ def face_of(probs_row, faces=(1, 2, 3, 4, 5, 6)) -> tuple[int, float]:
     return int(allowed[j]), float(p[allowed[j]] / total) if total > 0 else 0.0
 
 
-def _overlaps(a, b, overlap: float = 0.3, inside: float = 0.6) -> bool:
-    """Two boxes hold one die: IoU >= ``overlap`` or ``inside`` of the smaller one in the other."""
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return box_iou(a, b) >= overlap or (smaller > 0 and ix * iy / smaller >= inside)
-
-
 def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: float = 0.5,
                 overlap: float = 0.3) -> list[tuple[int, int, float, float]]:
     """Pure post-processing: (box index, value, value confidence, die confidence) of the kept dice.
@@ -230,7 +222,7 @@ def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: flo
     for i in order:
         if p_die[i] < min_die:
             break
-        if not any(_overlaps(boxes[i], boxes[k], overlap) for k in kept):
+        if not any(same_die(boxes[i], boxes[k], overlap) for k in kept):
             kept.append(int(i))
     out = []
     for i in sorted(kept, key=lambda k: (boxes[k][1], boxes[k][0])):
@@ -301,7 +293,7 @@ class DiceReader:
             return read.probs, read.elapsed_ms
         first: list[int] = []
         for i, b in enumerate(boxes):
-            if not any(_overlaps(b, boxes[k]) for k in first):
+            if not any(same_die(b, boxes[k]) for k in first):
                 first.append(i)
         r1 = self.reader(bgr, [boxes[i] for i in first])
         probs = np.zeros((len(boxes), r1.probs.shape[1]), np.float32)
@@ -310,7 +302,7 @@ class DiceReader:
         p_face = r1.probs[:, 1:].max(1) / np.maximum(r1.probs[:, 1:].sum(1), 1e-9)
         sure = [first[j] for j in range(len(first)) if 1.0 - r1.probs[j, 0] >= self.sure and p_face[j] >= self.sure]
         taken = set(first)
-        rest = [i for i, b in enumerate(boxes) if i not in taken and not any(_overlaps(b, boxes[k]) for k in sure)]
+        rest = [i for i, b in enumerate(boxes) if i not in taken and not any(same_die(b, boxes[k]) for k in sure)]
         ms = r1.elapsed_ms
         if rest:
             r2 = self.reader(bgr, [boxes[i] for i in rest])
