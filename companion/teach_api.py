@@ -121,13 +121,13 @@ def teach_use(code: str):
     body = body_json()
     if not isinstance(body, dict) or not isinstance(body.get("use"), bool):
         raise ApiError(400, "send {\"use\": true} or {\"use\": false}")
-    labels = _labels(rec)
     if body["use"]:
-        prog = T.progress(_state(rec), labels)
+        state = _state(rec)
+        prog = T.progress(state, _labels(rec))
         if not prog["ready"]:
             raise ApiError(409, "teach every face first: " + "; ".join(prog["missing"]),
                            missing=prog["missing"])
-        _taught_reader(rec)   # built now, so a problem shows here and not on the next frame
+        _taught_reader(rec, state)   # built now, so a problem shows here and not on the next frame
     store.teach_append(rec, "use" if body["use"] else "stop")
     _forget_reader(rec.code)
     return _answer(rec)
@@ -136,29 +136,23 @@ def teach_use(code: str):
 @bp.get("/tables/<code>/dice-set.npz")
 def teach_download(code: str):
     rec = get_store().table_record(code)
-    if not T.progress(_state(rec), _labels(rec))["ready"]:
+    state = _state(rec)
+    if not T.progress(state, _labels(rec))["ready"]:
         raise ApiError(409, "teach every face first")
-    _, ds = _taught_reader(rec)
+    _, ds = _taught_reader(rec, state)
     return Response(ds.to_bytes(), mimetype="application/octet-stream",
                     headers={"Content-Disposition": f'attachment; filename="dice-{rec.code}.npz"'})
 
 
-def _taught_reader(rec: TableRecord):
-    """(DiceSetReader, DiceSet) of the table's examples, built once per set of examples."""
+def _taught_reader(rec: TableRecord, state: T.TeachState):
+    """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of examples."""
     cache = current_app.extensions.setdefault("taught", {})
-    store = get_store()
-    state = _state(rec)
     taught = tuple(e.seq for e in state.examples)   # switching on and off changes no example
     hit = cache.get(rec.code)
     if hit is not None and hit[0] == taught:
         return hit[1]
-    images = {row["seq"]: row["image"] for row in store.teach_log(rec, images=True) if row["kind"] == "example"}
-    examples = []
-    for e in state.examples:
-        try:
-            examples.append((decode_frame(images[e.seq]), e.box, e.face, e.colour))
-        except BadFrame:   # stored only after it decoded: cannot happen unless the file was edited
-            continue
+    images = {row["seq"]: row["image"] for row in get_store().teach_log(rec, images=True) if row["kind"] == "example"}
+    examples = [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
     labels = _labels(rec)
     spec = G.dice_spec(rec.game)
     try:
@@ -171,6 +165,5 @@ def _taught_reader(rec: TableRecord):
 
 def taught_reader_if_used(rec: TableRecord):
     """The table's taught DiceSetReader when the table uses its taught dice, else None."""
-    if not T.fold(get_store().teach_log(rec)).in_use:
-        return None
-    return _taught_reader(rec)[0]
+    state = _state(rec)
+    return _taught_reader(rec, state)[0] if state.in_use else None

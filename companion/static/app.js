@@ -633,8 +633,12 @@
         $("#teach-colour-box").classList.remove("hidden");
         pickers($("#teach-colours"), state.colours, state.colour_counts, state.per_colour, colour, v => { colour = v; draw(); }, true);
       }
-      $("#teach-progress").textContent = state.ready ? T.teach_ready :
-        T.teach_missing + ": " + state.missing.join(", ");
+      // what is missing, from the counts (the server's sentence is English)
+      const short = (counts, need, label) => Object.entries(counts || {}).filter(([, n]) => n < need)
+        .map(([v, n]) => (need - n) + "× " + label(v));
+      $("#teach-progress").textContent = state.ready ? T.teach_ready : T.teach_missing + ": " +
+        short(state.counts, state.per_face, v => T[v] || v)
+          .concat(short(state.colour_counts, state.per_colour, v => T[v] || v)).join(", ");
       const use = $("#use-taught");
       use.disabled = !state.ready && !state.in_use;
       use.textContent = state.in_use ? T.use_shipped : T.use_taught;
