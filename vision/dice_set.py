@@ -37,7 +37,7 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_area, box_intersection, same_die
 from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
-from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features
+from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features, ink_contrast_view
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
 
@@ -268,6 +268,7 @@ class DiceSetReader:
     embedder: FaceEmbedder | None = None
     turns: bool = True  # read each die the first reading is unsure of in its four quarter turns (see _turned)
     turn_below: float = 0.99  # ...the dice whose first value confidence is below this
+    contrast: bool = True  # ...and also as their ink's colour contrast (ink_contrast_view), see _turned
     finder: DieFinder = field(init=False)
 
     def __post_init__(self):
@@ -297,13 +298,25 @@ class DiceSetReader:
         turns. The prototypes hold every taught face in its four quarter turns, so each turn of the
         die meets its own prototypes; the embedding's mistakes differ from turn to turn (Roman III
         and VI, a numeral in wood grain), the face does not: +1-3 points on numerals and Roman
-        numerals (docs/vision-special.md). Only unsure dice: a sure reading stays as it is."""
+        numerals (docs/vision-special.md). Only unsure dice: a sure reading stays as it is. With
+        ``contrast`` they are also read as their ink's colour contrast and the two readings are
+        averaged (``vision.teach.ink_contrast_view``: a faint coloured symbol on wood)."""
         unsure = [i for i in range(len(p)) if p[i].max() < self.turn_below] if self.turns else []
         if not unsure:
             return p
         out = np.array(p, copy=True)
-        out[unsure] = mean_over_turns(p[unsure], self.embedder.crops(bgr, [boxes[i] for i in unsure]),
-                                      lambda crops: self.dice_set.classify(self.embedder(crops))[0])
+        crops = self.embedder.crops(bgr, [boxes[i] for i in unsure])
+        read = lambda c: self.dice_set.classify(self.embedder(c))[0]  # noqa: E731
+        out[unsure] = mean_over_turns(p[unsure], crops, read)
+        if self.contrast:
+            # the same dice seen as their ink's colour contrast (ink_contrast_view), read the same
+            # way (in quarter turns where that reading is unsure too), and the two readings averaged
+            views = np.stack([ink_contrast_view(c) for c in crops])
+            q = read(views)
+            again = np.flatnonzero(q.max(1) < self.turn_below)
+            if len(again):
+                q[again] = mean_over_turns(q[again], views[again], read)
+            out[unsure] = (out[unsure] + q) / 2
         return out
 
     def _read(self, bgr: np.ndarray, boxes, fitting_only: bool = False):

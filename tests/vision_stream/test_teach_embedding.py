@@ -6,7 +6,8 @@ import pytest
 
 from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
 from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene
-from vision.teach import EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, quarter_turns, teach
+from vision.teach import (EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, ink_contrast_view,
+                          quarter_turns, teach)
 
 PIPS = SEEN_DESIGNS[0]  # Kuh Vadis, plastic body, pips and a printed cow head
 
@@ -79,6 +80,20 @@ class TestFaceFeatures:
         L, a, b = f.face_lab
         assert b < -20  # a blue face
         assert f.ink_lab[0] > 80 or f.ink_lab[0] < 20  # white or black numeral
+
+    def test_a_faint_coloured_symbol_is_stretched_to_full_contrast(self):
+        import cv2
+        # a green bar on olive wood of the same lightness: hardly any brightness contrast
+        lab = np.zeros((48, 48, 3), np.float32)
+        lab[:] = (55, 5, 35)
+        lab[14:34, 21:27] = (55, -30, 20)
+        crop = (np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), 0, 1) * 255).astype(np.uint8)
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(int)
+        assert abs(grey[24, 24] - grey[8, 8]) < 30  # faint to a colour-blind reader
+        view = ink_contrast_view(crop)
+        assert view.shape == crop.shape and view.dtype == np.uint8
+        assert view[24, 24, 0] < 40 and view[8, 8, 0] > 220  # the ink black, the face white
+        assert (view[..., 0] == view[..., 2]).all()  # a grey image
 
     def test_colour_vectors_separate_blue_and_purple(self):
         import cv2
