@@ -107,17 +107,24 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     }
 
 
-def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False) -> list[dict]:
+def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False, own_dice: bool = False) -> list[dict]:
     """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
     set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
     rule) and any number of dice of the palette's colours with repeats (named die by die).
 
     ``calibrated``: as a user who calibrated the table's light, each scene is read with the
     calibration learned (``DiceReader.calibrate``) from another photo under the same colour cast:
-    one die of every colour of the palette, on another table. The scenes read are the same."""
+    one die of every colour of the palette, on another table. The scenes read are the same.
+
+    ``own_dice``: every scene shows one physical dice set (a body colour and kind per colour name,
+    ``vision.synth.draw_dice_set``), as a table's own dice are the same dice in every photo; with
+    ``calibrated`` the calibration photo shows those same dice under the scene's light and is
+    learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
+    (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated."""
     from dataclasses import replace
 
-    from vision.synth import render_scene
+    from vision.colour import calibrate_dice
+    from vision.synth import draw_dice_set, render_scene
 
     out = []
     runs = [("general", "any", PALETTES["general"])]
@@ -129,18 +136,26 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
         rng = np.random.default_rng(seed)
         tp = fp = fn = faces = colours = right = 0
         for k in range(n):
+            own = draw_dice_set(np.random.default_rng([seed, 11, len(out), k]), palette.names) if own_dice else None
             if scenes == "game set":
                 k = int(rng.integers(1, len(palette.names) + 1))
-                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k, distinct=True)
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k, distinct=True,
+                                  dice_set=own)
             else:
-                sc = render_scene(rng, size=(640, 640), colours=list(palette.names))
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), dice_set=own)
             reading = r
             if calibrated:
                 cal_rng = np.random.default_rng([seed, 7, len(out), k])
                 photo = render_scene(cal_rng, size=(640, 640), colours=list(palette.names),
-                                     n_dice=len(palette.names), distinct=True, light=sc.light)
+                                     n_dice=len(palette.names), distinct=True, light=sc.light, dice_set=own)
                 try:
-                    reading = r.with_calibration(r.calibrate(photo.image))
+                    if own_dice:
+                        seen = r(photo.image).dice
+                        found = greedy_match([(d.box, "die") for d in photo.dice], [d.box for d in seen])
+                        reading = r.with_calibration(calibrate_dice([seen[j].colour_bgr for _, j in found],
+                                                                    [photo.dice[i].colour for i, _ in found], palette))
+                    else:
+                        reading = r.with_calibration(r.calibrate(photo.image))
                 except ValueError:  # no die found in the calibration photo: read without
                     pass
             roll = reading(sc.image)
@@ -171,6 +186,8 @@ def main(argv=None) -> int:
     ap.add_argument("--synth-seed", type=int, default=20261125)
     ap.add_argument("--calibrated", action="store_true",
                     help="read each synthetic scene with a calibration from another photo under its light")
+    ap.add_argument("--own-dice", action="store_true",
+                    help="each synthetic scene shows one physical dice set (with --calibrated: calibrated on those dice)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if not args.folders and not args.synth:
@@ -189,9 +206,9 @@ def main(argv=None) -> int:
               + (f"  unreadable {r['unreadable']}" if r["unreadable"] else ""))
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
-        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated):
+        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice):
             results["synthetic"].append(r)
-            print(f"== synthetic{', calibrated' if args.calibrated else ''}, palette {r['palette']} ({r['scenes_kind']}): "
+            print(f"== synthetic{', own dice' if args.own_dice else ''}{', calibrated' if args.calibrated else ''}, palette {r['palette']} ({r['scenes_kind']}): "
                   f"{r['scenes']} scenes 640x640, {r['dice']} dice: "
                   f"precision {100 * r['precision']:.1f}%  recall {100 * r['recall']:.1f}%  "
                   f"face {100 * r['face_accuracy']:.1f}%  colour {100 * r['colour_accuracy']:.1f}%  "

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Palette", "PALETTES", "GENERAL", "Calibration", "ColourResult", "measure_body", "name_colour",
-           "calibrate", "bgr_to_lab", "ColourNamer", "estimate_gains", "assign_one_each"]
+           "calibrate", "calibrate_dice", "bgr_to_lab", "ColourNamer", "estimate_gains", "assign_one_each"]
 
 
 def _srgb_to_linear(c: np.ndarray) -> np.ndarray:
@@ -116,15 +116,23 @@ _SIGMA = 12.0
 
 @dataclass(frozen=True)
 class Calibration:
-    """Per-channel gains (B, G, R) in linear light that make the table's light neutral."""
+    """The table's light: per-channel gains (B, G, R) in linear light that make it neutral, and,
+    when the table's own dice were shown (``calibrate_dice``), each die's measured colour under
+    that light (``dice``: name -> BGR, one entry per die). A die is near a name when its colour is
+    near that name's die as it was seen, or its gains-corrected colour near the name's palette
+    colour."""
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    dice: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
     def apply(self, bgr) -> np.ndarray:
         lin = _srgb_to_linear(bgr) * np.array(self.gains)
         return _linear_to_srgb(lin)
 
     def to_json(self) -> str:
-        return json.dumps({"gains": list(self.gains)})
+        out: dict = {"gains": list(self.gains)}
+        if self.dice:
+            out["dice"] = [[n, list(c)] for n, c in self.dice]
+        return json.dumps(out)
 
     @classmethod
     def from_json(cls, text: str) -> "Calibration":
@@ -132,7 +140,14 @@ class Calibration:
         g = d["gains"]
         if len(g) != 3 or not all(isinstance(v, (int, float)) and 0.1 <= v <= 10 for v in g):
             raise ValueError(f"bad calibration gains: {g!r}")
-        return cls(tuple(float(v) for v in g))
+        dice = []
+        for entry in d.get("dice", []):
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+                    and isinstance(entry[1], list) and len(entry[1]) == 3
+                    and all(isinstance(v, (int, float)) and 0 <= v <= 255 for v in entry[1])):
+                raise ValueError(f"bad calibration die: {entry!r}")
+            dice.append((entry[0], tuple(int(v) for v in entry[1])))
+        return cls(tuple(float(v) for v in g), tuple(dice))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")
@@ -228,9 +243,9 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
         return (), ()
     if calibration is None and estimate_light:
         calibration = estimate_gains(m, palette)
-    if calibration is not None:
-        m = calibration.apply(m)
-    d = _distances(bgr_to_lab(m.astype(np.float32)), palette)
+    d = _distances(bgr_to_lab((m if calibration is None else calibration.apply(m)).astype(np.float32)), palette)
+    if calibration is not None and calibration.dice:
+        d = _dice_distances(m, palette, calibration.dice, d)
     z = -(d ** 2) / (2 * _SIGMA ** 2)
     z -= z.max(1, keepdims=True)
     p = np.exp(z)
@@ -244,6 +259,49 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
         if p[np.arange(len(m)), assigned].min() >= _ONE_EACH_FLOOR:
             idx = assigned
     return tuple(palette.names[i] for i in idx), tuple(float(p[k, i]) for k, i in enumerate(idx))
+
+
+def _dice_distances(m: np.ndarray, palette: Palette, dice, d: np.ndarray) -> np.ndarray:
+    """``d`` (the gains-corrected colours' distances to the palette) with the column of every name
+    that has measured dice lowered to the distance of the *uncorrected* colours to those dice (they
+    were seen under the same light), where that is nearer. Nearer of the two, not the dice alone:
+    one measurement of a marbled die (a vein under the centre) or of a die with glare on it is a
+    poor reference by itself (synthetic scenes, seed 20261125: Qwinto game sets 98.0 % with the dice
+    alone, 99.5 % with the nearer of the two; docs/vision.md)."""
+    lab = bgr_to_lab(m.astype(np.float32))
+    d = d.copy()
+    for k, name in enumerate(palette.names):
+        seen = [c for n, c in dice if n == name]
+        if not seen:
+            continue
+        diff = lab[:, None, :] - bgr_to_lab(np.array(seen, np.float32))[None]
+        diff[..., 0] *= _L_WEIGHT
+        d[:, k] = np.minimum(d[:, k], np.sqrt((diff ** 2).sum(-1)).min(1))
+    return d
+
+
+def calibrate_dice(measured_bgr, names, palette: Palette) -> Calibration:
+    """The table's light from a photo of the table's own dice whose colours the user confirmed:
+    each die's measured colour becomes that name's reference (``Calibration.dice``), and the gains
+    that bring the dice closest to their names' palette colours serve any name without a die.
+
+    Why the dice themselves and not only gains: a game's dice are the same dice every turn, and
+    their colours are theirs (a pale yellow, an orange that is nearly red); the gains of one photo
+    correct the light but not the dice (bench/vision_accuracy.py --synth N --calibrated)."""
+    m = np.asarray(measured_bgr, np.float64).reshape(-1, 3)
+    names = [str(n) for n in names]
+    if len(m) == 0:
+        raise ValueError("calibration needs at least one die")
+    if len(names) != len(m):
+        raise ValueError(f"{len(m)} dice but {len(names)} colour names")
+    unknown = sorted(set(names) - set(palette.names))
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)}: not a colour of these dice ({', '.join(palette.names)})")
+    lin = _srgb_to_linear(m)
+    target = _srgb_to_linear(np.array([dict(palette.colours)[n] for n in names], np.float64))
+    gains = np.clip((lin * target).sum(0) / np.maximum((lin * lin).sum(0), 1e-9), 0.5, 2.0)
+    return Calibration(tuple(float(g) for g in gains),
+                       tuple((n, tuple(int(round(v)) for v in c)) for n, c in zip(names, m)))
 
 
 def calibrate(measured_bgr, palette: Palette, iterations: int = 8) -> Calibration:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["SynthDie", "SynthScene", "SYNTH_COLOURS", "PIP_LAYOUT", "render_scene", "sample_colour"]
+__all__ = ["SynthDie", "SynthScene", "SYNTH_COLOURS", "PIP_LAYOUT", "render_scene", "sample_colour",
+           "draw_dice_set"]
 
 # name -> (hue range in degrees 0-360, saturation range 0-1, value range 0-1)
 SYNTH_COLOURS: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
@@ -70,6 +71,15 @@ def _hsv_to_bgr(h: float, s: float, v: float) -> np.ndarray:
 def sample_colour(rng: np.random.Generator, name: str) -> np.ndarray:
     (h0, h1), (s0, s1), (v0, v1) = SYNTH_COLOURS[name]
     return _hsv_to_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
+
+
+KINDS, KIND_SHARES = ("plain", "marbled", "translucent"), (0.75, 0.15, 0.1)
+
+
+def draw_dice_set(rng: np.random.Generator, names) -> dict[str, tuple[np.ndarray, str]]:
+    """One physical die per colour name: its body colour (drawn from ``SYNTH_COLOURS``) and kind,
+    for ``render_scene(dice_set=...)``: a game's own dice, the same in every photo of a table."""
+    return {str(n): (sample_colour(rng, str(n)), str(rng.choice(KINDS, p=KIND_SHARES))) for n in names}
 
 
 def _smooth_noise(rng, h, w, cell) -> np.ndarray:
@@ -216,12 +226,15 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
 
 def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, n_dice: int | None = None,
                  colours: list[str] | None = None, side_range: tuple[float, float] | None = None,
-                 distinct: bool = False, light: tuple | None = None) -> SynthScene:
+                 distinct: bool = False, light: tuple | None = None,
+                 dice_set: dict | None = None) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
     purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
     (its ``.light``), for a second photo under the same light (calibration); the random draws are
-    the same either way, so a scene's other contents do not depend on it."""
+    the same either way, so a scene's other contents do not depend on it. ``dice_set``: one
+    physical die per colour name, ``{name: (body BGR, kind)}`` (``draw_dice_set``), so that two
+    photos show the same dice; the random draws are again the same either way."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -254,6 +267,8 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
         placed.append((cx, cy, side))
         name = order[len(dice)] if distinct else str(rng.choice(names))
         body = sample_colour(rng, name)
+        if dice_set is not None and name in dice_set:
+            body = np.asarray(dice_set[name][0], np.float32)
         lum = float(body @ np.array([0.114, 0.587, 0.299]))
         if rng.random() < 0.75:
             pip = np.full(3, rng.uniform(230, 255) if lum < 140 else rng.uniform(0, 40), np.float32)
@@ -261,7 +276,9 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
             pip = sample_colour(rng, str(rng.choice(["red", "yellow", "white", "black", "blue", "green"])))
             if abs(float(pip @ np.array([0.114, 0.587, 0.299])) - lum) < 60:
                 pip = np.full(3, 255.0 if lum < 140 else 0.0, np.float32)
-        kind = str(rng.choice(["plain", "marbled", "translucent"], p=[0.75, 0.15, 0.1]))
+        kind = str(rng.choice(KINDS, p=KIND_SHARES))
+        if dice_set is not None and name in dice_set:
+            kind = dice_set[name][1]
         tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side * rng.uniform(0.1, 0.45) \
             if oblique else np.zeros(2, np.float32)
         value = int(rng.integers(1, 7))

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate, estimate_gains,
-                           measure_body, name_colour)
+from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate, calibrate_dice,
+                           estimate_gains, measure_body, name_colour)
 
 
 def test_palettes_are_the_agreed_names():
@@ -116,3 +116,46 @@ class TestOneDieOfEachColour:
 
 def test_a_dark_blue_die_is_blue_not_black():
     assert name_colour([(90, 50, 20)], PALETTES["twenty_one"], estimate_light=False)[0] == ("blue",)
+
+
+class TestTheTablesOwnDice:
+    """Issue 5: the teaching step calibrates colours under the table's light by showing the
+    camera the table's own dice (Qwinto's orange vs yellow under a warm lamp)."""
+
+    # Qwinto's dice under a warm lamp: the yellow die looks orange, the orange die nearly red
+    WARM = {"orange": (12, 70, 235), "yellow": (25, 140, 250), "purple": (110, 40, 120)}
+
+    def test_a_die_alone_is_named_by_the_dice_it_was_calibrated_with(self):
+        palette = PALETTES["qwinto"]
+        before, _ = name_colour([self.WARM["yellow"]], palette)
+        assert before == ("orange",)  # the problem: alone, the yellow die reads orange
+        cal = calibrate_dice(list(self.WARM.values()), list(self.WARM), palette)
+        for name, seen in self.WARM.items():
+            assert name_colour([seen], palette, cal)[0] == (name,)
+
+    def test_the_dice_are_stored_with_their_names_and_round_trip(self, tmp_path):
+        cal = calibrate_dice(list(self.WARM.values()), list(self.WARM), PALETTES["qwinto"])
+        assert [n for n, _ in cal.dice] == ["orange", "yellow", "purple"]
+        cal.save(tmp_path / "cal.json")
+        assert Calibration.load(tmp_path / "cal.json") == cal
+
+    def test_names_without_a_die_use_the_gains(self):
+        # only the white die was shown under a warm lamp; a yellow die is still named by the gains
+        palette = PALETTES["twenty_one"]
+        warm = Calibration((0.6, 0.85, 1.3))
+        white = warm.apply(np.array([[235.0, 240, 240]]))[0]
+        cal = calibrate_dice([white], ["white"], palette)
+        assert cal.gains[0] > cal.gains[2]  # the gains undo the warm cast
+        yellow = warm.apply(np.array([[35.0, 215, 245]]))[0]
+        assert name_colour([yellow, white], palette, cal)[0] == ("yellow", "white")
+
+    def test_bad_calibrations_are_refused(self):
+        palette = PALETTES["qwinto"]
+        with pytest.raises(ValueError, match="not a colour of these dice"):
+            calibrate_dice([(0, 0, 255)], ["red"], palette)
+        with pytest.raises(ValueError, match="2 colour names"):
+            calibrate_dice([(0, 0, 255)], ["orange", "yellow"], palette)
+        with pytest.raises(ValueError, match="at least one die"):
+            calibrate_dice([], [], palette)
+        with pytest.raises(ValueError, match="bad calibration die"):
+            Calibration.from_json('{"gains": [1, 1, 1], "dice": [["orange", [1, 2]]]}')
