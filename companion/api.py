@@ -457,14 +457,16 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
         spec = G.dice_spec(game_name)
         palette = [c["colour"] for c in spec["colours"]]
         faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
-        from .teach_api import taught_reader_if_used
-        taught = taught_reader_if_used(rec)
+        from .teach_api import table_reading
+        taught, calibration = table_reading(rec)
         if taught is not None:   # the table's own dice, taught on its teaching page
-            r = readers.setdefault(rec.code, TableReader(palette, faces, current_app.config["SETTLE_FRAMES"],
-                                                     reader=taught))
+            r = TableReader(palette, faces, current_app.config["SETTLE_FRAMES"], reader=taught)
         else:
             make = current_app.config.get("READER_FACTORY") or TableReader
-            r = readers.setdefault(rec.code, make(palette, faces, current_app.config["SETTLE_FRAMES"]))
+            r = make(palette, faces, current_app.config["SETTLE_FRAMES"])
+        if calibration is not None:   # colours named by the table's own dice (teaching page)
+            r.calibrate(calibration)
+        r = readers.setdefault(rec.code, r)
     return r
 
 

@@ -127,6 +127,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "taught_in_use": {"en": "The camera reads this table with the taught dice.",
                       "de": "Die Kamera liest diesen Tisch mit den beigebrachten Würfeln."},
     "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei laden"},
+    "teach_body_colours": {"en": "Your dice's colours", "de": "Die Farben deiner Würfel"},
+    "teach_body_intro": {"en": "Put all your dice on the table, in the light you play in, and take one photo "
+                               "from above. Check the colour under each die (change a wrong one), then use "
+                               "them: the camera then tells your dice apart by how they look here, such as "
+                               "orange from yellow under a warm lamp.",
+                         "de": "Leg alle deine Würfel auf den Tisch, im Licht, in dem ihr spielt, und mach "
+                               "ein Foto von oben. Prüfe die Farbe unter jedem Würfel (ändere eine falsche), "
+                               "dann übernimm sie: Die Kamera unterscheidet deine Würfel dann danach, wie sie "
+                               "hier aussehen, etwa Orange von Gelb unter einer warmen Lampe."},
+    "take_colour_photo": {"en": "Photo of all dice", "de": "Foto aller Würfel"},
+    "not_a_die": {"en": "not a die", "de": "kein Würfel"},
+    "use_colours": {"en": "Name the colours by these dice", "de": "Farben nach diesen Würfeln benennen"},
+    "stop_colours": {"en": "Back to the standard colours", "de": "Zurück zu den Standardfarben"},
+    "colours_in_use": {"en": "The camera names the colours by your dice.",
+                       "de": "Die Kamera benennt die Farben nach deinen Würfeln."},
+    "colours_check": {"en": "Check each die's colour, then use them.",
+                      "de": "Prüfe die Farbe jedes Würfels, dann übernimm sie."},
     "orange": {"en": "orange", "de": "orange"}, "yellow": {"en": "yellow", "de": "gelb"},
     "purple": {"en": "purple", "de": "lila"}, "white": {"en": "white", "de": "weiß"},
     "black": {"en": "black", "de": "schwarz"}, "red": {"en": "red", "de": "rot"},

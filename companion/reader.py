@@ -76,7 +76,7 @@ _SESSION: list = []
 _VISION_LOCK = threading.Lock()
 
 
-def _vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
+def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
     """vision's `DiceReader` for this palette and these faces, built once each (they share
     one model session); `ReaderUnavailable` when vision has no reader or no model."""
     key = (tuple(str(c) for c in palette), tuple(faces))
@@ -139,7 +139,7 @@ class TableReader:
         self.words = [f for f in faces if not isinstance(f, int)]
         numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
         self.coloured = any(palette)
-        self.reader = reader or _vision_reader(palette if self.coloured else (), numbers)
+        self.reader = reader or vision_reader(palette if self.coloured else (), numbers)
         self.last = None           # the per-frame result the tracker saw last
         self.read_ms = 0.0         # how long the reader took on the last frame
         self.lock = threading.Lock()
@@ -151,6 +151,11 @@ class TableReader:
         except (ImportError, AttributeError, TypeError):
             self.stream = None
             self.settler = Settler(frames)
+
+    def calibrate(self, calibration) -> None:
+        """Name colours under the table's light (`vision.colour.Calibration`, from the table's
+        teaching page) from now on."""
+        self.reader = self.reader.with_calibration(calibration)
 
     def _read(self, image):
         t0 = time.perf_counter()

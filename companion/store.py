@@ -329,8 +329,9 @@ class Store:
                 for r in rows]
 
     def teach_image(self, rec: TableRecord, seq: int) -> bytes | None:
-        """The photo of one teaching example (None if `seq` is not an example)."""
-        row = self.db.execute("SELECT image FROM teach_log WHERE table_id=? AND seq=? AND kind='example'",
+        """The photo of one teaching example or colour photo (None if `seq` is neither)."""
+        row = self.db.execute("SELECT image FROM teach_log WHERE table_id=? AND seq=? "
+                              "AND kind IN ('example', 'colour_photo')",
                               (rec.id, seq)).fetchone()
         return None if row is None else row["image"]
 

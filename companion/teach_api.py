@@ -10,6 +10,13 @@
                                        dice (every face taught first); `false`: the shipped reader
 - `GET  /tables/<code>/dice-set.npz`   the taught dice as a dice-set file, for
                                        `dice-companion read --dice-set` and `watch --dice-set`
+- `POST /tables/<code>/teach/colours`  Qwinto, twenty one: one photo of the table's dice
+                                       (multipart `photo`) -> the dice found and the colour read
+                                       for each, to be confirmed
+- `POST /tables/<code>/teach/colours/use` `{"photo": SEQ, "names": [...]}`: name this table's
+                                       colours by these dice (one name or null per die found);
+                                       `{"photo": null}`: by the standard colours again
+- `GET  /tables/<code>/teach/<seq>/<i>.jpg` die i of a colour photo
 
 Only the table's players and its creator may teach. Every accepted entry is committed before the
 answer; a refused one (bad photo, unknown face, not ready) changes nothing.
@@ -17,6 +24,7 @@ answer; a refused one (bad photo, unknown face, not ready) changes nothing.
 from __future__ import annotations
 
 import base64
+import json
 
 from flask import Response, current_app, jsonify, request
 
@@ -24,7 +32,7 @@ from . import games as G
 from . import teaching as T
 from .api import ApiError, bp, body_json, viewer
 from .db import get_store
-from .reader import BadFrame, decode_frame, game_palette
+from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette, vision_reader
 from .store import TableRecord
 
 
@@ -42,8 +50,29 @@ def _answer(rec: TableRecord, status: int = 200, **extra):
     body = {"faces": list(labels.faces), "colours": list(labels.colours) if labels.colours else None,
             **T.progress(state, labels),
             "examples": [{"seq": e.seq, "face": e.face, "colour": e.colour, "box": e.box} for e in state.examples],
+            "body_colours": _body_colours(rec),
+            "colour_photo": _photo_json(state.colour_photo, state.colours),
+            "colours_in_use": state.colours is not None,
             **extra}
     return jsonify(body), status
+
+
+def _body_colours(rec: TableRecord):
+    named = T.body_colours(rec.game, G.dice_spec(rec.game))
+    return list(named) if named else None
+
+
+def _photo_json(photo: T.ColourPhoto | None, in_use: T.ColourPhoto | None):
+    """The last colour photo: its dice, the colour of each (as read, or as confirmed), and whether
+    the table's colours are named by it."""
+    if photo is None:
+        return None
+    return {"seq": photo.seq, "in_use": photo == in_use,
+            "dice": [{"box": list(b), "colour": n} for b, n in zip(photo.boxes, photo.names)]}
+
+
+def _palette(rec: TableRecord):
+    return game_palette([c["colour"] for c in G.dice_spec(rec.game)["colours"]])
 
 
 def _may_teach(rec: TableRecord) -> None:
@@ -133,6 +162,105 @@ def teach_use(code: str):
     return _answer(rec)
 
 
+@bp.post("/tables/<code>/teach/colours")
+def teach_colour_photo(code: str):
+    """One photo of the table's dice: stored, read with the shipped reader (uncalibrated), and
+    answered with the dice found and the colour read for each, for the player to confirm."""
+    store = get_store()
+    rec = store.table_record(code)
+    _may_teach(rec)
+    colours = _body_colours(rec)
+    if not colours:
+        raise ApiError(409, "the dice of this game do not differ by body colour: there are no colours to calibrate")
+    upload = request.files.get("photo")
+    data = upload.read() if upload else b""
+    try:
+        image = decode_frame(data)
+    except BadFrame as exc:
+        raise ApiError(400, str(exc)) from None
+    spec = G.dice_spec(rec.game)
+    faces = sorted({f for c in spec["colours"] for f in c["faces"] if isinstance(f, int)})
+    try:
+        boxes, names = T.read_colour_photo(image, vision_reader(colours, faces))
+    except ReaderUnavailable as exc:
+        raise ApiError(503, str(exc)) from None
+    if not boxes:
+        raise ApiError(422, "no dice found in the photo: put the dice on the table and take the photo from above")
+    seq = store.teach_append(rec, "colour_photo", colour=json.dumps(list(names)), box=[list(b) for b in boxes],
+                             image=data)
+    return _answer(rec, 201, photo=seq)
+
+
+@bp.get("/tables/<code>/teach/<int:seq>/<int:die>.jpg")
+def teach_colour_die(code: str, seq: int, die: int):
+    """Die `die` of a colour photo, as the reader took it."""
+    store = get_store()
+    rec = store.table_record(code)
+    photo = _colour_photos(rec).get(seq)
+    if photo is None or not 0 <= die < len(photo.boxes):
+        raise ApiError(404, f"there is no die {die} in a colour photo {seq}")
+    image = decode_frame(store.teach_image(rec, seq))
+    return Response(T.thumbnail(image, photo.boxes[die]), mimetype="image/jpeg",
+                    headers={"Cache-Control": "max-age=86400"})
+
+
+@bp.post("/tables/<code>/teach/colours/use")
+def teach_colours_use(code: str):
+    """Name the table's colours by its own dice (the confirmed names of a colour photo), or by
+    the standard colours again (`{"photo": null}`)."""
+    store = get_store()
+    rec = store.table_record(code)
+    _may_teach(rec)
+    colours = _body_colours(rec)
+    body = body_json()
+    if not colours:
+        raise ApiError(409, "the dice of this game do not differ by body colour: there are no colours to calibrate")
+    if not isinstance(body, dict) or "photo" not in body:
+        raise ApiError(400, 'send {"photo": SEQ, "names": [...]} or {"photo": null}')
+    if body["photo"] is None:
+        if _state(rec).colours is not None:
+            store.teach_append(rec, "colours_stop")
+            _forget_reader(rec.code)
+        return _answer(rec)
+    photo = _colour_photos(rec).get(body["photo"]) if isinstance(body["photo"], int) else None
+    if photo is None:
+        raise ApiError(400, f"there is no colour photo {body['photo']!r}")
+    try:
+        names = T.parse_colour_names(body.get("names"), photo, colours)
+    except T.TeachError as exc:
+        raise ApiError(400, str(exc)) from None
+    confirmed = T.ColourPhoto(photo.seq, photo.boxes, names)
+    _calibration(rec, confirmed)   # made now, so a problem shows here and not on the next frame
+    store.teach_append(rec, "colours", colour=json.dumps(list(names)), ref=photo.seq)
+    _forget_reader(rec.code)
+    return _answer(rec)
+
+
+def _colour_photos(rec: TableRecord) -> dict[int, T.ColourPhoto]:
+    return {row["seq"]: T.colour_photo(row) for row in get_store().teach_log(rec) if row["kind"] == "colour_photo"}
+
+
+def _calibration(rec: TableRecord, photo: T.ColourPhoto):
+    """The table's colour calibration from a confirmed colour photo, made once per photo and names."""
+    cache = current_app.extensions.setdefault("calibrations", {})
+    key = (photo.seq, photo.names)
+    hit = cache.get(rec.code)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    try:
+        cal = T.build_calibration(decode_frame(get_store().teach_image(rec, photo.seq)), photo, _palette(rec))
+    except ValueError as exc:
+        raise ApiError(400, f"these colours cannot be used: {exc}") from None
+    cache[rec.code] = (key, cal)
+    return cal
+
+
+def calibration_if_used(rec: TableRecord, state: T.TeachState | None = None):
+    """The table's colour calibration when it names colours by its own dice, else None."""
+    state = state or _state(rec)
+    return _calibration(rec, state.colours) if state.colours is not None else None
+
+
 @bp.get("/tables/<code>/dice-set.npz")
 def teach_download(code: str):
     rec = get_store().table_record(code)
@@ -163,7 +291,13 @@ def _taught_reader(rec: TableRecord, state: T.TeachState):
     return built
 
 
-def taught_reader_if_used(rec: TableRecord):
+def taught_reader_if_used(rec: TableRecord, state: T.TeachState | None = None):
     """The table's taught DiceSetReader when the table uses its taught dice, else None."""
-    state = _state(rec)
+    state = state or _state(rec)
     return _taught_reader(rec, state)[0] if state.in_use else None
+
+
+def table_reading(rec: TableRecord):
+    """(the taught reader or None, the colour calibration or None) of a table: one log read."""
+    state = _state(rec)
+    return taught_reader_if_used(rec, state), calibration_if_used(rec, state)

@@ -10,10 +10,18 @@ table may switch to the taught reader: `vision.teach.teach` builds a dice set fr
 in a second or two, and the table's camera frames are read with it
 (`vision.dice_set.DiceSetReader`) instead of the shipped pip reader.
 
-Everything here is pure except `locate_die` and `build_reader`, which call vision.
+The same page calibrates the **body colours** of games whose dice differ by colour (Qwinto,
+twenty one): one photo of the table's own dice under the table's light; the page shows each die
+found with the colour the reader gave it, the player corrects a wrong one by a tap and confirms.
+From then on the table's frames name colours by those dice as they looked
+(`vision.colour.calibrate_dice`). The photo and the confirmed names are entries of the same log.
+
+Everything here is pure except `locate_die`, `build_calibration`, `thumbnail` and
+`build_reader`, which call vision, and `read_colour_photo`, which calls the reader it is given.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -44,9 +52,18 @@ class Example:
 
 
 @dataclass(frozen=True)
+class ColourPhoto:
+    seq: int
+    boxes: tuple[tuple[int, int, int, int], ...]   # the dice the reader found in it
+    names: tuple[str | None, ...]                  # the colour of each: as read, or as confirmed
+
+
+@dataclass(frozen=True)
 class TeachState:
     examples: tuple[Example, ...]   # in the order they were taught, withdrawn ones left out
     in_use: bool                    # the table reads its frames with the taught dice
+    colour_photo: ColourPhoto | None = None   # the last photo of the table's dice for their colours
+    colours: ColourPhoto | None = None        # the confirmed one the table's colours are named by
 
 
 def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
@@ -61,6 +78,41 @@ def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
     if game_name in COLOURS_ON_FACES:
         colours = tuple(sorted(c["colour"] for c in dice_spec["colours"] if c["colour"]))
     return TeachLabels(tuple(faces), colours)
+
+
+def body_colours(game_name: str, dice_spec: dict) -> tuple[str, ...] | None:
+    """The body colours a table of this game calibrates on its teaching page: the game's dice
+    colours when its dice differ by body colour (Qwinto, twenty one); None for games whose
+    colours are on the faces (The Choice: taught with the faces) or do not matter."""
+    if game_name in COLOURS_ON_FACES:
+        return None
+    named = [c["colour"] for c in dice_spec["colours"] if c["colour"]]
+    return tuple(named) if len(set(named)) >= 2 else None
+
+
+def parse_colour_names(names: Any, photo: ColourPhoto | None, colours: Sequence[str]) -> tuple[str | None, ...]:
+    """The confirmed colour of each die of the colour photo (None: not one of the table's dice),
+    checked (`TeachError`): one entry per die found, names of the table's colours, at least one
+    die named, and each colour at most once (a game has one die of each colour)."""
+    if photo is None:
+        raise TeachError("take a photo of your dice first")
+    if not isinstance(names, list) or len(names) != len(photo.boxes):
+        raise TeachError(f"send one colour (or null) for each of the {len(photo.boxes)} dice found")
+    out: list[str | None] = []
+    for n in names:
+        if n in (None, ""):
+            out.append(None)
+            continue
+        if not isinstance(n, str) or n.strip().lower() not in colours:
+            raise TeachError(f"{n!r} is not a colour of these dice (colours: {', '.join(colours)})")
+        out.append(n.strip().lower())
+    named = [n for n in out if n]
+    if not named:
+        raise TeachError("name the colour of at least one die")
+    twice = sorted({n for n in named if named.count(n) > 1})
+    if twice:
+        raise TeachError(f"{', '.join(twice)}: named on two dice, but the game has one die of each colour")
+    return tuple(out)
 
 
 def parse_example(face: Any, colour: Any, labels: TeachLabels) -> tuple[Any, str | None]:
@@ -84,12 +136,28 @@ def parse_example(face: Any, colour: Any, labels: TeachLabels) -> tuple[Any, str
     return value, col
 
 
+def colour_photo(row: dict) -> ColourPhoto:
+    """A `colour_photo` entry of the log: the dice found in it and the colours read."""
+    boxes = tuple(tuple(int(v) for v in b) for b in (row["box"] or []))
+    return ColourPhoto(row["seq"], boxes, tuple(json.loads(row["colour"] or "[]")))
+
+
 def fold(log: Sequence[dict]) -> TeachState:
     """The teaching log (`Store.teach_log`) -> the examples that count and whether they are used."""
     examples: dict[int, Example] = {}
     in_use = False
+    photos: dict[int, ColourPhoto] = {}
+    last_photo: ColourPhoto | None = None
+    colours: ColourPhoto | None = None
     for row in log:
         kind = row["kind"]
+        if kind == "colour_photo":
+            last_photo = photos[row["seq"]] = colour_photo(row)
+        elif kind == "colours":
+            photo = photos[row["ref"]]
+            colours = last_photo = ColourPhoto(photo.seq, photo.boxes, tuple(json.loads(row["colour"])))
+        elif kind == "colours_stop":
+            colours = None
         if kind == "example":
             face = row["face"]
             value = int(face) if str(face).isdigit() else face
@@ -101,7 +169,7 @@ def fold(log: Sequence[dict]) -> TeachState:
             in_use = True
         elif kind == "stop":
             in_use = False
-    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use)
+    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use, last_photo, colours)
 
 
 def progress(state: TeachState, labels: TeachLabels) -> dict:
@@ -174,3 +242,20 @@ def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette):
     embedder = default_embedder()
     ds = teach(list(examples), colour_names=labels.colours, embedder=embedder)
     return DiceSetReader(ds, palette, None, embedder=embedder), ds
+
+
+def read_colour_photo(bgr, reader) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[str, ...]]:
+    """The dice in a photo of the table's dice and the colour `reader` (the table's uncalibrated
+    shipped reader: the per-photo light estimate and one die per colour) names each by: (boxes,
+    names), dice in reading order."""
+    roll = reader(bgr)
+    return tuple(tuple(int(v) for v in d.box) for d in roll.dice), tuple(str(d.colour) for d in roll.dice)
+
+
+def build_calibration(bgr, photo: ColourPhoto, palette):
+    """The table's colour calibration from its confirmed colour photo: each named die's colour as
+    measured in the photo (`vision.colour.calibrate_dice`)."""
+    from vision.colour import calibrate_dice, measure_body
+
+    named = [(b, n) for b, n in zip(photo.boxes, photo.names) if n]
+    return calibrate_dice([measure_body(bgr, b) for b, _ in named], [n for _, n in named], palette)

@@ -678,7 +678,7 @@
     async function load() {
       state = await api("GET", "/api/tables/" + code + "/teach");
       $("#taught").replaceChildren(...state.examples.slice().reverse().map(e => figure(e)));
-      draw();
+      draw(); drawColours();
     }
     $("#take-photo").onclick = e => {
       if (face === null) { e.preventDefault(); say(T.teach_pick_face); }
@@ -704,6 +704,48 @@
       draw();
     };
     $("#undo-photo").onclick = () => withdraw();
+    // ---- the body colours (Qwinto, twenty one): one photo of all dice, a colour per die ----
+    const colourStatus = $("#colour-status");
+    const sayColour = (text, ok) => { colourStatus.textContent = text; colourStatus.classList.toggle("ok", !!ok); };
+    function drawColours() {
+      $("#colour-card").classList.toggle("hidden", !state.body_colours);
+      if (!state.body_colours) return;
+      const photo = state.colour_photo;
+      $("#colour-dice").replaceChildren(...(photo ? photo.dice : []).map((d, i) => {
+        const pick = el("select", { class: "colour-of", "data-die": String(i), "aria-label": T.teach_colour },
+          ...state.body_colours.map(c => el("option", { value: c }, T[c] || c)), el("option", { value: "" }, T.not_a_die));
+        pick.value = d.colour || "";
+        pick.onchange = () => { $("#use-colours").classList.remove("hidden"); sayColour(T.colours_check); };
+        return el("figure", { class: "taught-one" },
+          el("img", { src: "/api/tables/" + code + "/teach/" + photo.seq + "/" + i + ".jpg", alt: d.colour || "", width: 72, height: 72 }),
+          el("figcaption", {}, pick));
+      }));
+      $("#use-colours").classList.toggle("hidden", !photo || photo.in_use);
+      $("#stop-colours").classList.toggle("hidden", !state.colours_in_use);
+      if (state.colours_in_use && !colourStatus.textContent) sayColour(T.colours_in_use, true);
+    }
+    $("#colour-photo").onchange = async e => {
+      const file = e.target.files[0];
+      e.target.value = "";
+      if (!file) return;
+      const form = new FormData();
+      sayColour("…");
+      form.append("photo", await shrink(file), "dice.jpg");
+      const resp = await fetch("/api/tables/" + code + "/teach/colours", { method: "POST", body: form, credentials: "same-origin" });
+      const data = await resp.json().catch(() => ({ error: resp.statusText }));
+      if (!resp.ok) { sayColour(data.error); return; }
+      state = data; sayColour(T.colours_check); drawColours();
+    };
+    async function useColours(photo) {
+      try {
+        sayColour("…");
+        const names = photo === null ? undefined : [...document.querySelectorAll("#colour-dice .colour-of")].map(s => s.value || null);
+        state = await api("POST", "/api/tables/" + code + "/teach/colours/use", { photo, names });
+        sayColour(state.colours_in_use ? T.colours_in_use : "", true); drawColours();
+      } catch (e) { sayColour(e.message); }
+    }
+    $("#use-colours").onclick = () => useColours(state.colour_photo.seq);
+    $("#stop-colours").onclick = () => useColours(null);
     $("#use-taught").onclick = async () => {
       try {
         say("…");
