@@ -706,7 +706,9 @@
     $("#undo-photo").onclick = () => withdraw();
     // ---- the body colours (Qwinto, twenty one): one photo of all dice, a colour per die ----
     const colourStatus = $("#colour-status");
-    const sayColour = (text, ok) => { colourStatus.textContent = text; colourStatus.classList.toggle("ok", !!ok); };
+    const sayColour = (text, ok, hint) => {
+      colourStatus.textContent = text; colourStatus.classList.toggle("ok", !!ok); colourStatus.classList.toggle("hint", !!hint);
+    };
     function drawColours() {
       $("#colour-card").classList.toggle("hidden", !state.body_colours);
       if (!state.body_colours) return;
@@ -715,8 +717,8 @@
         const pick = el("select", { class: "colour-of", "data-die": String(i), "aria-label": T.teach_colour },
           ...state.body_colours.map(c => el("option", { value: c }, T[c] || c)), el("option", { value: "" }, T.not_a_die));
         pick.value = d.colour || "";
-        pick.onchange = () => { $("#use-colours").classList.remove("hidden"); sayColour(T.colours_check); };
-        return el("figure", { class: "taught-one" },
+        pick.onchange = () => { $("#use-colours").classList.remove("hidden"); sayColour(T.colours_check, false, true); };
+        return el("figure", { class: "colour-die" },
           el("img", { src: "/api/tables/" + code + "/teach/" + photo.seq + "/" + i + ".jpg", alt: d.colour || "", width: 72, height: 72 }),
           el("figcaption", {}, pick));
       }));
@@ -734,7 +736,7 @@
       const resp = await fetch("/api/tables/" + code + "/teach/colours", { method: "POST", body: form, credentials: "same-origin" });
       const data = await resp.json().catch(() => ({ error: resp.statusText }));
       if (!resp.ok) { sayColour(data.error); return; }
-      state = data; sayColour(T.colours_check); drawColours();
+      state = data; sayColour(T.colours_check, false, true); drawColours();
     };
     async function useColours(photo) {
       try {

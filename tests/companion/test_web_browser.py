@@ -410,3 +410,43 @@ def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     ann.click("#undo-photo")
     ann.wait_for_function("document.querySelectorAll('.taught-one').length === 0")
     assert "0/3" in ann.inner_text('#teach-faces button[data-value="3"]')
+
+
+def test_qwinto_dice_colours_on_the_phone(base_url, players, tmp_path):
+    """Ann photographs the table's three Qwinto dice under a warm lamp on the teaching page, sees
+    each die with the colour read under it, and names the table's colours by them; a reload
+    keeps it, and she can go back to the standard colours."""
+    import cv2
+    import numpy as np
+
+    from vision.synth import draw_dice_set, render_scene
+    ann, _ = players
+    code = create_table(ann, base_url, "qwinto")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.click("#teach-link")
+    ann.wait_for_selector("#colour-card:not(.hidden)")
+    own = draw_dice_set(np.random.default_rng(2), ["orange", "yellow", "purple"])
+    scene = render_scene(np.random.default_rng(3), size=(1200, 1600), colours=["orange", "yellow", "purple"], n_dice=3,
+                         distinct=True, light=((0.55, 0.85, 1.3), 1.0), dice_set=own, side_range=(150, 220))
+    picture = tmp_path / "dice.jpg"
+    picture.write_bytes(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    ann.set_input_files("#colour-photo", str(picture))
+    ann.wait_for_function("document.querySelectorAll('#colour-dice select').length === 3 && "
+                          "[...document.querySelectorAll('#colour-dice img')].every(i => i.naturalWidth === 96)")
+    read = ann.eval_on_selector_all("#colour-dice select", "s => s.map(x => x.value)")
+    assert sorted(read) == ["orange", "purple", "yellow"]
+    options = ann.eval_on_selector_all("#colour-dice select:first-of-type option", "o => o.map(x => x.value)")
+    assert "" in options   # "not a die"
+    assert ann.is_visible("#use-colours") and not ann.is_visible("#stop-colours")
+    shot(ann, "teach-colours-phone")
+    ann.click("#use-colours")
+    ann.wait_for_selector("#stop-colours:not(.hidden)")
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 360
+    ann.reload()
+    ann.wait_for_function("document.querySelector('#colour-status').textContent.length > 0")
+    assert not ann.is_visible("#use-colours") and ann.is_visible("#stop-colours")
+    teach = "code => fetch('/api/tables/' + code + '/teach').then(r => r.json())"
+    assert ann.evaluate(teach, code)["colours_in_use"]
+    ann.click("#stop-colours")
+    ann.wait_for_selector("#stop-colours.hidden", state="attached")
+    assert ann.is_visible("#use-colours") and not ann.evaluate(teach, code)["colours_in_use"]
