@@ -40,6 +40,7 @@ from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, SEEN_DESIGNS,
 from vision.teach import FaceEmbedder, teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
+CONTRAST = True  # read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)
 
 
 def teaching_examples(design, per_face: int, seed: int):
@@ -117,7 +118,7 @@ def run_designs(designs, per_face, n_test, seed, label):
         t0 = time.perf_counter()
         ds = teach(teaching_examples(design, per_face, seed + 1000 + k), embedder=EMBEDDER)
         teach_s = time.perf_counter() - t0
-        reader = DiceSetReader(ds, embedder=EMBEDDER)
+        reader = DiceSetReader(ds, embedder=EMBEDDER, contrast=CONTRAST)
         r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
         totals.append(r)
         colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"  # Kuh Vadis: no face colours
@@ -171,7 +172,7 @@ def run_real(root: Path, per_value: int, seed: int):
             for i in rng.permutation(len(dice))[:per_value]:
                 bgr, box, value = dice[int(i)]
                 examples.append((bgr, box, value, None))
-        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER)
+        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER, contrast=CONTRAST)
         for test_name in names:
             if test_name == teach_name:
                 continue
@@ -195,10 +196,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "data" / "dice")
     ap.add_argument("--only", choices=["seen", "held-out", "real"], default=None)
+    ap.add_argument("--no-contrast", action="store_true",
+                    help="read as before the fifth session: no ink-contrast view of unsure dice")
     ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx", help="face-embedding model")
     args = ap.parse_args(argv)
-    global EMBEDDER
+    global EMBEDDER, CONTRAST
     EMBEDDER = FaceEmbedder(args.model)
+    CONTRAST = not args.no_contrast
     print(f"face embedding: {args.model} ({EMBEDDER.model_id})")
     if args.only in (None, "seen"):
         run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed, "designs seen while writing the reader")
