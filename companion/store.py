@@ -303,7 +303,14 @@ class Store:
     def teach_append(self, rec: TableRecord, kind: str, face: str | None = None,
                      colour: str | None = None, box: Sequence[int] | None = None,
                      image: bytes | None = None, ref: int | None = None) -> int:
-        """Append one entry to the table's teaching log (committed before it returns); its seq."""
+        """Append one entry to the table's teaching log (committed before it returns); its seq.
+
+        Kinds: `example` (a photo, its face, colour and box), `withdraw` (`ref`: an example),
+        `use` / `stop` (the taught reader on or off); and for body colours `colour_photo` (a photo
+        of the table's dice; `box`: the JSON list of the dice found, `colour`: the JSON list of
+        the colours read), `colours` (`ref`: a colour photo; `colour`: the JSON list of the
+        confirmed names) and `colours_stop`. The columns' comments in the schema name the first
+        four (schema 3); the others reuse the same columns."""
         with write_lock(self.path):
             self.db.execute("BEGIN IMMEDIATE")
             try:
