@@ -81,6 +81,18 @@ def shot(page, name):
     assert scroll <= width, f"{name}: the page is {scroll} px wide on a {width} px screen"
 
 
+def box_of(locator, seconds=5.0):
+    """The element's box once it is laid out: the page may redraw the sheet (a live update)
+    between finding an element and measuring it, and a detached element has no box."""
+    import time
+    end = time.monotonic() + seconds
+    while True:
+        box = locator.bounding_box()
+        if box is not None or time.monotonic() > end:
+            return box
+        time.sleep(0.05)
+
+
 def create_table(ann, base_url, game):
     ann.goto(base_url + "/")
     ann.select_option("#game", game)
@@ -232,10 +244,9 @@ def test_the_choice_ring_in_german(base_url, players):
     for page in (ann, bob):
         page.goto(f"{base_url}/t/{code}/sheet?lang=de")
         page.wait_for_selector(".ring-sheet > .cell")
-        ring = page.locator(".ring-sheet").bounding_box()
+        ring = box_of(page.locator(".ring-sheet"))
         assert ring["width"] <= page.viewport_size["width"]
-        boxes = [page.locator(f'.ring-sheet > .cell[data-key="R@{i}"]').bounding_box()
-                 for i in range(16)]
+        boxes = [box_of(page.locator(f'.ring-sheet > .cell[data-key="R@{i}"]')) for i in range(16)]
         cx, cy = ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2
         centres = [(b["x"] + b["width"] / 2 - cx, b["y"] + b["height"] / 2 - cy) for b in boxes]
         radii = [(x * x + y * y) ** 0.5 for x, y in centres]
