@@ -50,6 +50,9 @@ MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip o
 SAME_DIE_SHARE = 0.4  # boxes sharing this much of the smaller one hold one die (the learned embedding reads a
 # box 0.2 of a side off as that die, so the finder's shifted boxes around one die all score high)
 SAME_SCORE = 0.03  # similarities this close: the smaller of two boxes around one die is the die's
+INNER_MIN_SIDE = 0.6  # ...if its side is at least this share of the larger one's (a box of the die with some
+# table around it is 1.2-1.6 die sides; a pip's box inside the die, which the embedding may also read as a
+# face, is a fifth of it and must not take the die's place)
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)  # die threshold: factor x typical leave-one-out similarity
 
@@ -371,8 +374,8 @@ class DiceSetReader:
                 # so that a resting die keeps one box from frame to frame
                 k = kept[clash]
                 bk = found.boxes[k]
-                if box_area(bi) < 0.8 * box_area(bk) and box_intersection(bi, bk) >= 0.8 * box_area(bi) \
-                        and best[i] >= best[k] - SAME_SCORE:
+                if INNER_MIN_SIDE ** 2 * box_area(bk) <= box_area(bi) < 0.8 * box_area(bk) \
+                        and box_intersection(bi, bk) >= 0.8 * box_area(bi) and best[i] >= best[k] - SAME_SCORE:
                     kept[clash] = int(i)
         if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
             sides = {k: ((found.boxes[k][2] - found.boxes[k][0]) * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5

@@ -29,11 +29,26 @@ def app(tmp_path):
                        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
 
 
-def teach_every_kuh_vadis_face(client, code, close_up, per_face=3):
-    for face in (1, 2, 3, 4, 5, "cow"):
+def teach_every_kuh_vadis_face(client, code, close_up, per_face=3, offsets=(0, 1, 2, 3, 4, 5)):
+    """3 close-ups of each face; `offsets`: the photos' seeds per face (a player's photos)."""
+    for face, offset in zip((1, 2, 3, 4, 5, "cow"), offsets):
         for k in range(per_face):
-            r = teach(client, code, face, close_up(KV, face, seed=100 + 10 * k + hash(str(face)) % 7))
+            r = teach(client, code, face, close_up(KV, face, seed=100 + 10 * k + offset))
             assert r.status_code == 201, r.json
+    return r.json
+
+
+def read_roll(client, code, values, seed=7):
+    """A rendered roll of Kuh Vadis dice fed as camera frames until it settles: the faces read."""
+    rng = np.random.default_rng(seed)
+    scene = render_special_scene(rng, KV, n_dice=len(values), size=(480, 640), values=values, side_range=(60, 80))
+    frame = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    for _ in range(5):
+        r = client.post(f"/api/tables/{code}/frame", data=frame, content_type="image/jpeg")
+        assert r.status_code == 200, r.json
+        if r.json["settled"]:
+            break
+    assert r.json["settled"]
     return r.json
 
 
@@ -62,18 +77,10 @@ def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_tab
     assert use.status_code == 200 and use.json["in_use"]
 
     # a roll on the table: five dice, one of them a cow
-    rng = np.random.default_rng(7)
     values = [3, "cow", 1, 5, 2]
-    scene = render_special_scene(rng, KV, n_dice=5, size=(480, 640), values=values, side_range=(60, 80))
-    frame = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    for _ in range(5):
-        r = client.post(f"/api/tables/{code}/frame", data=frame, content_type="image/jpeg")
-        assert r.status_code == 200, r.json
-        if r.json["settled"]:
-            break
-    assert r.json["settled"]
-    assert sorted(str(d["face"]) for d in r.json["dice"]) == sorted(str(v) for v in values)
-    assert r.json["problem"] is None
+    seen = read_roll(client, code, values)
+    assert sorted(str(d["face"]) for d in seen["dice"]) == sorted(str(v) for v in values)
+    assert seen["problem"] is None
 
     # the taught dice travel: the dice-set file reads with the shipped embedding
     f = client.get(f"/api/tables/{code}/dice-set.npz")
@@ -86,6 +93,19 @@ def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_tab
 
     stop = client.post(f"/api/tables/{code}/teach/use", json={"use": False})
     assert stop.status_code == 200 and not stop.json["in_use"]
+
+
+def test_a_pip_read_as_a_face_does_not_take_its_dies_place(app, make_table, photo):
+    """With these teaching photos the embedding reads a pip's box inside the 5 nearly as surely as
+    the die (0.86 against 0.88); the inner of two boxes around one die stays (a die's own box
+    inside a box with table around it), so the pip took the die's place and was then dropped as
+    too small: the 5 was missing from the roll. Only a die-sized inner box may replace."""
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    teach_every_kuh_vadis_face(client, code, photo, offsets=(3, 3, 5, 6, 0, 1))
+    assert client.post(f"/api/tables/{code}/teach/use", json={"use": True}).json["in_use"]
+    values = [3, "cow", 1, 5, 2]
+    assert sorted(str(d["face"]) for d in read_roll(client, code, values)["dice"]) == sorted(str(v) for v in values)
 
 
 def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, photo):
