@@ -107,7 +107,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     }
 
 
-def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False, own_dice: bool = False) -> list[dict]:
+def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False, own_dice: bool = False,
+                   read_names: bool = False) -> list[dict]:
     """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
     set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
     rule) and any number of dice of the palette's colours with repeats (named die by die).
@@ -120,7 +121,9 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
     ``vision.synth.draw_dice_set``), as a table's own dice are the same dice in every photo; with
     ``calibrated`` the calibration photo shows those same dice under the scene's light and is
     learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
-    (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated."""
+    (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated.
+    ``read_names``: the calibration photo's dice are named as the reader read them, unconfirmed (as
+    ``dice-companion read --calibrate`` does, where nobody confirms them)."""
     from dataclasses import replace
 
     from vision.colour import calibrate_dice
@@ -151,9 +154,14 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
                 try:
                     if own_dice:
                         seen = r(photo.image).dice
-                        found = greedy_match([(d.box, "die") for d in photo.dice], [d.box for d in seen])
-                        reading = r.with_calibration(calibrate_dice([seen[j].colour_bgr for _, j in found],
-                                                                    [photo.dice[i].colour for i, _ in found], palette))
+                        if read_names:
+                            reading = r.with_calibration(calibrate_dice([d.colour_bgr for d in seen],
+                                                                        [d.colour for d in seen], palette))
+                        else:
+                            found = greedy_match([(d.box, "die") for d in photo.dice], [d.box for d in seen])
+                            reading = r.with_calibration(calibrate_dice([seen[j].colour_bgr for _, j in found],
+                                                                        [photo.dice[i].colour for i, _ in found],
+                                                                        palette))
                     else:
                         reading = r.with_calibration(r.calibrate(photo.image))
                 except ValueError:  # no die found in the calibration photo: read without
@@ -188,6 +196,8 @@ def main(argv=None) -> int:
                     help="read each synthetic scene with a calibration from another photo under its light")
     ap.add_argument("--own-dice", action="store_true",
                     help="each synthetic scene shows one physical dice set (with --calibrated: calibrated on those dice)")
+    ap.add_argument("--read-names", action="store_true",
+                    help="with --own-dice --calibrated: the calibration dice named as read, not as confirmed")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if not args.folders and not args.synth:
@@ -206,7 +216,7 @@ def main(argv=None) -> int:
               + (f"  unreadable {r['unreadable']}" if r["unreadable"] else ""))
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
-        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice):
+        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice, args.read_names):
             results["synthetic"].append(r)
             print(f"== synthetic{', own dice' if args.own_dice else ''}{', calibrated' if args.calibrated else ''}, palette {r['palette']} ({r['scenes_kind']}): "
                   f"{r['scenes']} scenes 640x640, {r['dice']} dice: "
