@@ -196,7 +196,7 @@ def teach_colour_die(code: str, seq: int, die: int):
     """Die `die` of a colour photo, as the reader took it."""
     store = get_store()
     rec = store.table_record(code)
-    photo = _colour_photos(rec).get(seq)
+    photo = _colour_photos(_state(rec)).get(seq)
     if photo is None or not 0 <= die < len(photo.boxes):
         raise ApiError(404, f"there is no die {die} in a colour photo {seq}")
     image = decode_frame(store.teach_image(rec, seq))
@@ -217,12 +217,13 @@ def teach_colours_use(code: str):
         raise ApiError(409, "the dice of this game do not differ by body colour: there are no colours to calibrate")
     if not isinstance(body, dict) or "photo" not in body:
         raise ApiError(400, 'send {"photo": SEQ, "names": [...]} or {"photo": null}')
+    state = _state(rec)
     if body["photo"] is None:
-        if _state(rec).colours is not None:
+        if state.colours is not None:
             store.teach_append(rec, "colours_stop")
             _forget_reader(rec.code)
         return _answer(rec)
-    photo = _colour_photos(rec).get(body["photo"]) if isinstance(body["photo"], int) else None
+    photo = _colour_photos(state).get(body["photo"]) if isinstance(body["photo"], int) else None
     if photo is None:
         raise ApiError(400, f"there is no colour photo {body['photo']!r}")
     try:
@@ -236,23 +237,28 @@ def teach_colours_use(code: str):
     return _answer(rec)
 
 
-def _colour_photos(rec: TableRecord) -> dict[int, T.ColourPhoto]:
-    return {row["seq"]: T.colour_photo(row) for row in get_store().teach_log(rec) if row["kind"] == "colour_photo"}
+def _colour_photos(state: T.TeachState) -> dict[int, T.ColourPhoto]:
+    return {p.seq: p for p in state.colour_photos}
+
+
+def _built_once(kind: str, rec: TableRecord, key, make):
+    """`make()`, kept per table while `key` (what it was made from) stays the same: the taught
+    reader and the colour calibration are made from stored photos, not on every request."""
+    cache = current_app.extensions.setdefault(kind, {})
+    hit = cache.get(rec.code)
+    if hit is None or hit[0] != key:
+        hit = cache[rec.code] = (key, make())
+    return hit[1]
 
 
 def _calibration(rec: TableRecord, photo: T.ColourPhoto):
     """The table's colour calibration from a confirmed colour photo, made once per photo and names."""
-    cache = current_app.extensions.setdefault("calibrations", {})
-    key = (photo.seq, photo.names)
-    hit = cache.get(rec.code)
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    try:
-        cal = T.build_calibration(decode_frame(get_store().teach_image(rec, photo.seq)), photo, _palette(rec))
-    except ValueError as exc:
-        raise ApiError(400, f"these colours cannot be used: {exc}") from None
-    cache[rec.code] = (key, cal)
-    return cal
+    def make():
+        try:
+            return T.build_calibration(decode_frame(get_store().teach_image(rec, photo.seq)), photo, _palette(rec))
+        except ValueError as exc:
+            raise ApiError(400, f"these colours cannot be used: {exc}") from None
+    return _built_once("calibrations", rec, (photo.seq, photo.names), make)
 
 
 def calibration_if_used(rec: TableRecord, state: T.TeachState | None = None):
@@ -274,21 +280,16 @@ def teach_download(code: str):
 
 def _taught_reader(rec: TableRecord, state: T.TeachState):
     """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of examples."""
-    cache = current_app.extensions.setdefault("taught", {})
-    taught = tuple(e.seq for e in state.examples)   # switching on and off changes no example
-    hit = cache.get(rec.code)
-    if hit is not None and hit[0] == taught:
-        return hit[1]
-    images = {row["seq"]: row["image"] for row in get_store().teach_log(rec, images=True) if row["kind"] == "example"}
-    examples = [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
-    labels = _labels(rec)
-    spec = G.dice_spec(rec.game)
-    try:
-        built = T.build_reader(examples, labels, game_palette([c["colour"] for c in spec["colours"]]))
-    except (FileNotFoundError, OSError, ValueError) as exc:
-        raise ApiError(503, f"the taught reader cannot be built: {exc}") from None
-    cache[rec.code] = (taught, built)
-    return built
+    def make():
+        images = {row["seq"]: row["image"] for row in get_store().teach_log(rec, images=True)
+                  if row["kind"] == "example"}
+        examples = [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
+        try:
+            return T.build_reader(examples, _labels(rec), _palette(rec))
+        except (FileNotFoundError, OSError, ValueError) as exc:
+            raise ApiError(503, f"the taught reader cannot be built: {exc}") from None
+    # switching on and off changes no example
+    return _built_once("taught", rec, tuple(e.seq for e in state.examples), make)
 
 
 def taught_reader_if_used(rec: TableRecord, state: T.TeachState | None = None):

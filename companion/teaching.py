@@ -64,6 +64,7 @@ class TeachState:
     in_use: bool                    # the table reads its frames with the taught dice
     colour_photo: ColourPhoto | None = None   # the last photo of the table's dice for their colours
     colours: ColourPhoto | None = None        # the confirmed one the table's colours are named by
+    colour_photos: tuple[ColourPhoto, ...] = ()   # every colour photo, as read
 
 
 def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
@@ -136,7 +137,7 @@ def parse_example(face: Any, colour: Any, labels: TeachLabels) -> tuple[Any, str
     return value, col
 
 
-def colour_photo(row: dict) -> ColourPhoto:
+def _colour_photo(row: dict) -> ColourPhoto:
     """A `colour_photo` entry of the log: the dice found in it and the colours read."""
     boxes = tuple(tuple(int(v) for v in b) for b in (row["box"] or []))
     return ColourPhoto(row["seq"], boxes, tuple(json.loads(row["colour"] or "[]")))
@@ -152,7 +153,7 @@ def fold(log: Sequence[dict]) -> TeachState:
     for row in log:
         kind = row["kind"]
         if kind == "colour_photo":
-            last_photo = photos[row["seq"]] = colour_photo(row)
+            last_photo = photos[row["seq"]] = _colour_photo(row)
         elif kind == "colours":
             photo = photos[row["ref"]]
             colours = last_photo = ColourPhoto(photo.seq, photo.boxes, tuple(json.loads(row["colour"])))
@@ -169,7 +170,8 @@ def fold(log: Sequence[dict]) -> TeachState:
             in_use = True
         elif kind == "stop":
             in_use = False
-    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use, last_photo, colours)
+    return TeachState(tuple(examples[k] for k in sorted(examples)), in_use, last_photo, colours,
+                      tuple(photos[k] for k in sorted(photos)))
 
 
 def progress(state: TeachState, labels: TeachLabels) -> dict:

@@ -57,19 +57,33 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
 
 
-_yy, _xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
-_R = np.hypot(_xx - (CROP - 1) / 2, _yy - (CROP - 1) / 2) / CROP
-_RING_MASK = (_R >= _RING[0]) & (_R <= _RING[1])
+@lru_cache(maxsize=4)
+def _radius(n: int) -> np.ndarray:
+    """Each pixel's distance from the centre of an n x n crop, in crop sides."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    return np.hypot(xx - (n - 1) / 2, yy - (n - 1) / 2) / n
+
+
+def _ring(n: int) -> np.ndarray:
+    """Where the face colour is measured: a ring inside the top face whatever the rotation."""
+    r = _radius(n)
+    return (r >= _RING[0]) & (r <= _RING[1])
+
+
+def _face_distance(lab: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the face colour: the ring's median Lab, each pixel's Lab distance from it, lightness
+    weighted 0.8 since shading changes lightness more than colour)."""
+    face = np.median(lab[ring], axis=0)
+    d = lab - face
+    d[..., 0] *= 0.8
+    return face, np.sqrt((d ** 2).sum(-1))
+
+
+_R = _radius(CROP)
+_RING_MASK = _ring(CROP)
 _INNER = _R <= 0.47
 _EDGE = np.zeros((CROP, CROP), bool)
 _EDGE[:2], _EDGE[-2:], _EDGE[:, :2], _EDGE[:, -2:] = True, True, True, True
-
-
-def _masks(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The face ring (where the face colour is measured) and the inner disc of an n x n crop."""
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    r = np.hypot(xx - (n - 1) / 2, yy - (n - 1) / 2) / n
-    return (r >= _RING[0]) & (r <= _RING[1]), r <= 0.42
 
 
 CONTRAST_QUANTILE = 97.0  # the ink map's white point: this quantile of the distances inside the die
@@ -88,12 +102,8 @@ def ink_contrast_view(crop_bgr: np.ndarray) -> np.ndarray:
     (docs/vision-special.md). Grey images are part of the embedding's training, so the view is no
     stranger to it."""
     n = crop_bgr.shape[0]
-    ring, inner = _masks(n)
-    lab = cv2.cvtColor(crop_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
-    d = lab - np.median(lab[ring], axis=0)
-    d[..., 0] *= 0.8  # shading changes lightness more than colour
-    dist = np.sqrt((d ** 2).sum(-1))
-    white = max(float(np.percentile(dist[inner], CONTRAST_QUANTILE)), MIN_CONTRAST)
+    _, dist = _face_distance(_lab(crop_bgr), _ring(n))
+    white = max(float(np.percentile(dist[_radius(n) <= 0.42], CONTRAST_QUANTILE)), MIN_CONTRAST)
     grey = (255 - np.clip(dist / white, 0, 1) * 255).astype(np.uint8)
     return np.repeat(grey[..., None], 3, 2)
 
@@ -109,10 +119,7 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     if crop_bgr.shape[:2] != (CROP, CROP):
         crop_bgr = cv2.resize(crop_bgr, (CROP, CROP), interpolation=cv2.INTER_AREA)
     lab = _lab(crop_bgr)
-    face = np.median(lab[_RING_MASK], axis=0)
-    d = lab - face
-    d[..., 0] *= 0.8
-    dist = np.sqrt((d ** 2).sum(-1))
+    face, dist = _face_distance(lab, _RING_MASK)
     t = max(MIN_INK_DELTA, _otsu(dist[_INNER]))
     facelike = (dist <= t).astype(np.uint8)
     n, labels = cv2.connectedComponents(facelike, connectivity=4)
