@@ -81,6 +81,20 @@ class TestFaceFeatures:
         assert b < -20  # a blue face
         assert f.ink_lab[0] > 80 or f.ink_lab[0] < 20  # white or black numeral
 
+    def test_the_ink_colour_is_the_symbol_not_a_dark_edge_of_the_die(self):
+        import cv2
+        # a wooden face filling the crop with a dark shaded bevel along its top edge, and a faint
+        # blue-grey numeral stroke in the middle: the bevel is farther from the face colour than
+        # the ink, but the symbol's colour is the stroke's
+        crop = np.zeros((64, 64, 3), np.uint8)
+        crop[:] = (120, 165, 205)  # BGR: light wood
+        crop[5:9, 10:54] = (35, 45, 60)  # the shaded bevel, inside the face's outline
+        crop[22:42, 29:34] = (175, 160, 150)  # a blue-grey stroke
+        f = face_features(crop)
+        L, a, b = f.ink_lab
+        stroke = cv2.cvtColor(np.float32([[[175, 160, 150]]]) / 255, cv2.COLOR_BGR2LAB)[0, 0]
+        assert abs(L - stroke[0]) < 8 and b < 0, (f.ink_lab, stroke)  # the stroke's, not the bevel's dark brown
+
     def test_a_faint_coloured_symbol_is_stretched_to_full_contrast(self):
         import cv2
         # a green bar on olive wood of the same lightness: hardly any brightness contrast
