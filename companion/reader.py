@@ -144,6 +144,7 @@ class TableReader:
         self.read_ms = 0.0         # how long the reader took on the last frame
         self.lock = threading.Lock()
         self.settled: Reading | None = None
+        self.clock = time.monotonic  # frames' times (tests inject a fake clock)
         try:
             track = importlib.import_module("vision.track")
             self.stream = track.StreamTracker(self._read, track.RollTracker(still_frames=frames))
@@ -171,7 +172,9 @@ class TableReader:
             h, w = image.shape[:2]
             if self.stream is not None:
                 self.last, self.read_ms = None, 0.0
-                roll = self.stream.feed(image)
+                # the phone sends a frame every 0.4 s or slower, not the tracker's 10 fps: its
+                # times in seconds keep "the camera moved" at seconds (4 s), not 40 frames (16 s)
+                roll = self.stream.feed(image, t=self.clock())
                 frame_dice = () if self.last is None else tuple(
                     _to_seen(d, self.coloured, self.words, self.faces) for d in self.last.dice)
                 reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,

@@ -375,28 +375,34 @@ class StreamTracker:
     prev: np.ndarray | None = field(default=None, init=False)
     reference: np.ndarray | None = field(default=None, init=False)
     die_side: float | None = field(default=None, init=False)  # in input pixels, from the last settled dice
-    occluded_frames: int = field(default=0, init=False)
+    occluded_since: float | None = field(default=None, init=False)  # when the current occluder appeared
     frames_read: int = field(default=0, init=False)
     read_ms: float = field(default=0.0, init=False)
     last_motion: float = field(default=0.0, init=False)
     last_state: str = field(default="", init=False)  # busy, occluded, read
 
     def feed(self, bgr: np.ndarray, t: float | None = None) -> SettledRoll | None:
+        """One frame; ``t``: its time in seconds (default: frame number / the tracker's fps). Give
+        it when frames do not come at the tracker's fps (a phone sending a frame every 0.4 s):
+        ``rebase_s`` is then seconds of the clock, not a count of frames."""
+        now = (self.tracker.frame + 1) / self.tracker.fps if t is None else float(t)
         small = small_frame(bgr) if bgr.ndim == 3 else small_grey(bgr)
         motion = motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None else 0.0
         self.prev = small
         self.last_motion = motion
         if motion > self.busy_fraction:
-            self.occluded_frames = 0
+            self.occluded_since = None
             self.last_state = "busy"
             return self.tracker.update(None, busy=True, t=t)
         if self.reference is not None and self._occluded(small, bgr.shape[1]):
-            self.occluded_frames += 1
-            if self.occluded_frames < self.rebase_s * self.tracker.fps:
+            if self.occluded_since is None:
+                self.occluded_since = now
+            # the first still frame with the occluder counts as one frame's time already
+            if now - self.occluded_since + 1 / self.tracker.fps < self.rebase_s - 1e-9:
                 self.last_state = "occluded"
                 return self.tracker.update(None, busy=True, t=t)
             self.reference = small  # it stayed put that long: it is the table now
-        self.occluded_frames = 0
+        self.occluded_since = None
         self.last_state = "read"
         t0 = time.perf_counter()
         result = self.reader(bgr)

@@ -496,6 +496,36 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     assert reading.dice and all(d.face == "cow" and d.colour is None for d in reading.dice)
 
 
+def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
+    """The phone's page sends a frame every 0.4 s. When the player moves the phone, every pixel
+    changes: the table's reader waits rebase time (4 s of the clock) before taking the new view
+    as the table, then reads its dice; counted in the tracker's 10-fps frames it took 16 s."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.track", reason="vision has no tracker")
+    import cv2
+    from companion import reader as R
+
+    def table(seed):
+        noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
+        grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 160 + 40, 0, 255)
+        return np.repeat(grey.astype(np.uint8)[..., None], 3, 2)
+
+    here, there = table(1), table(2)
+    dice = {id(here): [_FakeDie((40, 40, 80, 80), 3, "orange")],
+            id(there): [_FakeDie((100, 60, 140, 100), 5, "yellow"), _FakeDie((200, 60, 240, 100), 2, "purple")]}
+    reader = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,
+                           reader=lambda image: _FakeResult(dice[id(image)]))
+    clock = iter(np.arange(0, 60, 0.4))
+    reader.clock = lambda: float(next(clock))
+    settled = []
+    for k, frame in enumerate([here] * 6 + [there] * 30):
+        reading, done = reader.feed(frame)
+        if done:
+            settled.append((k, sorted(d.face for d in reading.dice)))
+    assert [faces for _, faces in settled] == [[3], [2, 5]]
+    assert 4.0 <= (settled[1][0] - 6) * 0.4 <= 6.0
+
+
 def test_settler_without_visions_tracker():
     """The fallback when vision has no tracker: the same dice in 3 readings in a row settle,
     once; a change starts counting again."""

@@ -194,3 +194,52 @@ class TestCompetingReadings:
         assert len(reports) == 1
         assert sorted(reports[0][1].values) == [1, 3, 5]
         assert all(d.box != (60, 60, 200, 200) for d in reports[0][1].dice)
+
+
+class TestCameraMoved:
+    """The phone is moved: every pixel changes and stays changed. The tracker takes it for an
+    occluder at first (a hand resting over the table), then, after ``rebase_s`` seconds of the
+    clock, for the new table, and reads the dice on it."""
+
+    class _Reader:
+        """Reads the dice of table A on table A's frame, those of table B on B's."""
+        A = [die(100, 100, 3), die(200, 120, 5, "blue")]
+        B = [die(60, 150, 6), die(240, 40, 2, "blue"), die(150, 60, 4)]
+
+        def __init__(self, table_a):
+            self.table_a = table_a
+
+        def __call__(self, frame):
+            return type("Result", (), {"dice": self.A if frame is self.table_a else self.B})()
+
+    @staticmethod
+    def table(seed):
+        """A textured table (wood, cloth): what the camera sees everywhere changes when it moves."""
+        import cv2
+        noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
+        grey = cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 160 + 40
+        return np.repeat(np.clip(grey, 0, 255).astype(np.uint8)[..., None], 3, 2)
+
+    def run(self, frame_interval, times: bool):
+        from vision.track import StreamTracker
+        table_a, table_b = self.table(1), self.table(2)
+        stream = StreamTracker(self._Reader(table_a), RollTracker(still_frames=3))
+        frames = [table_a] * 8 + [table_b] * 60
+        reports = []
+        for k, frame in enumerate(frames):
+            roll = stream.feed(frame, t=k * frame_interval if times else None)
+            if roll is not None:
+                reports.append((k, sorted(roll.values)))
+        return reports
+
+    def test_a_phone_sending_a_frame_every_0_4_s_reads_the_new_table_after_about_4_s(self):
+        reports = self.run(0.4, times=True)
+        assert [values for _, values in reports] == [[3, 5], [2, 4, 6]]
+        moved_at = 8 * 0.4
+        waited = reports[1][0] * 0.4 - moved_at
+        assert 4.0 <= waited <= 6.0  # rebase_s, then three still readings (16 s and more when it counted frames)
+
+    def test_without_times_it_counts_frames_at_the_trackers_fps(self):
+        reports = self.run(0.1, times=False)
+        assert [values for _, values in reports] == [[3, 5], [2, 4, 6]]
+        assert 40 <= reports[1][0] - 8 <= 45  # 4 s at 10 fps
