@@ -553,7 +553,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
     t_read = time.perf_counter()
     out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
-           "width": reading.width, "height": reading.height,
+           "state": reading.state, "width": reading.width, "height": reading.height,
            "elapsed_ms": round(reading.elapsed_ms, 1)}
     seat, creator = viewer(rec)
     if reading.dice:

@@ -70,6 +70,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "camera_unavailable": {"en": "Camera reading unavailable: tap the dice in.",
                            "de": "Kamera-Erkennung nicht verfügbar: Würfel antippen."},
     "settling": {"en": "Waiting for the dice to settle…", "de": "Warte, bis die Würfel liegen…"},
+    "camera_moving": {"en": "Something is moving: waiting for the dice to lie still…",
+                      "de": "Etwas bewegt sich: warte, bis die Würfel still liegen…"},
+    "camera_covered": {"en": "Something covers the table, or the camera moved. Hold the camera "
+                             "still: after 4 s its new view is taken as the table.",
+                       "de": "Etwas verdeckt den Tisch, oder die Kamera wurde bewegt. Halte die "
+                             "Kamera still: nach 4 s gilt das neue Bild als Tisch."},
     "settled": {"en": "Read: tap a die to correct it, then send.",
                 "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},

@@ -49,6 +49,8 @@ class Reading:
     height: int
     elapsed_ms: float       # the whole reading: vision's reader and its tracker
     read_ms: float = 0.0    # of which vision's DiceReader on this frame
+    state: str = "reading"  # "moving" (not read: something moves), "covered" (not read: a hand
+    # or the camera moved; a still new view is taken as the table after a few seconds), "reading"
 
     def key(self) -> tuple:
         return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
@@ -126,6 +128,9 @@ def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> S
     return SeenDie(d.colour if coloured else None, face, tuple(int(v) for v in d.box), conf)
 
 
+STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}  # vision's tracker -> the API's
+
+
 class TableReader:
     """Frames of one table -> the dice of each frame, and a roll once they have settled.
 
@@ -177,8 +182,9 @@ class TableReader:
                 roll = self.stream.feed(image, t=self.clock())
                 frame_dice = () if self.last is None else tuple(
                     _to_seen(d, self.coloured, self.words, self.faces) for d in self.last.dice)
+                state = STATES.get(getattr(self.stream, "last_state", ""), "reading")
                 reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,
-                                  self.read_ms)
+                                  self.read_ms, state)
                 if roll is not None and roll.dice:
                     self.settled = Reading(
                         tuple(_to_seen(d, self.coloured, self.words, self.faces)

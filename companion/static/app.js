@@ -475,7 +475,7 @@
         // values are shown only once the dice have settled
         if (data.settled) { g.fillStyle = "#fff"; g.fillText((d.colour ? (T[d.colour] || d.colour) : "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
       }
-      status.textContent = data.settled ? T.settled : T.settling;
+      status.textContent = data.settled ? T.settled : data.state === "moving" ? T.camera_moving : data.state === "covered" ? T.camera_covered : T.settling;
       if (data.settled) { lastReading = data; useBtn.classList.remove("hidden"); }
     }
     window.onReading = data => { if (!cam && !serverCam) show(data); };

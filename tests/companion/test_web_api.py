@@ -453,6 +453,29 @@ class TestFramesRead:
         assert client.get(f"/api/tables/{code}/log").json["actions"] == []
 
 
+    def test_the_page_is_told_why_nothing_is_read(self, seeing_app, make_table):
+        """While the dice move or something covers the table the frame is not read; the answer
+        says which, so that the page can tell the player what it waits for."""
+        import cv2
+        import numpy as np
+
+        def table(seed):
+            noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
+            grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 160 + 40, 0, 255)
+            return cv2.imencode(".png", np.repeat(grey.astype(np.uint8)[..., None], 3, 2))[1].tobytes()
+
+        client = seeing_app.test_client()
+        code = make_table(client)
+        post = lambda frame: client.post(f"/api/tables/{code}/frame", data=frame,  # noqa: E731
+                                         content_type="image/png").json
+        replies = [post(table(1)) for _ in range(4)]
+        assert [r["state"] for r in replies] == ["reading"] * 4 and replies[-1]["dice"]
+        moved = post(table(2))  # the camera is moved: every pixel changes
+        assert moved["state"] == "moving" and not moved["settled"] and moved["dice"] == []
+        still = post(table(2))  # held still on the new view: a change the size of the table
+        assert still["state"] == "covered" and not still["settled"]
+
+
 class _EverythingIsAThree:
     """An onnxruntime-like face-reader session: every candidate reads as a die showing 3."""
 
