@@ -428,12 +428,16 @@
     const status = el("p", { class: "note", id: "camera-status" });
     const startBtn = el("button", { type: "button", id: "start-camera" }, T.start_camera);
     const useBtn = el("button", { type: "button", class: "secondary hidden", id: "use-reading" }, T.use_reading);
-    let lastReading = null;
+    let lastReading = null, restingOn = false;
     box.append(el("h2", {}, T.camera), el("div", { class: "camera" }, video, canvas), status,
       el("div", { class: "actions" }, startBtn, useBtn));
     useBtn.onclick = () => { if (lastReading && window.fillRoll) window.fillRoll(lastReading.dice.map(d => ({ colour: d.colour, face: d.face, confidence: d.confidence }))); };
+    // one picture at a time under the overlay: the phone's camera or the table camera's
+    let serverImg = null, stopServerCam = () => {};
     startBtn.onclick = async () => {
       if (cam) { stop(); return; }
+      stopServerCam();
+      if (serverImg) serverImg.classList.add("hidden");
       video.classList.remove("hidden");
       if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { status.textContent = T.https_note; return; }
       try {
@@ -446,6 +450,9 @@
     function stop() {
       clearInterval(cam.timer); cam.stream.getTracks().forEach(t => t.stop()); cam = null;
       startBtn.textContent = T.start_camera;
+      canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+      restingOn = false;
+      if (serverImg) { video.classList.add("hidden"); serverImg.classList.remove("hidden"); }
     }
     const grab = document.createElement("canvas");
     async function send() {
@@ -464,19 +471,23 @@
       if (cam) cam.busy = false;
     }
     function show(data) {
+      // a settled roll stays shown, labelled, until something moves again: the frames after it
+      // are the same dice lying still, not a new roll
+      if (data.settled) { restingOn = true; lastReading = data; useBtn.classList.remove("hidden"); }
+      else if (data.state === "moving" || data.state === "covered") restingOn = false;
+      const drawn = restingOn && lastReading ? lastReading : data;
       canvas.width = data.width; canvas.height = data.height;
       const g = canvas.getContext("2d");
       g.clearRect(0, 0, canvas.width, canvas.height);
       g.lineWidth = 3; g.font = "bold 20px sans-serif";
-      for (const d of data.dice) {
+      for (const d of drawn.dice) {
         const [x0, y0, x1, y1] = d.box;
-        g.strokeStyle = data.settled ? "#1a7f37" : "#d4a106";
+        g.strokeStyle = restingOn ? "#1a7f37" : "#d4a106";
         g.strokeRect(x0, y0, x1 - x0, y1 - y0);
         // values are shown only once the dice have settled
-        if (data.settled) { g.fillStyle = "#fff"; g.fillText((d.colour ? (T[d.colour] || d.colour) : "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
+        if (restingOn) { g.fillStyle = "#fff"; g.fillText((d.colour ? (T[d.colour] || d.colour) : "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
       }
-      status.textContent = data.settled ? T.settled : data.state === "moving" ? T.camera_moving : data.state === "covered" ? T.camera_covered : T.settling;
-      if (data.settled) { lastReading = data; useBtn.classList.remove("hidden"); }
+      status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving : data.state === "covered" ? T.camera_covered : T.settling;
     }
     window.onReading = data => { if (!cam && !serverCam) show(data); };
     // the server's own camera (or its demo pictures), read by the server at 2 frames/s
@@ -484,13 +495,16 @@
     api("GET", "/api/camera").then(info => {
       if (!info.source) return;
       const img = el("img", { src: "/api/camera.mjpg", alt: info.source, id: "server-camera" });
+      serverImg = img;
+      stopServerCam = () => { if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); } };
       const btn = el("button", { type: "button", class: "secondary", id: "read-server-camera" }, T.server_camera);
       box.querySelector(".camera").prepend(img);
       video.classList.add("hidden");
       box.querySelector(".actions").append(btn);
       status.textContent = info.source;
       btn.onclick = () => {
-        if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); return; }
+        if (serverCam) { stopServerCam(); return; }
+        if (cam) stop();
         btn.classList.remove("secondary");
         serverCam = setInterval(async () => {
           try { show(await api("POST", "/api/tables/" + code + "/camera")); }

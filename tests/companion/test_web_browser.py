@@ -461,3 +461,51 @@ def test_qwinto_dice_colours_on_the_phone(base_url, players, tmp_path):
     ann.click("#stop-colours")
     ann.wait_for_selector("#stop-colours.hidden", state="attached")
     assert ann.is_visible("#use-colours") and not ann.evaluate(teach, code)["colours_in_use"]
+
+
+def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
+    """A server with a table camera (here its demo pictures, as the README's quick start runs it):
+    starting the phone's camera shows the phone's picture alone, with the boxes drawn over it
+    (they were drawn over both pictures), and the table camera comes back when the phone's stops.
+    The status says what the reader waits for, and a settled roll stays "read" while the dice lie
+    still."""
+    pytest.importorskip("vision.synth_video", reason="vision has no rendered films")
+    from waitress.server import create_server
+
+    from companion.app import create_app
+    from companion.frames import DirectorySource
+    app = create_app({"DATABASE": str(tmp_path / "cam.sqlite"),
+                      "FRAME_SOURCE": DirectorySource(Path(__file__).resolve().parents[2] / "sample_images")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.effective_port}"
+    film = tmp_path / "dice.y4m"
+    write_y4m(film)
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
+        f"--use-file-for-fake-video-capture={film}"])
+    try:
+        page = b.new_context(viewport={"width": 360, "height": 740}).new_page()
+        page.set_default_timeout(20000)
+        code = create_table(page, base_url, "qwinto")
+        page.goto(f"{base_url}/t/{code}")
+        page.wait_for_selector("#server-camera")
+        assert page.locator(".camera video").is_hidden()
+        statuses = []
+        page.on("response", lambda r: statuses.append(r.json().get("state")) if r.url.endswith("/frame") else None)
+        page.click("#start-camera")
+        page.wait_for_function("document.querySelector('video').videoWidth === 640")
+        assert page.locator("#server-camera").is_hidden()
+        page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+        video, overlay = box_of(page.locator(".camera video")), box_of(page.locator(".camera canvas.overlay"))
+        assert abs(video["y"] - overlay["y"]) < 2 and abs(video["height"] - overlay["height"]) < 2
+        page.wait_for_timeout(1000)  # the dice lie still: the settled reading stays shown
+        assert page.inner_text("#camera-status").startswith("Read")
+        shot(page, "camera-phone-beside-table-camera")
+        assert "reading" in statuses and set(statuses) <= {"moving", "covered", "reading"}
+        page.click("#start-camera")  # stop: the table camera's picture again
+        page.wait_for_selector("#server-camera:visible")
+        assert page.locator(".camera video").is_hidden()
+    finally:
+        b.close()
+        app.extensions["broker"].close()
+        server.close()
