@@ -498,7 +498,7 @@ def camera_read(code: str):
     data = source.latest() if source else None
     if data is None:
         raise ApiError(404, "the server has no camera and no demo pictures")
-    return jsonify(read_frame(rec, table, data))
+    return jsonify(read_frame(rec, table, data, still=source.stills))
 
 
 @bp.get("/camera")
@@ -530,13 +530,16 @@ def camera_stream():
     return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
 
 
-def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
+def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False) -> dict:
     """Decode, read and settle one frame of a table. A bad frame is refused (400) with the
     last settled reading, which it does not change.
 
     `timing` says where the server's time went (ms): `decode` (JPEG/PNG -> pixels),
     `vision` (vision's reader and tracker; `read` of it the reader alone), `rest` (legal
-    placements, the answer), `server` (all of it, from the request's start)."""
+    placements, the answer), `server` (all of it, from the request's start).
+
+    `still`: the frame is a picture of a slideshow (the demo pictures): a picture other than the
+    last one read is a new view (`TableReader.new_view`), not a moved camera."""
     t0 = time.perf_counter()
     try:
         image = decode_frame(data)
@@ -548,6 +551,9 @@ def read_frame(rec: TableRecord, table: Table, data: bytes) -> dict:
     t_decoded = time.perf_counter()
     try:
         reader = _table_reader(rec, table.game.name)
+        if still and getattr(reader, "last_still", None) != data:
+            reader.new_view()
+            reader.last_still = data
         reading, settled = reader.feed(image)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None

@@ -16,6 +16,7 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 class FrameSource:
     name = "source"
+    stills = False  # True: each new frame is a photo on its own (a slideshow), not a fixed camera's view
 
     def latest(self) -> bytes | None:
         raise NotImplementedError
@@ -28,7 +29,11 @@ class FrameSource:
 
 
 class DirectorySource(FrameSource):
-    """Plays the images of a folder in name order, `seconds` each, round and round."""
+    """Plays the images of a folder in name order, `seconds` each, round and round. Each picture
+    is another photo of another table (`stills`): the reader takes it as a new view at once,
+    where a fixed camera's whole picture changing means a hand over it or a moved camera."""
+
+    stills = True
 
     def __init__(self, folder: str | os.PathLike, seconds: float = 4.0) -> None:
         self.folder = Path(folder)

@@ -150,6 +150,7 @@ class TableReader:
         self.lock = threading.Lock()
         self.settled: Reading | None = None
         self.clock = time.monotonic  # frames' times (tests inject a fake clock)
+        self.last_still: bytes | None = None  # the slideshow picture read last (see new_view)
         try:
             track = importlib.import_module("vision.track")
             self.stream = track.StreamTracker(self._read, track.RollTracker(still_frames=frames))
@@ -157,6 +158,18 @@ class TableReader:
         except (ImportError, AttributeError, TypeError):
             self.stream = None
             self.settler = Settler(frames)
+
+    def new_view(self) -> None:
+        """The next frame is another view altogether (the next picture of a slideshow): read it
+        as it is, not as a change to the table seen so far (a hand, a moved camera), and report
+        its dice once they are read alike, even if they are the dice reported before."""
+        with self.lock:
+            if self.stream is not None:
+                self.stream.prev = self.stream.reference = None
+                self.stream.occluded_since = None
+                self.stream.tracker.reset()
+            else:
+                self.settler = Settler(self.settler.frames)
 
     def calibrate(self, calibration) -> None:
         """Name colours under the table's light (`vision.colour.Calibration`, from the table's

@@ -549,6 +549,53 @@ def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
     assert 4.0 <= (settled[1][0] - 6) * 0.4 <= 6.0
 
 
+def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
+    """The table camera of the quick start is a slideshow of the sample pictures, each another
+    table. Each picture is read as a new view and settles, where a fixed camera whose whole
+    picture changes is taken as covered (before: only the first picture was ever read)."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.track", reason="vision has no tracker")
+    import os
+
+    import cv2
+    from companion.app import create_app
+    from companion.frames import FrameSource
+    from companion.reader import TableReader
+
+    def picture(seed, light):
+        noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
+        grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 100 + light, 0, 255)
+        return cv2.imencode(".png", np.repeat(grey.astype(np.uint8)[..., None], 3, 2))[1].tobytes()
+
+    class Slideshow(FrameSource):
+        stills = True
+        pictures = [picture(1, 30), picture(2, 130)]
+        shown = 0
+
+        def latest(self):
+            return self.pictures[self.shown]
+
+    def fake_reader(image):  # the dark table holds an orange 3, the light one a yellow 4 and a purple 2
+        if image.mean() < 100:
+            return _FakeResult([_FakeDie((10, 10, 60, 60), 3, "orange")])
+        return _FakeResult([_FakeDie((100, 20, 150, 70), 4, "yellow"), _FakeDie((200, 20, 250, 70), 2, "purple")])
+
+    show = Slideshow()
+    app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"), "FRAME_SOURCE": show,
+                      "READER_FACTORY": lambda palette, faces, frames: TableReader(palette, faces, frames,
+                                                                                  reader=fake_reader)})
+    client = app.test_client()
+    code = make_table(client)
+    rolls = []
+    for shown in [0] * 5 + [1] * 5 + [0] * 5:
+        show.shown = shown
+        r = client.post(f"/api/tables/{code}/camera").json
+        assert r["state"] == "reading"
+        if r["settled"]:
+            rolls.append(sorted((d["colour"], d["face"]) for d in r["dice"]))
+    assert rolls == [[("orange", 3)], [("purple", 2), ("yellow", 4)], [("orange", 3)]]
+
+
 def test_settler_without_visions_tracker():
     """The fallback when vision has no tracker: the same dice in 3 readings in a row settle,
     once; a change starts counting again."""
