@@ -516,15 +516,20 @@ def camera_stream():
     limit = request.args.get("limit", type=float)
 
     def frames():
+        # each frame is followed at once by the boundary and the next part's headers: a browser
+        # (Chromium) shows a part only once the next one has begun, so a boundary sent with the
+        # next frame kept the page one picture behind (4 s with the demo pictures, whose boxes
+        # were then drawn over the wrong picture)
         import time
         end = None if limit is None else time.monotonic() + limit
         last = None
+        head = b"--frame\r\nContent-Type: image/jpeg\r\n\r\n"
+        yield head
         while end is None or time.monotonic() < end:
             data = source.latest()
             if data is not None and data is not last:
                 last = data
-                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                       + str(len(data)).encode() + b"\r\n\r\n" + data + b"\r\n")
+                yield data + b"\r\n" + head
             time.sleep(0.2)
 
     return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")

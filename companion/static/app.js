@@ -470,11 +470,21 @@
       } catch (e) { status.textContent = e.message; }
       if (cam) cam.busy = false;
     }
+    // the frame's dice lie where the settled reading's lay (a frame with no dice read says nothing)
+    function sameDice(dice, reading) {
+      if (!reading || !dice.length) return true;
+      if (dice.length !== reading.dice.length) return false;
+      const centre = b => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0]];
+      return dice.every(d => reading.dice.some(r => {
+        const [x, y, w] = centre(d.box), [u, v] = centre(r.box);
+        return Math.hypot(x - u, y - v) < w / 2;
+      }));
+    }
     function show(data) {
       // a settled roll stays shown, labelled, until something moves again: the frames after it
       // are the same dice lying still, not a new roll
       if (data.settled) { restingOn = true; lastReading = data; useBtn.classList.remove("hidden"); }
-      else if (data.state === "moving" || data.state === "covered") restingOn = false;
+      else if (data.state === "moving" || data.state === "covered" || !sameDice(data.dice, lastReading)) restingOn = false;
       const drawn = restingOn && lastReading ? lastReading : data;
       canvas.width = data.width; canvas.height = data.height;
       const g = canvas.getContext("2d");

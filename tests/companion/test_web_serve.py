@@ -149,6 +149,9 @@ class TestFrameSources:
         r = client.get("/api/camera.mjpg?limit=0.3")
         assert r.mimetype == "multipart/x-mixed-replace"
         assert b"--frame\r\nContent-Type: image/jpeg" in r.data and b"\xff\xd8\xff" in r.data
+        # the picture is followed at once by the next part's boundary and headers: a browser shows
+        # a part only once the next has begun (otherwise the page stays one picture behind)
+        assert r.data.count(b"\xff\xd9\r\n--frame\r\nContent-Type: image/jpeg\r\n\r\n") == 1
         code = make_table(client)
         r = client.post(f"/api/tables/{code}/camera")
         assert r.status_code in (200, 503)
