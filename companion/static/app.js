@@ -190,9 +190,11 @@
     const msg = el("p", { class: "error", role: "alert" });
     function redraw() {
       chosen.innerHTML = "";
-      picked.forEach((d, i) => chosen.append(dieNode(d, { picked: true, onclick: () => { picked.splice(i, 1); redraw(); } }),
-        d.confidence !== undefined ? el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%") : null));
-      sendBtn.disabled = picked.length < spec.min_dice || picked.length > spec.max_dice;
+      picked.forEach((d, i) => {
+        chosen.append(dieNode(d, { picked: true, onclick: () => { picked.splice(i, 1); redraw(); } }));
+        if (d.confidence !== undefined) chosen.append(el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%"));
+      });
+      sendBtn.disabled = sending || picked.length < spec.min_dice || picked.length > spec.max_dice;
       correctBtn.disabled = sendBtn.disabled;
     }
     const pad = el("div", { class: "pad" });
@@ -208,13 +210,19 @@
             redraw();
           } }))));
     }
+    // one roll at a time: a double tap must not send the roll twice (it would spend the next attempt)
+    let sending = false;
     async function send(type) {
+      if (sending) return;
+      sending = true; redraw();
       msg.textContent = "";
       try {
         await api("POST", "/api/tables/" + code + "/actions",
           { type, roll: picked.map(d => ({ colour: d.colour, face: d.face })) });
-        picked.length = 0; redraw(); refresh();
+        picked.length = 0;
+        refresh();
       } catch (e) { msg.textContent = e.message; }
+      finally { sending = false; redraw(); }
     }
     const again = state.may_reroll;
     const sendBtn = el("button", { type: "button", id: "send-roll", onclick: () => send("roll") },
@@ -261,7 +269,13 @@
 
     async function refresh() {
       try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#hint").textContent = e.message; return; }
-      if (state.seq !== lastSeq) { chosen.clear(); focus = null; }
+      if (state.seq !== lastSeq) {
+        // another player's action: the fields this player has chosen stay chosen while still legal
+        const seat = seatShown(), opt = seat === null ? null : state.me.seats[String(seat)];
+        const still = new Set(opt ? opt.marks : []);
+        for (const m of [...chosen]) if (!still.has(m)) chosen.delete(m);
+        focus = null;
+      }
       lastSeq = state.seq;
       render();
     }
@@ -562,8 +576,11 @@
       catch (err) { $("#upload-error").textContent = err.message; uploaded = null; }
     };
     $("#add-player").onclick = () => addPlayer("");
+    let creating = false;
     $("#create").onsubmit = async e => {
       e.preventDefault();
+      if (creating) return;  // a double tap makes one table
+      creating = true; $("#create-button").disabled = true;
       const players = [...list.querySelectorAll("input")].map(i => i.value.trim()).filter(Boolean);
       const body = { game: gameSel.value, players, claim: $("#claim").checked ? 0 : null };
       if (layoutSel.value) body.layout = layoutSel.value;
@@ -572,7 +589,7 @@
       try {
         const r = await api("POST", "/api/tables", body);
         location.href = "/t/" + r.code + (body.claim === 0 ? "/sheet" : "");
-      } catch (err) { $("#create-error").textContent = err.message; }
+      } catch (err) { $("#create-error").textContent = err.message; creating = false; $("#create-button").disabled = false; }
     };
     addPlayer(""); addPlayer("");
     layouts();

@@ -509,3 +509,47 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
         b.close()
         app.extensions["broker"].close()
         server.close()
+
+
+def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
+    """What a hurried player does: a double tap on "Create table" makes one table, a double tap
+    on "Roll" sends one roll (a second one would spend the next attempt), the picked dice show no
+    stray text; and in twenty one the fields a player has chosen stay chosen when another player
+    writes meanwhile."""
+    ann, bob = players
+    posted = []
+    ann.on("request", lambda r: posted.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
+    ann.goto(base_url + "/")
+    ann.select_option("#game", "twenty_one")
+    ann.fill("#players li:nth-child(1) input", "Ann")
+    ann.fill("#players li:nth-child(2) input", "Bob")
+    ann.dblclick("#create-button")
+    ann.wait_for_url("**/sheet")
+    assert posted.count("tables") == 1, posted
+    code = ann.url.split("/t/")[1].split("/")[0]
+    join(bob, base_url, code)
+    ann.wait_for_selector("#send-roll")
+    for die in ("black:3", "red:6", "white:2", "blue:4", "green:4", "yellow:5"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    assert "null" not in ann.text_content("#picked")
+    seq = state_of(ann, code)["seq"]
+    ann.dblclick("#send-roll")
+    wait_seq([ann, bob], seq + 1)
+    ann.wait_for_timeout(500)
+    state = state_of(ann, code)
+    assert [a for a in posted if a.endswith("/actions")] == [f"tables/{code}/actions"], posted
+    assert len(state["attempts"]) == 1 and state["seq"] == seq + 1
+    # Ann chooses two fields of her sheet, then Bob writes on his
+    ann.wait_for_selector("#sheet .cell.legal")
+    cells = ann.locator("#sheet .cell.legal")
+    cells.nth(0).click()
+    ann.wait_for_selector("#enter-marks")
+    cells.nth(1).click()
+    assert ann.text_content("#enter-marks").endswith("(2)")
+    bob.wait_for_selector("#sheet .cell.legal")
+    tap_answer(bob, random.Random(3))
+    wait_seq([ann, bob], seq + 2)
+    ann.wait_for_timeout(300)
+    assert ann.text_content("#enter-marks").endswith("(2)")
+    assert ann.locator("#sheet .cell.chosen").count() == 2
+    shot(ann, "twenty-one-chosen-while-bob-writes")
