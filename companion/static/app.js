@@ -231,7 +231,8 @@
       onclick: () => send("correct") }, T.correct_roll);
     const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice), pad, chosen,
-      el("div", { class: "actions" }, sendBtn, canCorrect ? correctBtn : null,
+      // the roll's attempts are spent (or answers are written): only a correction, no new roll
+      el("div", { class: "actions" }, state.roll && !state.turn_complete && !again ? null : sendBtn, canCorrect ? correctBtn : null,
         el("button", { type: "button", class: "secondary", onclick: () => { picked.length = 0; redraw(); } }, T.clear)),
       msg);
     redraw();
@@ -317,7 +318,8 @@
       }
       const reason = $("#reason");
       reason.textContent = "";
-      $("#hint").textContent = opt.legal.length ? T.legal_hint : (state.roll && player.answered ? T.answered + ": " + player.answer : T.not_your_turn);
+      $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
+        (state.roll && player.answered ? T.answered + ": " + player.answer : T.not_your_turn);
       const listMode = !player.view || player.view.value === "marks-only" ||
         opt.legal.some(p => p.includes(">")) || [...legal.values()].some(ms => ms.length > 1) ||
         opt.marks.some(m => !parseMark(m));

@@ -553,3 +553,18 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     assert ann.text_content("#enter-marks").endswith("(2)")
     assert ann.locator("#sheet .cell.chosen").count() == 2
     shot(ann, "twenty-one-chosen-while-bob-writes")
+
+
+def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
+    """Qwinto allows two attempts: after the second the entry offers a correction, not a third
+    roll (the server would refuse it)."""
+    ann, bob = players
+    code = create_table(ann, base_url, "qwinto")
+    for attempt in range(2):
+        seq = state_of(ann, code)["seq"]
+        ann.click('#roll-entry .pad [data-die="yellow:2"]')
+        ann.click("#send-roll")
+        wait_seq([ann], seq + 1)
+    ann.wait_for_selector("#correct-roll")
+    assert state_of(ann, code)["attempts"] and not state_of(ann, code)["may_reroll"]
+    assert ann.locator("#send-roll").count() == 0
