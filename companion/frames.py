@@ -41,7 +41,8 @@ class DirectorySource(FrameSource):
                             if p.suffix.lower() in IMAGE_SUFFIXES) if self.folder.is_dir() else []
         self.seconds = seconds
         self.started = time.monotonic()
-        self.name = f"demo: {self.folder} ({len(self.files)} pictures)"
+        # what the table page shows (not the server's folder: that is for the server's console)
+        self.name = f"demo: {len(self.files)} sample picture{'' if len(self.files) == 1 else 's'}"
         self._cache: dict[Path, bytes] = {}
 
     def __bool__(self) -> bool:

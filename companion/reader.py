@@ -56,20 +56,21 @@ class Reading:
         return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
 
 
-def decode_frame(data: bytes):
-    """The frame as a BGR image; `BadFrame` when it is empty, not an image, or corrupt."""
+def decode_frame(data: bytes, what: str = "frame"):
+    """The frame as a BGR image; `BadFrame` when it is empty, not an image, or corrupt. `what`
+    names it in the message: "frame" (the camera's) or "photo" (one the player took)."""
     if not data:
-        raise BadFrame("the frame is empty")
+        raise BadFrame(f"the {what} is empty")
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
-        raise BadFrame("the frame is not a JPEG or PNG image")
+        raise BadFrame(f"the {what} is not a JPEG or PNG image")
     import cv2
     import numpy as np
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise BadFrame("the frame is corrupt: it could not be decoded")
+        raise BadFrame(f"the {what} is corrupt: it could not be decoded")
     h, w = image.shape[:2]
     if max(h, w) > MAX_SIDE:
-        raise BadFrame(f"the frame is {w}x{h}: at most {MAX_SIDE} pixels a side")
+        raise BadFrame(f"the {what} is {w}x{h}: at most {MAX_SIDE} pixels a side")
     return image
 
 

@@ -111,6 +111,11 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "das Bild ist kein JPEG- oder PNG-Bild"),
     ("app.frame_corrupt", "the frame is corrupt: it could not be decoded",
      "das Bild ist beschädigt: es ließ sich nicht lesen"),
+    ("app.photo_empty", "the photo is empty", "das Foto ist leer"),
+    ("app.photo_type", "the photo is not a JPEG or PNG image",
+     "das Foto ist kein JPEG- oder PNG-Bild"),
+    ("app.photo_corrupt", "the photo is corrupt: it could not be decoded",
+     "das Foto ist beschädigt: es ließ sich nicht lesen"),
     ("app.no_camera", "the server has no camera and no demo pictures",
      "der Server hat keine Kamera und keine Demo-Bilder"),
 

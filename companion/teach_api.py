@@ -100,7 +100,7 @@ def teach_example(code: str):
     data = upload.read() if upload else b""
     try:
         face, colour = T.parse_example(request.form.get("face"), request.form.get("colour"), _labels(rec))
-        image = decode_frame(data)
+        image = decode_frame(data, "photo")
     except (T.TeachError, BadFrame) as exc:
         raise ApiError(400, str(exc)) from None
     box = T.locate_die(image)
@@ -175,7 +175,7 @@ def teach_colour_photo(code: str):
     upload = request.files.get("photo")
     data = upload.read() if upload else b""
     try:
-        image = decode_frame(data)
+        image = decode_frame(data, "photo")
     except BadFrame as exc:
         raise ApiError(400, str(exc)) from None
     spec = G.dice_spec(rec.game)

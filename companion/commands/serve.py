@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     app = build_app(args, public_url)
     source = app.config.get("FRAME_SOURCE")
     print(f"dice companion: {public_url}/   (database {app.config['DATABASE']})", flush=True)
-    print(f"frames: {source.describe() if source else 'none (tap the dice in)'}", flush=True)
+    where = f" from {source.folder}" if getattr(source, "folder", None) else ""
+    print(f"frames: {source.describe() + where if source else 'none (tap the dice in)'}", flush=True)
     if not args.no_qr:
         try:
             import segno

@@ -114,7 +114,7 @@ def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, p
     code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
     photo = close_up(KV, 2, seed=3)
     cases = [
-        (teach(client, code, 2, b"\xff\xd8\xff\xe0 truncated"), 400, "corrupt"),
+        (teach(client, code, 2, b"\xff\xd8\xff\xe0 truncated"), 400, "the photo is corrupt"),
         (teach(client, code, 2, b""), 400, "empty"),
         (teach(client, code, 6, photo), 400, "not a face of these dice"),
         (teach(client, code, "", photo), 400, "which face"),

@@ -145,7 +145,8 @@ class TestFrameSources:
         app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"),
                           "FRAME_SOURCE": DirectorySource(tmp_path)})
         client = app.test_client()
-        assert "demo" in client.get("/api/camera").json["source"]
+        source = client.get("/api/camera").json["source"]
+        assert source == "demo: 1 sample picture" and str(tmp_path) not in source  # no server folder on the page
         r = client.get("/api/camera.mjpg?limit=0.3")
         assert r.mimetype == "multipart/x-mixed-replace"
         assert b"--frame\r\nContent-Type: image/jpeg" in r.data and b"\xff\xd8\xff" in r.data
