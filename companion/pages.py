@@ -64,7 +64,9 @@ def _unknown(exc):
 @bp.get("/")
 def index():
     store = get_store()
-    return render_template("index.html", games=G.all_games(), recent=store.list_tables(8),
+    games = G.all_games()
+    titles = {g["name"]: g["title"] for g in games}  # "Twenty One", not "twenty_one"
+    return render_template("index.html", games=games, recent=store.list_tables(8), titles=titles,
                            public_url=current_app.config.get("PUBLIC_URL"),
                            https=request.is_secure)
 

@@ -69,6 +69,19 @@
     return m ? { row: m[1].toUpperCase(), value: m[2], col: +m[3], text } : null;
   }
 
+  /* An answer as players say it: "orange 7", "A 6, A 4", "Pass" rather than the engine's
+   * notation "O7@2 A6@0", "pass"; `view` names a row by its colour where the sheet has one. */
+  function answerText(answer, view) {
+    return String(answer).split(/\s+/).filter(Boolean).map(tok => {
+      if (T[tok] && !parseMark(tok)) return T[tok];
+      const m = parseMark(tok);
+      if (!m) return tok;
+      const row = view && view.rows && view.rows.find(r => r.label === m.row);
+      const name = row && row.colour ? (T[row.colour] || row.colour) : m.row;
+      return name + " " + (T[m.value] || m.value);
+    }).join(", ");
+  }
+
   /* Draw a view {columns, rows:[{label, colour, cells:[cell|null]}], extras}.
    * opts.legal: Map "ROW@COL" -> [mark texts]; opts.chosen: Set of mark texts;
    * opts.onCell(cell, key); opts.edit: cells become inputs (check my paper).
@@ -319,7 +332,7 @@
       const reason = $("#reason");
       reason.textContent = "";
       $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
-        (state.roll && player.answered ? T.answered + ": " + player.answer : T.not_your_turn);
+        (state.roll && player.answered ? T.answered + ": " + answerText(player.answer, player.view) : T.not_your_turn);
       const listMode = !player.view || player.view.value === "marks-only" ||
         opt.legal.some(p => p.includes(">")) || [...legal.values()].some(ms => ms.length > 1) ||
         opt.marks.some(m => !parseMark(m));
@@ -419,7 +432,7 @@
         box.append(el("section", { class: "card", "data-player": p.seat },
           el("h2", {}, p.name, el("span", { class: "badge" }, p.score.total),
             p.seat === state.roller && state.roll ? el("span", { class: "badge turn" }, T.roller) : null,
-            p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + p.answer) : null,
+            p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + answerText(p.answer, p.view)) : null,
             !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
             state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you_are) : null),
           p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),

@@ -218,6 +218,8 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     assert bob.text_content("#reason") == ("the purple die was not rolled: 7 may only go "
                                            "into the orange or yellow row")
     bob.click('#sheet .cell[data-key="Y@1"]')
+    # his answer in words, not the engine's notation "Y7@1"
+    bob.wait_for_function("document.querySelector('#hint').textContent.includes('yellow 7')")
     # Ann's page hears of Bob's entry through the event stream
     ann.wait_for_function("document.querySelector('#pending').textContent.indexOf('Bob') < 0")
     assert "Ann" in ann.text_content("#pending")
@@ -229,6 +231,7 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     assert ann.text_content('#sheet .cell[data-key="O@2"]') == ""
     bob.goto(f"{base_url}/t/{code}?lang=de")
     bob.wait_for_selector("[data-player='1'] .badge.ok")
+    assert "gelb 7" in bob.text_content("[data-player='1'] .badge.ok")
     assert "Tischansicht" not in bob.text_content("header")  # on the table view itself
     shot(bob, "qwinto-table-desktop-de")
 

@@ -22,6 +22,12 @@ class TestPages:
         r = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
         assert '<html lang="de">' in r.get_data(as_text=True)
 
+    def test_recent_tables_say_the_games_title(self, client, make_table):
+        code = make_table(client, game="twenty_one")
+        html = client.get("/").get_data(as_text=True)
+        recent = html.split('class="recent"')[1]
+        assert code in recent and "twenty one" in recent and "twenty_one" not in recent
+
     def test_table_and_sheet_pages(self, client, make_table):
         code = make_table(client)
         for path in (f"/t/{code}", f"/t/{code}/sheet", f"/t/{code.lower()}/sheet?seat=1"):
