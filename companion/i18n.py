@@ -80,6 +80,8 @@ STRINGS: dict[str, dict[str, str]] = {
                 "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
+    "reroll_same": {"en": "The second attempt rolls the same dice again",
+                    "de": "Der zweite Wurf würfelt dieselben Würfel noch einmal"},
     "no_field_hint": {"en": "No field can take this roll: choose below.",
                       "de": "Kein Feld passt zu diesem Wurf: unten wählen."},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",

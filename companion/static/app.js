@@ -243,7 +243,11 @@
     const correctBtn = el("button", { type: "button", class: "secondary", id: "correct-roll",
       onclick: () => send("correct") }, T.correct_roll);
     const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
-    box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice), pad, chosen,
+    // a second attempt rolls the dice of the first again: say which
+    const rerolled = again && state.roll ? state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
+    box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
+      rerolled.length ? el("p", { class: "note", id: "reroll-hint" }, T.reroll_same + ": " + rerolled.join(", ")) : null,
+      pad, chosen,
       // the roll's attempts are spent (or answers are written): only a correction, no new roll
       el("div", { class: "actions" }, state.roll && !state.turn_complete && !again ? null : sendBtn, canCorrect ? correctBtn : null,
         el("button", { type: "button", class: "secondary", onclick: () => { picked.length = 0; redraw(); } }, T.clear)),
@@ -316,7 +320,7 @@
       }
       const player = state.players[seat];
       const opt = state.me.seats[String(seat)];
-      who.textContent = T.sheet_of + " " + player.name + (player.role === "roller" && state.roll ? " (" + T.roller + ")" : "");
+      who.textContent = T.sheet_of + " " + player.name + (player.role === "roller" && state.roll && !state.turn_complete ? " (" + T.roller + ")" : "");
       const sw = $("#seat-switch"); sw.innerHTML = "";
       if (state.me.writes_for.length > 1) {
         sw.append(el("div", { class: "actions" }, T.written_for_you + ":",
@@ -431,7 +435,7 @@
       for (const p of state.players) {
         box.append(el("section", { class: "card", "data-player": p.seat },
           el("h2", {}, p.name, el("span", { class: "badge" }, p.score.total),
-            p.seat === state.roller && state.roll ? el("span", { class: "badge turn" }, T.roller) : null,
+            p.seat === state.roller && state.roll && !state.turn_complete ? el("span", { class: "badge turn" }, T.roller) : null,
             p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + answerText(p.answer, p.view)) : null,
             !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
             state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you_are) : null),
@@ -562,7 +566,7 @@
     function addPlayer(name) {
       const n = list.children.length + 1;
       list.append(el("li", {}, el("div", { class: "row" },
-        el("input", { name: "player", value: name || "", placeholder: T.player_n + " " + n, "aria-label": T.player_n + " " + n, required: true }),
+        el("input", { name: "player", value: name || "", placeholder: T.player_n + " " + n, "aria-label": T.player_n + " " + n, required: true, maxlength: 40 }),
         el("button", { type: "button", class: "secondary", "aria-label": T.remove, onclick: e => { if (list.children.length > 1) e.target.closest("li").remove(); } }, "×"))));
     }
     function layouts() {

@@ -565,9 +565,12 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
     code = create_table(ann, base_url, "qwinto")
     for attempt in range(2):
         seq = state_of(ann, code)["seq"]
+        if attempt:  # which dice the second attempt rolls
+            assert ann.text_content("#reroll-hint").endswith(": yellow")
         ann.click('#roll-entry .pad [data-die="yellow:2"]')
         ann.click("#send-roll")
         wait_seq([ann], seq + 1)
     ann.wait_for_selector("#correct-roll")
     assert state_of(ann, code)["attempts"] and not state_of(ann, code)["may_reroll"]
     assert ann.locator("#send-roll").count() == 0
+    assert "(roller)" in ann.text_content("#who")  # the turn is still Ann's: nobody has written yet
