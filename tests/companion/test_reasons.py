@@ -134,6 +134,11 @@ class TestGermanApi:
         assert r.json["problems"] and all(german(p) for p in r.json["problems"])
         assert all(german(l["label"]) for l in r.json["score"]["lines"])
 
+    @pytest.mark.parametrize("game, cells", [("qwinto", {"Y@3": "x"}), ("knister", {"A@0": "x"})])
+    def test_a_letter_typed_into_check_my_paper_in_german(self, client, game, cells):
+        r = client.post("/api/check", headers=DE, json={"game": game, "cells": cells})
+        assert r.status_code == 400 and "Zahlen oder null" in r.json["error"], r.json
+
     def test_unknown_table_in_german(self, client):
         r = client.get("/api/tables/QQQQQ", headers=DE)
         assert r.status_code == 404 and r.json["error"] == "es gibt keinen Tisch 'QQQQQ'"
