@@ -518,6 +518,8 @@
       // are the same dice lying still, not a new roll
       if (data.settled) { restingOn = true; lastReading = data; useBtn.classList.remove("hidden"); }
       else if (data.state === "moving" || data.state === "covered" || !sameDice(data.dice, lastReading)) restingOn = false;
+      // still again where the settled roll lay: the tracker takes it for that roll (not a new one)
+      else if (data.state === "reading" && data.dice.length && lastReading) restingOn = true;
       const drawn = restingOn && lastReading ? lastReading : data;
       canvas.width = data.width; canvas.height = data.height;
       const g = canvas.getContext("2d");
