@@ -390,6 +390,17 @@ def _next(chunks) -> str:
     return chunk.decode() if isinstance(chunk, bytes) else chunk
 
 
+def textured_table(seed, light=40, contrast=160, png=False):
+    """A 320x240 textured table (wood, cloth): what a camera sees everywhere changes when it
+    moves. BGR array, or PNG bytes for an upload."""
+    import cv2
+    import numpy as np
+    noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
+    grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * contrast + light, 0, 255)
+    bgr = np.repeat(grey.astype(np.uint8)[..., None], 3, 2)
+    return cv2.imencode(".png", bgr)[1].tobytes() if png else bgr
+
+
 class _FakeDie:
     def __init__(self, box, value, colour):
         self.box, self.value, self.colour = box, value, colour
@@ -456,13 +467,8 @@ class TestFramesRead:
     def test_the_page_is_told_why_nothing_is_read(self, seeing_app, make_table):
         """While the dice move or something covers the table the frame is not read; the answer
         says which, so that the page can tell the player what it waits for."""
-        import cv2
-        import numpy as np
-
         def table(seed):
-            noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
-            grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 160 + 40, 0, 255)
-            return cv2.imencode(".png", np.repeat(grey.astype(np.uint8)[..., None], 3, 2))[1].tobytes()
+            return textured_table(seed, png=True)
 
         client = seeing_app.test_client()
         code = make_table(client)
@@ -525,15 +531,9 @@ def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
     as the table, then reads its dice; counted in the tracker's 10-fps frames it took 16 s."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.track", reason="vision has no tracker")
-    import cv2
     from companion import reader as R
 
-    def table(seed):
-        noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
-        grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 160 + 40, 0, 255)
-        return np.repeat(grey.astype(np.uint8)[..., None], 3, 2)
-
-    here, there = table(1), table(2)
+    here, there = textured_table(1), textured_table(2)
     dice = {id(here): [_FakeDie((40, 40, 80, 80), 3, "orange")],
             id(there): [_FakeDie((100, 60, 140, 100), 5, "yellow"), _FakeDie((200, 60, 240, 100), 2, "purple")]}
     reader = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,
@@ -553,23 +553,17 @@ def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
     """The table camera of the quick start is a slideshow of the sample pictures, each another
     table. Each picture is read as a new view and settles, where a fixed camera whose whole
     picture changes is taken as covered (before: only the first picture was ever read)."""
-    np = pytest.importorskip("numpy")
+    pytest.importorskip("numpy")
     pytest.importorskip("vision.track", reason="vision has no tracker")
     import os
 
-    import cv2
     from companion.app import create_app
     from companion.frames import FrameSource
     from companion.reader import TableReader
 
-    def picture(seed, light):
-        noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
-        grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * 100 + light, 0, 255)
-        return cv2.imencode(".png", np.repeat(grey.astype(np.uint8)[..., None], 3, 2))[1].tobytes()
-
     class Slideshow(FrameSource):
         stills = True
-        pictures = [picture(1, 30), picture(2, 130)]
+        pictures = [textured_table(1, 30, 100, png=True), textured_table(2, 130, 100, png=True)]
         shown = 0
 
         def latest(self):

@@ -6,6 +6,7 @@ phone and desktop size go to out/screenshots/ (git-ignored).
 
 Skips with the reason when the `playwright` package or /usr/bin/chromium is missing.
 """
+import contextlib
 import os
 import random
 import re
@@ -337,10 +338,10 @@ def write_y4m(path: Path, seed: int = 5) -> None:
             out.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
 
 
-def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
-    """The camera fed by a film of rendered dice (--use-file-for-fake-video-capture): the page
-    posts JPEG frames; once the dice settle their reading is offered for the roll entry, where
-    any die can be corrected by tapping before the roll is sent."""
+@contextlib.contextmanager
+def phone_filming(playwright, tmp_path, base_url):
+    """A phone page (360 px) whose camera is Chromium's fake device fed a rendered film of three
+    Qwinto dice (write_y4m), on a new Qwinto table: (page, code)."""
     pytest.importorskip("vision.synth_video", reason="vision has no rendered films")
     film = tmp_path / "dice.y4m"
     try:
@@ -354,6 +355,16 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
         page.set_default_timeout(20000)
         code = create_table(page, base_url, "qwinto")
         page.goto(f"{base_url}/t/{code}")
+        yield page, code
+    finally:
+        b.close()
+
+
+def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
+    """The camera fed by a film of rendered dice (--use-file-for-fake-video-capture): the page
+    posts JPEG frames; once the dice settle their reading is offered for the roll entry, where
+    any die can be corrected by tapping before the roll is sent."""
+    with phone_filming(playwright, tmp_path, base_url) as (page, code):
         with page.expect_response(lambda r: r.url.endswith("/frame")) as resp:
             page.click("#start-camera")
         page.wait_for_function("document.querySelector('video').videoWidth === 640")
@@ -375,8 +386,6 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
         state = state_of(page, code)
         assert {"colour": "orange", "face": 6} in state["roll"]
         assert sorted(d["colour"] for d in state["roll"]) == ["orange", "purple", "yellow"]
-    finally:
-        b.close()
 
 
 def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
@@ -482,34 +491,26 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     base_url = f"http://127.0.0.1:{server.effective_port}"
-    film = tmp_path / "dice.y4m"
-    write_y4m(film)
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
-        f"--use-file-for-fake-video-capture={film}"])
     try:
-        page = b.new_context(viewport={"width": 360, "height": 740}).new_page()
-        page.set_default_timeout(20000)
-        code = create_table(page, base_url, "qwinto")
-        page.goto(f"{base_url}/t/{code}")
-        page.wait_for_selector("#server-camera")
-        assert page.locator(".camera video").is_hidden()
-        statuses = []
-        page.on("response", lambda r: statuses.append(r.json().get("state")) if r.url.endswith("/frame") else None)
-        page.click("#start-camera")
-        page.wait_for_function("document.querySelector('video').videoWidth === 640")
-        assert page.locator("#server-camera").is_hidden()
-        page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
-        video, overlay = box_of(page.locator(".camera video")), box_of(page.locator(".camera canvas.overlay"))
-        assert abs(video["y"] - overlay["y"]) < 2 and abs(video["height"] - overlay["height"]) < 2
-        page.wait_for_timeout(1000)  # the dice lie still: the settled reading stays shown
-        assert page.inner_text("#camera-status").startswith("Read")
-        shot(page, "camera-phone-beside-table-camera")
-        assert "reading" in statuses and set(statuses) <= {"moving", "covered", "reading"}
-        page.click("#start-camera")  # stop: the table camera's picture again
-        page.wait_for_selector("#server-camera:visible")
-        assert page.locator(".camera video").is_hidden()
+        with phone_filming(playwright, tmp_path, base_url) as (page, code):
+            page.wait_for_selector("#server-camera")
+            assert page.locator(".camera video").is_hidden()
+            statuses = []
+            page.on("response", lambda r: statuses.append(r.json().get("state")) if r.url.endswith("/frame") else None)
+            page.click("#start-camera")
+            page.wait_for_function("document.querySelector('video').videoWidth === 640")
+            assert page.locator("#server-camera").is_hidden()
+            page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+            video, overlay = box_of(page.locator(".camera video")), box_of(page.locator(".camera canvas.overlay"))
+            assert abs(video["y"] - overlay["y"]) < 2 and abs(video["height"] - overlay["height"]) < 2
+            page.wait_for_timeout(1000)  # the dice lie still: the settled reading stays shown
+            assert page.inner_text("#camera-status").startswith("Read")
+            shot(page, "camera-phone-beside-table-camera")
+            assert "reading" in statuses and set(statuses) <= {"moving", "covered", "reading"}
+            page.click("#start-camera")  # stop: the table camera's picture again
+            page.wait_for_selector("#server-camera:visible")
+            assert page.locator(".camera video").is_hidden()
     finally:
-        b.close()
         app.extensions["broker"].close()
         server.close()
 
