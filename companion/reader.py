@@ -166,9 +166,7 @@ class TableReader:
         its dice once they are read alike, even if they are the dice reported before."""
         with self.lock:
             if self.stream is not None:
-                self.stream.prev = self.stream.reference = None
-                self.stream.occluded_since = None
-                self.stream.tracker.reset()
+                self.stream.new_view()
             else:
                 self.settler = Settler(self.settler.frames)
 

@@ -415,6 +415,14 @@ class StreamTracker:
             self.reference = small  # the table as it is now: settled dice, or no dice at all
         return roll
 
+    def new_view(self) -> None:
+        """The next frame shows another view altogether (the next photo of a slideshow, not the
+        same camera): it is read as it is, not compared with the table seen so far, and its dice
+        are reported once settled even if they equal the roll reported before."""
+        self.prev = self.reference = None
+        self.occluded_since = None
+        self.tracker.reset()
+
     def _occluded(self, small: np.ndarray, width: int) -> bool:
         scale = small.shape[1] / max(1, width)
         # a die's area on the small copy; an occluder is at least ``occluder_min`` of the frame too, so

@@ -243,3 +243,17 @@ class TestCameraMoved:
         reports = self.run(0.1, times=False)
         assert [values for _, values in reports] == [[3, 5], [2, 4, 6]]
         assert 40 <= reports[1][0] - 8 <= 45  # 4 s at 10 fps
+
+    def test_a_new_view_is_read_at_once(self):
+        """The next photo of a slideshow is another table, not a moved camera: read at once."""
+        from vision.track import StreamTracker
+        table_a, table_b = self.table(1), self.table(2)
+        stream = StreamTracker(self._Reader(table_a), RollTracker(still_frames=3))
+        reports = []
+        for k, frame in enumerate([table_a] * 5 + [table_b] * 5):
+            if k == 5:
+                stream.new_view()
+            roll = stream.feed(frame, t=k * 0.4)
+            if roll is not None:
+                reports.append((k, sorted(roll.values)))
+        assert reports == [(2, [3, 5]), (7, [2, 4, 6])]
