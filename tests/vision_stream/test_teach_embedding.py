@@ -192,10 +192,12 @@ class TestPrototypes:
         assert ds.example_crops.shape == (2, 48, 48, 3)
 
 
+@pytest.fixture(scope="module")
+def taught(bench_special):
+    return teach(bench_special.teaching_examples(PIPS, 3, seed=7))
+
+
 class TestDiceSet:
-    @pytest.fixture(scope="class")
-    def taught(self, bench_special):
-        return teach(bench_special.teaching_examples(PIPS, 3, seed=7))
 
     def test_labels_threshold_and_speed(self, taught):
         assert set(taught.labels) == {1, 2, 3, 4, 5, "cow"}
