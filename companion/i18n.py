@@ -80,6 +80,7 @@ STRINGS: dict[str, dict[str, str]] = {
                 "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
+    "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "reroll_same": {"en": "The second attempt rolls the same dice again",
                     "de": "Der zweite Wurf würfelt dieselben Würfel noch einmal"},
     "no_field_hint": {"en": "No field can take this roll: choose below.",

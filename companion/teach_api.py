@@ -53,6 +53,7 @@ def _answer(rec: TableRecord, status: int = 200, **extra):
             "body_colours": _body_colours(rec),
             "colour_photo": _photo_json(state.colour_photo, state.colours),
             "colours_in_use": state.colours is not None,
+            "may_teach": _allowed(rec),  # the page says "join the table" before a photo is taken
             **extra}
     return jsonify(body), status
 
@@ -75,9 +76,13 @@ def _palette(rec: TableRecord):
     return game_palette([c["colour"] for c in G.dice_spec(rec.game)["colours"]])
 
 
-def _may_teach(rec: TableRecord) -> None:
+def _allowed(rec: TableRecord) -> bool:
     seat, creator = viewer(rec)
-    if seat is None and not creator:
+    return seat is not None or creator
+
+
+def _may_teach(rec: TableRecord) -> None:
+    if not _allowed(rec):
         raise ApiError(403, "join the table to teach its dice")
 
 

@@ -741,6 +741,11 @@
       state = await api("GET", "/api/tables/" + code + "/teach");
       $("#taught").replaceChildren(...state.examples.slice().reverse().map(e => figure(e)));
       draw(); drawColours();
+      if (!state.may_teach) {  // a visitor: say so before any photo is taken
+        $("#take-photo").disabled = true;
+        $("#take-photo-label").classList.add("disabled");
+        status.replaceChildren(T.teach_join + " ", el("a", { href: "/t/" + code }, T.table_view));
+      }
     }
     $("#take-photo").onclick = e => {
       if (face === null) { e.preventDefault(); say(T.teach_pick_face); }

@@ -128,6 +128,8 @@ def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, p
         assert r.status_code == status, (words, r.json)
         assert words in r.json["error"]
     stranger = app.test_client()   # not at the table
+    assert stranger.get(f"/api/tables/{code}/teach").json["may_teach"] is False  # the page says so first
+    assert client.get(f"/api/tables/{code}/teach").json["may_teach"] is True
     r = teach(stranger, code, 2, photo)
     assert r.status_code == 403 and "join the table" in r.json["error"]
     assert client.get(f"/api/tables/{code}/teach").json["examples"] == []
