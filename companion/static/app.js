@@ -654,8 +654,15 @@
       try { show(await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, cells, extras })); }
       catch (e) { showError(e.message); }
     }
-    function showError(message) { const r = $("#result"); r.innerHTML = ""; r.append(el("p", { class: "error" }, message)); }
+    // a refused sheet (a letter in a number cell) says why above the last good result, which stays
+    function errorBox() {
+      let e = $("#check-error");
+      if (!e) { e = el("p", { class: "error", id: "check-error", role: "alert" }); $("#result").before(e); }
+      return e;
+    }
+    function showError(message) { errorBox().textContent = message; }
     function show(r) {
+      errorBox().textContent = "";
       const box = $("#result"); box.innerHTML = "";
       box.append(el("h2", {}, T.problems),
         r.problems.length ? el("ul", { class: "problems" }, r.problems.map(p => el("li", {}, p))) : el("p", { class: "ok" }, T.no_problems),
