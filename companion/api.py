@@ -544,7 +544,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     placements, the answer), `server` (all of it, from the request's start).
 
     `still`: the frame is a picture of a slideshow (the demo pictures): a picture other than the
-    last one read is a new view (`TableReader.new_view`), not a moved camera."""
+    last one read is a new view, not a moved camera (`TableReader.feed`)."""
     t0 = time.perf_counter()
     try:
         image = decode_frame(data)
@@ -555,11 +555,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
                        [d.to_json() for d in last.dice]) from None
     t_decoded = time.perf_counter()
     try:
-        reader = _table_reader(rec, table.game.name)
-        if still and getattr(reader, "last_still", None) != data:
-            reader.new_view()
-            reader.last_still = data
-        reading, settled = reader.feed(image)
+        reading, settled = _table_reader(rec, table.game.name).feed(image, still=data if still else None)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
     t_read = time.perf_counter()

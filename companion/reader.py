@@ -151,7 +151,7 @@ class TableReader:
         self.lock = threading.Lock()
         self.settled: Reading | None = None
         self.clock = time.monotonic  # frames' times (tests inject a fake clock)
-        self.last_still: bytes | None = None  # the slideshow picture read last (see new_view)
+        self.last_still: bytes | None = None  # the slideshow picture read last (see feed)
         try:
             track = importlib.import_module("vision.track")
             self.stream = track.StreamTracker(self._read, track.RollTracker(still_frames=frames))
@@ -160,15 +160,14 @@ class TableReader:
             self.stream = None
             self.settler = Settler(frames)
 
-    def new_view(self) -> None:
+    def _new_view(self) -> None:
         """The next frame is another view altogether (the next picture of a slideshow): read it
         as it is, not as a change to the table seen so far (a hand, a moved camera), and report
         its dice once they are read alike, even if they are the dice reported before."""
-        with self.lock:
-            if self.stream is not None:
-                self.stream.new_view()
-            else:
-                self.settler = Settler(self.settler.frames)
+        if self.stream is not None:
+            self.stream.new_view()
+        else:
+            self.settler = Settler(self.settler.frames)
 
     def calibrate(self, calibration) -> None:
         """Name colours under the table's light (`vision.colour.Calibration`, from the table's
@@ -181,10 +180,14 @@ class TableReader:
         self.read_ms = (time.perf_counter() - t0) * 1000
         return self.last
 
-    def feed(self, image) -> tuple[Reading, bool]:
+    def feed(self, image, still: bytes | None = None) -> tuple[Reading, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
-        the last settled reading."""
+        the last settled reading. `still`: the frame's bytes when it is a picture of a slideshow
+        (the demo pictures): a picture other than the last one is a new view, not a moved camera."""
         with self.lock:
+            if still is not None and still != self.last_still:
+                self._new_view()
+                self.last_still = still
             t0 = time.perf_counter()
             h, w = image.shape[:2]
             if self.stream is not None:

@@ -149,7 +149,8 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     # the crop. The farthest pixels may otherwise be the die's dark rim, a side face or the table
     # in the corners of a turned die's box (a green or red numeral on wood named grey: dev seeds
     # 77-81 of the wood design, 13 colours wrong in 1518 dice before, 8 after; docs/vision-special.md)
-    measured = ink & _INK_ZONE if (ink & _INK_ZONE).sum() >= 4 else ink
+    central = ink & _INK_ZONE
+    measured = central if central.sum() >= 4 else ink
     if measured.sum() >= 4:
         strong = measured & (dist >= np.percentile(dist[measured], INK_QUANTILE))
         ink_lab = np.median(lab[strong if strong.sum() >= 3 else measured], axis=0)
