@@ -245,8 +245,9 @@
     const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
     // a second attempt rolls the dice of the first again: say which
     const rerolled = again && state.roll ? state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
+    // Element.append writes a null as the text "null": every optional part goes through el()
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
-      rerolled.length ? el("p", { class: "note", id: "reroll-hint" }, T.reroll_same + ": " + rerolled.join(", ")) : null,
+      el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length }, T.reroll_same + ": " + rerolled.join(", ")),
       pad, chosen,
       // the roll's attempts are spent (or answers are written): only a correction, no new roll
       el("div", { class: "actions" }, state.roll && !state.turn_complete && !again ? null : sendBtn, canCorrect ? correctBtn : null,

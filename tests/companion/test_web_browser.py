@@ -182,6 +182,8 @@ def test_a_whole_game_by_tapping(base_url, players, game):
         assert state["roll"] is not None
         if not shot_mid and turns >= 3:
             shot(ann, f"{game}-ann-phone-turn"), shot(bob, f"{game}-bob-desktop-turn")
+            for page in (ann, bob):  # no optional part of the page shows up as the text "null"
+                assert "null" not in page.inner_text("body")
             shot_mid = True
         for seat in list(state["pending"]):
             tap_answer(pages[seat], rng)
@@ -574,6 +576,9 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
         seq = state_of(ann, code)["seq"]
         if attempt:  # which dice the second attempt rolls
             assert ann.text_content("#reroll-hint").endswith(": yellow")
+        else:  # a first roll names no dice to roll again, and shows no stray "null"
+            assert ann.locator("#reroll-hint").is_hidden()
+            assert "null" not in ann.inner_text("#roll-entry")
         ann.click('#roll-entry .pad [data-die="yellow:2"]')
         ann.click("#send-roll")
         wait_seq([ann], seq + 1)
