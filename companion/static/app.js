@@ -457,7 +457,8 @@
     box.classList.remove("hidden");
     if (box.dataset.ready) return;
     box.dataset.ready = "1";
-    const video = el("video", { playsinline: true, muted: true, autoplay: true });
+    // no empty video box before the camera starts (an unstarted video is 150 px of nothing)
+    const video = el("video", { playsinline: true, muted: true, autoplay: true, class: "hidden" });
     const canvas = el("canvas", { class: "overlay" });
     const status = el("p", { class: "note", id: "camera-status" });
     const startBtn = el("button", { type: "button", id: "start-camera" }, T.start_camera);
@@ -486,7 +487,8 @@
       startBtn.textContent = T.start_camera;
       canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
       restingOn = false;
-      if (serverImg) { video.classList.add("hidden"); serverImg.classList.remove("hidden"); }
+      video.classList.add("hidden");
+      if (serverImg) serverImg.classList.remove("hidden");
     }
     const grab = document.createElement("canvas");
     async function send() {

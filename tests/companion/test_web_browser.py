@@ -318,6 +318,8 @@ def test_camera_posts_frames_from_a_fake_device(base_url, players):
     code = create_table(ann, base_url, "qwinto")
     ann.goto(f"{base_url}/t/{code}")
     ann.wait_for_selector("#start-camera")
+    video = ann.locator("#camera-box video")
+    assert video.is_hidden()  # no empty picture box before the camera starts
     with ann.expect_response(lambda r: r.url.endswith("/frame")) as resp:
         ann.click("#start-camera")
     assert resp.value.status in (200, 503)
@@ -325,7 +327,11 @@ def test_camera_posts_frames_from_a_fake_device(base_url, players):
         ann.wait_for_selector("#camera-status:has-text('unavailable')")
     else:
         ann.wait_for_selector("#camera-status:not(:empty)")
+        assert video.is_visible()
     shot(ann, "camera-phone")
+    if resp.value.status == 200:  # stopped, the picture box goes away again
+        ann.click("#start-camera")
+        ann.wait_for_selector("#camera-box video", state="hidden")
 
 
 def write_y4m(path: Path, seed: int = 5) -> None:
