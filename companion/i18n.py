@@ -50,7 +50,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sheet_of": {"en": "Sheet of", "de": "Zettel von"},
     "table_view": {"en": "Table view", "de": "Tischansicht"},
     "sit_as": {"en": "Sit down as", "de": "Hinsetzen als"},
-    "you_are": {"en": "You are", "de": "Du bist"},
+    "you": {"en": "you", "de": "du"},  # the badge on the player's own sheet
     "creator": {"en": "table creator", "de": "Tisch-Ersteller"},
     "turn_of": {"en": "Turn of", "de": "Am Zug"},
     "to_roll": {"en": "rolls next", "de": "würfelt als Nächstes"},

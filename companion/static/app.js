@@ -439,7 +439,7 @@
             p.seat === state.roller && state.roll && !state.turn_complete ? el("span", { class: "badge turn" }, T.roller) : null,
             p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + answerText(p.answer, p.view)) : null,
             !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
-            state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you_are) : null),
+            state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you) : null),
           p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
           p.layout.recon ? el("p", { class: "note recon" }, p.layout.name + " · " + T.recon) : null));
       }
