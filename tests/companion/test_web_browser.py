@@ -573,6 +573,20 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     shot(ann, "twenty-one-chosen-while-bob-writes")
 
 
+def test_qwinto_cells_are_tappable_on_a_360_px_phone(base_url, players):
+    """Qwinto's sheet has 12 columns; on a 360-px phone every cell is still at least 24 px
+    square (WCAG 2.2's minimum target size), and nothing scrolls sideways."""
+    ann, _ = players
+    code = create_table(ann, base_url, "qwinto")
+    ann.goto(f"{base_url}/t/{code}")
+    cells = ann.locator('[data-player="0"] .cell:not(.gap)')
+    cells.first.wait_for()
+    sizes = [cells.nth(i).bounding_box() for i in range(cells.count())]
+    assert len(sizes) == 27  # three rows of nine fields
+    assert min(min(b["width"], b["height"]) for b in sizes) >= 24, sizes[:3]
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 360
+
+
 def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
     """Qwinto allows two attempts: after the second the entry offers a correction, not a third
     roll (the server would refuse it)."""
