@@ -38,6 +38,7 @@ STRINGS: dict[str, dict[str, str]] = {
                     "de": "Tippe ab, was auf deinem Papierzettel steht: alle Regelverstöße "
                           "und die Punkte erscheinen darunter."},
     "recent": {"en": "Recent tables", "de": "Letzte Tische"},
+    "entries": {"en": "entries", "de": "Einträge"},  # a recent table's count of rolls and answers
     "https_note": {"en": "Phones need HTTPS for the camera. Start with --https; the "
                          "certificate is self-signed, so the browser warns once: choose "
                          "\u201cAdvanced\u201d, then \u201cProceed\u201d.",

@@ -264,9 +264,13 @@ class Store:
 
     def list_tables(self, limit: int = 20) -> list[dict]:
         rows = self.db.execute(
-            "SELECT t.code, t.game, t.created, (SELECT COUNT(*) FROM actions a "
+            "SELECT t.id, t.code, t.game, t.created, (SELECT COUNT(*) FROM actions a "
             "WHERE a.table_id=t.id) AS n FROM tables t ORDER BY t.id DESC LIMIT ?", (limit,))
-        return [dict(r) for r in rows]
+        tables = [dict(r) for r in rows]
+        for t in tables:  # who plays, in seat order: how a visitor recognises their table
+            names = self.db.execute("SELECT name FROM players WHERE table_id=? ORDER BY seat", (t.pop("id"),))
+            t["players"] = ", ".join(r["name"] for r in names)
+        return tables
 
     # -- players ---------------------------------------------------------------------
     def join(self, rec: TableRecord, seat: int, token: str | None = None) -> str:

@@ -22,11 +22,12 @@ class TestPages:
         r = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
         assert '<html lang="de">' in r.get_data(as_text=True)
 
-    def test_recent_tables_say_the_games_title(self, client, make_table):
-        code = make_table(client, game="twenty_one")
+    def test_recent_tables_say_the_games_title_and_who_plays(self, client, make_table):
+        code = make_table(client, game="twenty_one", players=("Ann", "Bob", "Cem"))
         html = client.get("/").get_data(as_text=True)
         recent = html.split('class="recent"')[1]
         assert code in recent and "twenty one" in recent and "twenty_one" not in recent
+        assert "Ann, Bob, Cem" in recent and "0 entries" in recent
 
     def test_table_and_sheet_pages(self, client, make_table):
         code = make_table(client)
