@@ -267,9 +267,14 @@ class Store:
             "SELECT t.id, t.code, t.game, t.created, (SELECT COUNT(*) FROM actions a "
             "WHERE a.table_id=t.id) AS n FROM tables t ORDER BY t.id DESC LIMIT ?", (limit,))
         tables = [dict(r) for r in rows]
-        for t in tables:  # who plays, in seat order: how a visitor recognises their table
-            names = self.db.execute("SELECT name FROM players WHERE table_id=? ORDER BY seat", (t.pop("id"),))
-            t["players"] = ", ".join(r["name"] for r in names)
+        # who plays, in seat order: how a visitor recognises their table (one query for all)
+        ids = [t["id"] for t in tables]
+        names: dict[int, list[str]] = {i: [] for i in ids}
+        for r in self.db.execute(f"SELECT table_id, name FROM players WHERE table_id IN "
+                                 f"({','.join('?' * len(ids))}) ORDER BY table_id, seat", ids):
+            names[r["table_id"]].append(r["name"])
+        for t in tables:
+            t["players"] = ", ".join(names[t.pop("id")])
         return tables
 
     # -- players ---------------------------------------------------------------------
