@@ -103,7 +103,7 @@ class Knister(Game):
             row = as_list(row, n, f"row {self._labels[r]} of the grid")
             for v in row:
                 require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
-                        f"row {self._labels[r]} holds '{v}': write numbers or null")
+                        f"row {self._labels[r]} holds '{v}': write a number or leave the field empty")
             grid.append(tuple(row))
         return KnisterSheet(tuple(grid))
 

@@ -134,7 +134,7 @@ class Qwinto(Game):
             cells: list[int | None] = [None] * self.layout.columns
             for p, v in zip(row.fields, values):
                 require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
-                        f"the {row.colour} row holds '{v}': write numbers or null")
+                        f"the {row.colour} row holds '{v}': write a number or leave the field empty")
                 cells[p] = v
             rows.append(tuple(cells))
         fails = data.get("failed_attempts", 0)

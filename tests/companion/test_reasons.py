@@ -137,7 +137,7 @@ class TestGermanApi:
     @pytest.mark.parametrize("game, cells", [("qwinto", {"Y@3": "x"}), ("knister", {"A@0": "x"})])
     def test_a_letter_typed_into_check_my_paper_in_german(self, client, game, cells):
         r = client.post("/api/check", headers=DE, json={"game": game, "cells": cells})
-        assert r.status_code == 400 and "Zahlen oder null" in r.json["error"], r.json
+        assert r.status_code == 400 and "eine Zahl eintragen oder das Feld leer lassen" in r.json["error"], r.json
 
     def test_unknown_table_in_german(self, client):
         r = client.get("/api/tables/QQQQQ", headers=DE)

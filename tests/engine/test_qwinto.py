@@ -227,7 +227,7 @@ class TestCheckMyPaperSheet:
             Q.sheet_from_json({"rows": {"orange": [1, 2]}})
         with pytest.raises(InvalidInput, match="unknown row"):
             Q.sheet_from_json({"rows": {"red": [None] * 9}})
-        with pytest.raises(InvalidInput, match="write numbers or null"):
+        with pytest.raises(InvalidInput, match="write a number or leave the field empty"):
             Q.sheet_from_json({"rows": {"orange": ["a"] + [None] * 8}})
 
     def test_refused_placement_leaves_the_sheet_unchanged(self):
