@@ -199,10 +199,16 @@ def main(argv=None) -> int:
     ap.add_argument("--read-names", action="store_true",
                     help="with --own-dice --calibrated: the calibration dice named as read, not as confirmed")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--find", choices=["opencv", "detector"], default=None,
+                    help="how dice are found (default: the reader's default)")
+    ap.add_argument("--detector", type=Path, default=None, help="another detector model (with --find detector)")
     args = ap.parse_args(argv)
     if not args.folders and not args.synth:
         ap.error("give at least one folder or --synth N")
-    reader = DiceReader(load_session(args.model) if args.model else None)
+    kw = {"find_with": args.find} if args.find else {}
+    if args.detector:
+        kw["detector_session"] = load_session(args.detector)
+    reader = DiceReader(load_session(args.model) if args.model else None, **kw)
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()

@@ -1,6 +1,7 @@
 """The finder alone (``vision.find.propose``): recall of its proposals, candidates per image, speed.
 
     python bench/vision_finder.py [--split train|val|all] [--synth 200] [--repeat 3] [--finder FILE.py]
+                                  [--detector M.onnx [--min-score S]]
 
 Per source it prints the finder's recall (the share of labelled dice with at least one proposal
 that matches), the number of candidates per image and the median / p90 ms per image on one
@@ -127,10 +128,19 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--finder", default=None, help="a .py file with propose(bgr) to measure instead")
+    ap.add_argument("--detector", default=None, metavar="M.onnx",
+                    help="measure the learned detector (vision.detect) with this model instead")
+    ap.add_argument("--min-score", type=float, default=None, help="with --detector: its centre likelihood threshold")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     propose = _load_finder(args.finder)
+    if args.detector:
+        from vision.detect import DEFAULT_MIN_SCORE, DieDetector
+        from vision.read import load_session
+        propose = DieDetector(load_session(args.detector, threads=args.threads),
+                              min_score=args.min_score if args.min_score is not None else DEFAULT_MIN_SCORE)
+        args.finder = f"detector {args.detector}"
     real = args.real if args.real is not None else [default_data_root() / s for s in ("byler_d6_train", "matteop65")]
     sources = []
     for folder in real:

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
-          frames: bool = False) -> dict:
+          frames: bool = False, find: str | None = None, detector: str | None = None) -> dict:
     import cv2
     import numpy as np
 
@@ -37,7 +37,12 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     rng = np.random.default_rng(7)
     images = [render_scene(rng, size=size, n_dice=n_dice).image for _ in range(n_images)]
     session = load_session(model or DEFAULT_MODEL, threads=threads)
-    reader = DiceReader(session, turns=False, skip_sure_duplicates=True) if frames else DiceReader(session)
+    kw = {"find_with": find} if find else {}
+    if detector:
+        kw["detector_session"] = load_session(detector, threads=threads)
+    elif find == "detector":
+        kw["threads"] = threads
+    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, **kw) if frames else DiceReader(session, **kw)
     for im in images[:3]:  # warm-up
         reader(im)
     times, found = [], []
@@ -58,11 +63,15 @@ def main(argv=None) -> int:
     ap.add_argument("--dice", type=int, default=10)
     ap.add_argument("--model", default=None)
     ap.add_argument("--frames", action="store_true", help="read as camera frames are read")
+    ap.add_argument("--find", choices=["opencv", "detector"], default=None,
+                    help="how dice are found (default: the reader's default)")
+    ap.add_argument("--detector", default=None, help="another detector model (with --find detector)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
-        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames)))
+        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames, args.find,
+                                args.detector)))
         return 0
     cores = os.cpu_count() or 1
     print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores, "
@@ -71,7 +80,8 @@ def main(argv=None) -> int:
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images", str(args.images),
                    "--dice", str(args.dice)] + (["--model", args.model] if args.model else []) + \
-                (["--frames"] if args.frames else [])
+                (["--frames"] if args.frames else []) + (["--find", args.find] if args.find else []) + \
+                (["--detector", args.detector] if args.detector else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
             print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"

@@ -1,4 +1,4 @@
-"""The whole read: image -> find (OpenCV) -> read faces (ONNX) -> name colours -> ``Roll``.
+"""The whole read: image -> find (learned detector or OpenCV) -> read faces (ONNX) -> name colours -> ``Roll``.
 
 ``DiceReader`` holds only settings and the injected stages; every call returns a new frozen
 ``Roll`` with the per-stage timings. ``decode_image`` turns bytes into a BGR image and refuses,
@@ -246,17 +246,25 @@ class DiceReader:
     work_size: int = 640
     threads: int | None = None
     turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
-    turn_below: float = 0.99  # ...only the dice whose first reading's value confidence is below this
+    turn_below: float = 0.9  # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
     skip_sure_duplicates: bool = False  # read the finder's boxes in two rounds (see _read_candidates)
     sure: float = 0.99  # ...a die this sure (die and value) is not read again in the boxes overlapping it
-    finder: DieFinder = field(init=False)
+    find_with: str = "detector"  # "detector": the learned detector (vision.detect); "opencv": vision.find's proposals
+    detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
+    finder: object = field(init=False)
     reader: FaceReader = field(init=False)
 
     def __post_init__(self):
         if self.session is None:
             from .read import load_session
             self.session = load_session(threads=self.threads)
-        self.finder = DieFinder(self.work_size)
+        if self.find_with == "detector":
+            from .detect import DieDetector
+            self.finder = DieDetector(self.detector_session, threads=self.threads)
+        elif self.find_with == "opencv":
+            self.finder = DieFinder(self.work_size)
+        else:
+            raise ValueError(f"find_with must be 'opencv' or 'detector', not {self.find_with!r}")
         self.reader = FaceReader(self.session)
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceReader":

@@ -38,6 +38,8 @@ def register(subparsers) -> None:
                    help="learn the table's light from the first image and store it in CAL.json")
     p.add_argument("--model", type=Path, default=None, help="face reader ONNX model (default: the shipped one)")
     p.add_argument("--dice-set", metavar="FILE", type=Path, help="read faces with a taught dice set (see teach)")
+    p.add_argument("--find", choices=["detector", "opencv"], default=None,
+                   help="how dice are found: the learned detector (default) or the OpenCV finder")
     p.set_defaults(func=run)
 
 
@@ -64,8 +66,12 @@ def run(args) -> int:
             calibration = Calibration.load(args.calibration)
         except (OSError, ValueError, KeyError) as exc:
             raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
-    reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration) \
-        if session is not None else dice_set_reader(args.dice_set, PALETTES[GAME_PALETTES[args.game]], calibration)
+    extra = {"find_with": args.find} if args.find else {}
+    try:
+        reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration, **extra) \
+            if session is not None else dice_set_reader(args.dice_set, PALETTES[GAME_PALETTES[args.game]], calibration)
+    except FileNotFoundError as exc:
+        raise BadInput(str(exc)) from None
     status = EXIT_OK
     for n, path in enumerate(args.images):
         try:

@@ -1,0 +1,163 @@
+"""The learned die detector's pure pre- and post-processing, its stage object with a fake
+session, and its training targets (tests/vision/test_detect_model.py runs the shipped model)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import ALIGN, STRIDE, DieDetector, decode, prepare
+from vision.pipeline import DiceReader
+from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
+
+
+
+def _output(h, w, peaks):
+    """A network output (1 x 5 x h x w) with a centre logit of 4 at each (row, col, w, h) peak."""
+    out = np.zeros((1, 5, h, w), np.float32)
+    out[0, 0] = -6.0
+    for r, c, bw, bh in peaks:
+        out[0, 0, r, c] = 4.0
+        out[0, 1, r, c] = np.log(bw / STRIDE)
+        out[0, 2, r, c] = np.log(bh / STRIDE)
+        out[0, 3, r, c] = 0.5
+        out[0, 4, r, c] = 0.5
+    return out
+
+
+class TestPrepare:
+    def test_scaled_to_the_working_size_and_padded_to_the_alignment(self):
+        x, scale = prepare(np.full((720, 1280, 3), 90, np.uint8), work=384)
+        assert scale == pytest.approx(0.3)
+        assert x.shape[0] == 1 and x.shape[1] == 3
+        assert x.shape[2] % ALIGN == 0 and x.shape[3] % ALIGN == 0
+        assert x.shape[3] == 384 and x.shape[2] >= 216
+
+    def test_light_level_does_not_change_the_input(self):
+        rng = np.random.default_rng(0)
+        img = rng.integers(60, 120, (64, 64, 3)).astype(np.uint8)
+        a, _ = prepare(img, 64)
+        b, _ = prepare((img * 2).astype(np.uint8), 64)
+        assert np.allclose(a, b, atol=1e-4)
+
+    def test_small_images_are_enlarged_at_most_twice(self):
+        _, scale = prepare(np.zeros((50, 40, 3), np.uint8), 384)
+        assert scale == 2.0
+
+
+class TestDecode:
+    def test_peaks_become_boxes_in_input_pixels_best_first(self):
+        out = _output(24, 32, [(5, 6, 20, 24), (15, 20, 40, 40)])
+        out[0, 0, 15, 20] = 6.0  # the second die is the surer one
+        boxes, scores = decode(out, scale=0.5, width=256, height=192)
+        assert len(boxes) == 2 and scores[0] > scores[1]
+        cx, cy = (20 + 0.5) * STRIDE / 0.5, (15 + 0.5) * STRIDE / 0.5
+        assert boxes[0] == pytest.approx([cx - 40, cy - 40, cx + 40, cy + 40])
+        cx, cy = (6 + 0.5) * STRIDE / 0.5, (5 + 0.5) * STRIDE / 0.5
+        assert boxes[1] == pytest.approx([cx - 20, cy - 24, cx + 20, cy + 24])
+
+    def test_a_peak_s_neighbours_are_not_more_dice(self):
+        out = _output(16, 16, [(8, 8, 20, 20)])
+        out[0, 0, 8, 9] = 3.0  # likely too, but below its neighbour
+        boxes, _ = decode(out, 1.0, 64, 64)
+        assert len(boxes) == 1
+
+    def test_unlikely_cells_are_not_dice(self):
+        out = _output(16, 16, [(8, 8, 20, 20)])
+        out[0, 0, 8, 8] = -2.5  # likelihood 0.08
+        assert len(decode(out, 1.0, 64, 64, min_score=0.15)[0]) == 0
+        assert len(decode(out, 1.0, 64, 64, min_score=0.05)[0]) == 1
+
+    def test_boxes_stay_inside_the_image(self):
+        out = _output(8, 8, [(0, 0, 30, 30)])
+        (box,), _ = decode(out, 1.0, 32, 32)
+        assert box[0] == 0 and box[1] == 0 and box[2] <= 32 and box[3] <= 32
+
+
+class FakeInput:
+    name = "image"
+    shape = [1, 3, "h", "w"]
+
+
+class FakeDetectorSession:
+    def __init__(self, peaks):
+        self.peaks = peaks
+        self.inputs = []
+
+    def get_inputs(self):
+        return [FakeInput()]
+
+    def run(self, outputs, feeds):
+        (x,) = feeds.values()
+        self.inputs.append(x)
+        return [_output(x.shape[2] // STRIDE, x.shape[3] // STRIDE, self.peaks)]
+
+
+class TestDieDetector:
+    def test_boxes_of_the_session_s_peaks_in_input_pixels(self):
+        session = FakeDetectorSession([(10, 10, 24, 24)])
+        found = DieDetector(session, work_size=384)(np.zeros((768, 768, 3), np.uint8))
+        assert session.inputs[0].shape == (1, 3, 384, 384)
+        (box,) = found.boxes
+        c = (10 + 0.5) * STRIDE * 2
+        assert box == (int(c - 24), int(c - 24), round(c + 24), round(c + 24))
+        assert found.elapsed_ms > 0
+
+    def test_a_tiny_image_has_no_dice_and_runs_no_model(self):
+        session = FakeDetectorSession([(1, 1, 8, 8)])
+        assert DieDetector(session)(np.zeros((4, 4, 3), np.uint8)).boxes == ()
+        assert session.inputs == []
+
+    def test_grey_images_are_accepted(self):
+        session = FakeDetectorSession([(3, 3, 8, 8)])
+        assert len(DieDetector(session)(np.zeros((64, 64), np.uint8)).boxes) == 1
+
+    def test_the_reader_refuses_an_unknown_finder(self, fake_session):
+        with pytest.raises(ValueError, match="find_with"):
+            DiceReader(fake_session, find_with="magic")
+
+    def test_the_reader_reads_the_detector_s_boxes(self, fake_session):
+        reader = DiceReader(fake_session, find_with="detector",
+                            detector_session=FakeDetectorSession([(10, 10, 24, 24), (20, 40, 24, 24)]))
+        roll = reader(np.full((384, 384, 3), 128, np.uint8))
+        assert len(roll.dice) == 2 and roll.candidates == 2
+        assert roll.values == (1, 1)  # the fake face reader says "1" for every crop
+
+
+class TestTargets:
+    def test_a_die_s_centre_cell_peaks_at_one_with_its_size_and_offset(self):
+        heat, reg, reg_mask, off_mask = heat_targets(np.array([[10, 20, 50, 44]]), [True], 16, 16)
+        cx, cy = 30 / STRIDE, 32 / STRIDE
+        iy, ix = int(cy), int(cx)
+        assert heat[iy, ix] == 1.0 and heat.max() == 1.0
+        assert (heat[iy, ix + 3] < 0.5) and heat[iy, ix + 1] > 0
+        assert reg[:, iy, ix] == pytest.approx([np.log(40 / STRIDE), np.log(24 / STRIDE), cx - ix, cy - iy])
+        assert reg_mask.sum() == 1 and off_mask.sum() == 1
+
+    def test_an_unsized_die_trains_its_centre_and_offset_not_its_size(self):
+        _, _, reg_mask, off_mask = heat_targets(np.array([[10, 20, 50, 44]]), [False], 16, 16)
+        assert reg_mask.sum() == 0 and off_mask.sum() == 1
+
+    def test_dice_outside_the_grid_are_left_out(self):
+        heat, *_ = heat_targets(np.array([[-30, -30, -2, -2], [100, 100, 140, 140]]), [True, True], 16, 16)
+        assert heat.max() == 0
+
+    def test_die_boxes_around_pip_boxes(self):
+        boxes = die_boxes_from_pips(np.array([[10, 10, 30, 30], [100, 100, 104, 104]]), np.array([6, 1]))
+        assert boxes[0] == pytest.approx([4, 4, 36, 36])
+        assert boxes[1][2] - boxes[1][0] == pytest.approx(32)  # the one takes the other die's size
+        assert (boxes[1][0] + boxes[1][2]) / 2 == pytest.approx(102)
+
+
+def test_augmented_boxes_follow_the_pixels():
+    """Scaling, cropping, turning and mirroring move the boxes with the die they hold."""
+    img = np.full((200, 300, 3), 40, np.uint8)
+    img[60:100, 150:190] = 250
+    box = np.array([[150, 60, 190, 100]], np.float32)
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        tile, b = augment_tile(rng, img, box, tile=256)
+        x0, y0, x1, y1 = b[0]
+        cx, cy = int((x0 + x1) / 2), int((y0 + y1) / 2)
+        if 0 <= cx < 256 and 0 <= cy < 256:
+            assert tile[cy, cx].mean() > tile.mean() + 20, seed
+            assert x1 - x0 == pytest.approx(y1 - y0, rel=0.05)
