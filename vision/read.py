@@ -116,6 +116,10 @@ def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None):
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # no busy-waiting between runs: the pipeline runs two sessions (detector, face reader) in turn,
+    # and their spinning thread pools took the cores from each other (a 640x640 photo on two
+    # threads: 39 ms with spinning, 17 ms without; bench/vision_speed.py)
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
