@@ -175,10 +175,11 @@ def measure_body(bgr: np.ndarray, box) -> tuple[int, int, int]:
     patch = bgr[ya:yb, xa:xb]
     if patch.size == 0:
         return (0, 0, 0)
-    yy, xx = np.mgrid[ya:yb, xa:xb]
-    inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+    inside = ((np.arange(ya, yb) - cy) ** 2)[:, None] + ((np.arange(xa, xb) - cx) ** 2)[None, :] <= r * r
     px = patch[inside] if inside.any() else patch.reshape(-1, 3)
-    return tuple(int(v) for v in np.median(px, axis=0))
+    px = np.sort(px, axis=0).astype(np.float64)  # the median by hand: np.median's overhead was 0.1 ms per die
+    n = len(px)
+    return tuple(int(v) for v in (px[(n - 1) // 2] + px[n // 2]) / 2)
 
 
 def _distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
