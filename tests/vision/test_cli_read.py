@@ -81,3 +81,21 @@ def test_missing_model_is_bad_input(photos, tmp_path, capsys):
     good, *_ = photos
     with pytest.raises(cli.BadInput, match="not found"):
         _run(["read", str(good), "--model", str(tmp_path / "none.onnx")], capsys)
+
+
+@pytest.mark.parametrize("find", ["detector", "opencv"])
+def test_either_finder_reads_the_photo(photos, capsys, find):
+    """``--find`` picks the learned detector (the default) or the OpenCV finder; both read the dice."""
+    good, _, _, sc = photos
+    code, out, _ = _run(["read", str(good), "--json", "--find", find], capsys)
+    assert code == 0
+    dice = json.loads(out)["dice"]
+    assert abs(len(dice) - len(sc.dice)) <= 1
+
+
+def test_unknown_finder_is_refused(photos, capsys):
+    good, *_ = photos
+    with pytest.raises(SystemExit) as exc:
+        _run(["read", str(good), "--find", "magic"], capsys)
+    assert exc.value.code == 2
+    assert "magic" in capsys.readouterr().err
