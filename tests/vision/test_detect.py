@@ -161,3 +161,24 @@ def test_augmented_boxes_follow_the_pixels():
         if 0 <= cx < 256 and 0 <= cy < 256:
             assert tile[cy, cx].mean() > tile.mean() + 20, seed
             assert x1 - x0 == pytest.approx(y1 - y0, rel=0.05)
+
+
+def test_training_a_few_steps_exports_a_detector_the_reader_can_run(tmp_path):
+    """The training loop and the export end to end (a few steps: it runs, not that it learns)."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.read import load_session
+    from vision.synth import render_scene
+    from vision.train_detect import export_onnx, to_work, train
+
+    rng = np.random.default_rng(3)
+    pool = []
+    for _ in range(2):
+        scene = render_scene(rng, size=(240, 320), n_dice=3)
+        img, boxes = to_work(scene.image, np.array([d.box for d in scene.dice], np.float32))
+        pool.append((img, boxes, np.ones(len(boxes), bool)))
+    net = train([pool], [1.0], steps=3, seed=1, batch_size=2, threads=1, progress=False)
+    path = tmp_path / "det.onnx"
+    export_onnx(net, path, {"steps": 3})
+    found = DieDetector(load_session(path, threads=1))(np.full((200, 300, 3), 120, np.uint8))
+    assert isinstance(found.boxes, tuple) and len(found.boxes) <= 100
