@@ -1,12 +1,14 @@
 """Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory.
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
+                                 [--find detector|opencv] [--detector M.onnx]
 
 The images are synthetic scenes (``vision.synth``, fixed seed) with ``--dice`` dice each, at
 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
 ``DiceReader.__call__`` on a BGR array (find + read + colour). Each configuration runs in its own
 child process so that the thread settings and the peak memory (ru_maxrss) are its own.
-``--frames`` times the reader as camera frames are read (the companion, ``watch``): no quarter
+Each line is followed by the median time of each stage (``Roll``'s stage times). ``--frames``
+times the reader as camera frames are read (the companion, ``watch``): no quarter
 turns, the other boxes of a die read surely not read again; the default is a photo's reading.
 """
 from __future__ import annotations
@@ -45,16 +47,19 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     reader = DiceReader(session, turns=False, skip_sure_duplicates=True, **kw) if frames else DiceReader(session, **kw)
     for im in images[:3]:  # warm-up
         reader(im)
-    times, found = [], []
+    times, found, stages = [], [], []
     for im in images:
         t0 = time.perf_counter()
         roll = reader(im)
         times.append((time.perf_counter() - t0) * 1000)
         found.append(len(roll.dice))
+        stages.append((roll.find_ms, roll.read_ms, roll.colour_ms, roll.candidates))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"size": f"{size[1]}x{size[0]}", "threads": threads, "images": n_images,
             "median_ms": float(np.median(times)), "p90_ms": float(np.percentile(times, 90)),
-            "mean_dice_found": float(np.mean(found)), "peak_mb": peak_mb}
+            "mean_dice_found": float(np.mean(found)), "peak_mb": peak_mb,
+            "stage_median_ms": [float(v) for v in np.median(np.array(stages), 0)[:3]],
+            "boxes_read": float(np.median(np.array(stages)[:, 3]))}
 
 
 def main(argv=None) -> int:
@@ -86,6 +91,9 @@ def main(argv=None) -> int:
             r = json.loads(out.strip().splitlines()[-1])
             print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"
                   f"  (dice found per image {r['mean_dice_found']:.1f})  peak memory {r['peak_mb']:.0f} MB")
+            f, rd, c = r["stage_median_ms"]
+            print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms ({r['boxes_read']:.0f} boxes), "
+                  f"colour {c:.1f} ms, the rest (rotated rectangles, results) {r['median_ms'] - f - rd - c:.1f} ms")
     return 0
 
 

@@ -579,9 +579,12 @@ def test_qwinto_cells_are_tappable_on_a_360_px_phone(base_url, players):
     ann, _ = players
     code = create_table(ann, base_url, "qwinto")
     ann.goto(f"{base_url}/t/{code}")
-    cells = ann.locator('[data-player="0"] .cell:not(.gap)')
-    cells.first.wait_for()
-    sizes = [cells.nth(i).bounding_box() for i in range(cells.count())]
+    selector = '[data-player="0"] .cell:not(.gap)'
+    ann.locator(selector).first.wait_for()
+    # measured in one script turn: the sheet is redrawn when the table's events arrive, and a
+    # cell measured one by one may be gone by then (bounding_box() of a replaced node is None)
+    sizes = ann.eval_on_selector_all(selector, "els => els.map(e => { const r = e.getBoundingClientRect();"
+                                               " return {width: r.width, height: r.height}; })")
     assert len(sizes) == 27  # three rows of nine fields
     assert min(min(b["width"], b["height"]) for b in sizes) >= 24, sizes[:3]
     assert ann.evaluate("document.documentElement.scrollWidth") <= 360
