@@ -76,12 +76,14 @@ def decode_frame(data: bytes, what: str = "frame"):
 
 _READERS: dict[tuple, Any] = {}
 _SESSION: list = []
+_DETECTOR: list = []  # the die detector's session, shared the same way
 _VISION_LOCK = threading.Lock()
 
 
 def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
     """vision's `DiceReader` for this palette and these faces, built once each (they share
-    one model session); `ReaderUnavailable` when vision has no reader or no model."""
+    one face-reader session and one detector session); `ReaderUnavailable` when vision has no
+    reader or no model."""
     key = (tuple(str(c) for c in palette), tuple(faces))
     with _VISION_LOCK:
         reader = _READERS.get(key)
@@ -97,14 +99,16 @@ def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
         try:
             if not _SESSION:
                 _SESSION.append(read.load_session())
-        except (FileNotFoundError, OSError, RuntimeError) as exc:
+            if not _DETECTOR:
+                _DETECTOR.append(importlib.import_module("vision.detect").load_detector())
+        except (FileNotFoundError, OSError, RuntimeError, ImportError) as exc:
             raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
         pal = game_palette(palette, colour)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
         # already read surely; the tracker's vote over several frames of a settled roll does that
         # job, and a frame must be read in well under 60 ms
         reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces), turns=False,
-                                     skip_sure_duplicates=True)
+                                     skip_sure_duplicates=True, detector_session=_DETECTOR[0])
         _READERS[key] = reader
         return reader
 

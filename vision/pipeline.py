@@ -243,7 +243,7 @@ class DiceReader:
     calibration: Calibration | None = None
     faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     min_die: float = 0.9  # chosen on the training photos (precision vs recall), see docs/vision.md
-    work_size: int = 640
+    work_size: int = 640  # the OpenCV finder's working copy (the detector's: vision.detect.WORK)
     threads: int | None = None
     turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
     turn_below: float = 0.9  # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
