@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .find import FindResult, to_bgr
+from .read import load_session, model_path
 
 WORK = 384  # the detector's working copy: longer side in pixels
 STRIDE = 4  # output cells are STRIDE x STRIDE working pixels
@@ -92,19 +93,13 @@ def decode(out: np.ndarray, scale: float, width: int, height: int, min_score: fl
 
 def load_detector(path=None, threads: int | None = None):
     """An onnxruntime session for the detector (default: the shipped ``dice_detect.onnx``)."""
-    from pathlib import Path
-
-    from .read import load_session, model_path
-    path = Path(path or model_path("dice_detect.onnx"))
-    if not path.is_file():
-        raise FileNotFoundError(f"die detector model not found: {path} (train it with `python -m vision.train_detect`)")
-    return load_session(path, threads=threads)
+    return load_session(path or model_path("dice_detect.onnx"), threads, "die detector", "vision.train_detect")
 
 
 @dataclass
 class DieDetector:
     """Callable stage object like ``DieFinder``: ``DieDetector()(bgr) -> FindResult`` whose
-    boxes are best first; ``scores`` holds their centre likelihoods."""
+    boxes are best first; ``detect(bgr)`` also returns their centre likelihoods."""
     session: object | None = None
     work_size: int = WORK
     min_score: float = DEFAULT_MIN_SCORE

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
+from .detect import DieDetector
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
@@ -259,7 +260,6 @@ class DiceReader:
             from .read import load_session
             self.session = load_session(threads=self.threads)
         if self.find_with == "detector":
-            from .detect import DieDetector
             self.finder = DieDetector(self.detector_session, threads=self.threads)
         elif self.find_with == "opencv":
             self.finder = DieFinder(self.work_size)

@@ -104,11 +104,13 @@ def mean_over_turns(first: np.ndarray, crops: np.ndarray, read) -> np.ndarray:
     return (np.asarray(first) + q.sum(0)) / 4.0
 
 
-def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None):
-    """An onnxruntime session for the model at ``path`` (FileNotFoundError with the path if missing)."""
+def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None, what: str = "face reader",
+                 trained_by: str = "vision.train"):
+    """An onnxruntime session for the model at ``path``; a missing file is a FileNotFoundError
+    that names the model (``what``) and the module that trains it (``trained_by``)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"face reader model not found: {path} (train it with `python -m vision.train`)")
+        raise FileNotFoundError(f"{what} model not found: {path} (train it with `python -m {trained_by}`)")
     import onnxruntime as ort
 
     opts = ort.SessionOptions()

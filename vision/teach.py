@@ -179,10 +179,7 @@ class FaceEmbedder:
     def __init__(self, path: str | Path = EMBED_MODEL, session=None, threads: int | None = 1, batch: int = 64):
         self.path = Path(path)
         if session is None:
-            if not self.path.is_file():
-                raise FileNotFoundError(f"face embedding model not found: {self.path} "
-                                        f"(train it with `python -m vision.train_embed`)")
-            session = load_session(self.path, threads=threads)
+            session = load_session(self.path, threads, "face embedding", "vision.train_embed")
         self.session = session
         inp = session.get_inputs()[0]
         self.input_name = inp.name

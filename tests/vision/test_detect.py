@@ -182,3 +182,9 @@ def test_training_a_few_steps_exports_a_detector_the_reader_can_run(tmp_path):
     export_onnx(net, path, {"steps": 3})
     found = DieDetector(load_session(path, threads=1))(np.full((200, 300, 3), 120, np.uint8))
     assert isinstance(found.boxes, tuple) and len(found.boxes) <= 100
+
+
+def test_a_missing_detector_model_says_which_model_and_how_to_train_it(tmp_path):
+    from vision.detect import load_detector
+    with pytest.raises(FileNotFoundError, match=r"die detector model not found: .*vision\.train_detect"):
+        load_detector(tmp_path / "absent.onnx")
