@@ -100,10 +100,32 @@ def is_dev(set_name: str, filename: str, source_photo: str = "") -> bool:
     return zlib.crc32(f"dev:{key}".encode("utf-8")) % 6 == 1
 
 
+FINDERS = ("opencv", "detector", "both")
+_DETECTOR = None  # one detector session per worker process (``find="detector"``/``"both"``)
+
+
+def proposals(bgr: np.ndarray, find: str = "opencv") -> list[tuple]:
+    """The boxes the reader is shown at run time: the OpenCV finder's proposals (``"opencv"``),
+    the learned detector's (``"detector"``, ``vision.detect``) or both. Training on the finder
+    the reader runs behind matters: the detector's boxes are tighter and fewer, and its weak
+    boxes (side faces of oblique dice) are the "not a die" crops the reader must reject."""
+    global _DETECTOR
+    if find not in FINDERS:
+        raise ValueError(f"find must be one of {', '.join(FINDERS)}, not {find!r}")
+    boxes = list(propose(bgr).boxes) if find in ("opencv", "both") else []
+    if find in ("detector", "both"):
+        if _DETECTOR is None:
+            from .detect import DieDetector
+            _DETECTOR = DieDetector(threads=1)
+        boxes += list(_DETECTOR(bgr).boxes)
+    return [tuple(b) for b in boxes]
+
+
 def _task_samples(task):
     """Crops of one photo or one synthetic scene at each size: ``({size: crops}, ys, tag, dev)``.
     Runs in a worker process."""
     kind, seed, index, sizes = task[:4]
+    find = task[5] if len(task) > 5 else "opencv"
     cv2.setNumThreads(1)
     rng = np.random.default_rng([seed, 0 if kind == "synth" else 1, index])
     samples, dev, bgr = [], False, None
@@ -112,7 +134,7 @@ def _task_samples(task):
         sc = render_scene(rng, size=shape)
         bgr, tag = sc.image, "synth"
         labels = [(d.box, "die", d.value) for d in sc.dice]
-        samples = _scene_samples(rng, labels, propose(bgr).boxes, neg_keep=0.2, jitters=1)
+        samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
     else:
         im = task[4]
         tag, dev = im.set_name, is_dev(im.set_name, im.path.name, im.source_photo)
@@ -125,16 +147,18 @@ def _task_samples(task):
                        for box in (inner, inner, inner, whole, whole, whole)]
         elif bgr is not None:
             labels = [(d.box, d.box_kind, d.value) for d in im.dice]
-            samples = _scene_samples(rng, labels, propose(bgr).boxes, neg_keep=0.5)
+            samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.5)
     crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT) for b, _ in samples]) if samples
                  else np.zeros((0, s, s, 3), np.uint8)) for s in sizes}
     return crops, np.array([y for _, y in samples], np.int64), tag, dev
 
 
-def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,), workers: int = 1):
+def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,), workers: int = 1,
+                  find: str = "opencv"):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on them).
-    Each scene is cropped at every size in ``sizes`` (the same boxes)."""
+    Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
+    proposals (``proposals``)."""
     from tqdm import tqdm
 
     sizes = tuple(sizes)
@@ -143,8 +167,8 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     for folder in sets:
         for im in load_folder(folder):
             if not im.validation:
-                tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()), sizes, im))
-    tasks += [("synth", seed, i, sizes) for i in range(n_synth)]
+                tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()), sizes, im, find))
+    tasks += [("synth", seed, i, sizes, None, find) for i in range(n_synth)]
     if workers > 1:
         import multiprocessing as mp
 
@@ -189,6 +213,39 @@ def _make_net(arch: str = "base"):
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(w[3], len(CLASSES)))
 
 
+def load_exported(net, path: Path) -> None:
+    """Start ``net`` from an exported face reader (``--init``): the export folds each batch norm
+    into its convolution, so the convolutions take the folded weights and biases and the batch
+    norms become the identity plus that bias (mean 0, variance 1, scale sqrt(1 + eps)). Train the
+    result with the batch norms frozen (``train(..., init=...)`` does): batch statistics would
+    undo the folding."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    layers = [(n.op_type, [weights[i] for i in n.input[1:] if i in weights])
+              for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in net if isinstance(m, torch.nn.BatchNorm2d)]
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    if len(layers) != len(convs) + len(linears) or [op for op, _ in layers[:len(convs)]] != ["Conv"] * len(convs):
+        raise ValueError(f"{path} does not have this architecture's layers")
+    with torch.no_grad():
+        for (_, (w, b)), conv, bn in zip(layers, convs, norms):
+            if tuple(conv.weight.shape) != w.shape:
+                raise ValueError(f"{path}: a convolution of shape {w.shape}, the architecture has {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0)
+            bn.weight.fill_(float(np.sqrt(1.0 + bn.eps)))
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+        (_, (w, b)), lin = layers[-1], linears[0]
+        lin.weight.copy_(torch.from_numpy(np.array(w)))
+        lin.bias.copy_(torch.from_numpy(np.array(b)))
+
+
 def _augment(torch, x, gen):
     """x: float (n, 3, h, w) in 0..255 -> augmented, standardised like vision.read.standardise.
     Runs on x's device; ``gen`` is a generator on that device."""
@@ -226,9 +283,12 @@ def one_cycle(fraction: float, peak: float) -> float:
 
 
 def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, arch: str = "base",
-          device: str = "cpu", batch: int = 256, lr: float = 3e-3, max_seconds: float | None = None):
+          device: str = "cpu", batch: int = 256, lr: float = 3e-3, max_seconds: float | None = None,
+          init: Path | None = None, repeats: np.ndarray | None = None):
     """Train and return the net (on the CPU, in eval mode). ``max_seconds``: after the first
-    epoch, fewer epochs are run when ``epochs`` would not fit in that time."""
+    epoch, fewer epochs are run when ``epochs`` would not fit in that time. ``init``: start from
+    this exported model (``load_exported``; its batch norms stay frozen). ``repeats``: how often
+    each crop is shown per epoch (the few real crops more often than the many rendered ones)."""
     import torch
     from tqdm import tqdm
 
@@ -240,7 +300,13 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
     else:
         torch.use_deterministic_algorithms(True)
     gen = torch.Generator(device=device).manual_seed(seed)
-    net = _make_net(arch).to(device)
+    net = _make_net(arch)
+    if init is not None:
+        load_exported(net, init)
+    net = net.to(device)
+    frozen = [m for m in net if isinstance(m, torch.nn.BatchNorm2d)] if init is not None else []
+    shown = torch.from_numpy(np.repeat(np.arange(len(ys)), repeats) if repeats is not None
+                            else np.arange(len(ys))).to(device)
     X = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).to(device)  # uint8 stays small
     Y = torch.from_numpy(ys).to(device)
     counts = np.bincount(ys, minlength=len(CLASSES)).astype(np.float64)
@@ -248,7 +314,7 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
                            device=device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = batch
-    per_epoch = (len(X) + bs - 1) // bs
+    per_epoch = (len(shown) + bs - 1) // bs
     steps = epochs * per_epoch
     step = 0
     lossf = torch.nn.CrossEntropyLoss(weight=weights, label_smoothing=0.02)
@@ -257,11 +323,13 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
     ep = 0
     while ep < epochs:
         net.train()
-        order = torch.randperm(len(X), generator=gen, device=device)
+        for m in frozen:
+            m.eval()
+        order = shown[torch.randperm(len(shown), generator=gen, device=device)]
         tot = torch.zeros((), device=device)
         correct = torch.zeros((), device=device, dtype=torch.long)
         seen = 0
-        for i in range(0, len(X), bs):
+        for i in range(0, len(order), bs):
             idx = order[i:i + bs]
             xb = _augment(torch, X[idx].float(), gen)
             out = net(xb)
@@ -356,6 +424,10 @@ def main(argv=None) -> int:
                     "is replaced by the crop size")
     ap.add_argument("--build-sizes", default=None, help="build and cache crops at these sizes too, e.g. 32,48")
     ap.add_argument("--build-only", action="store_true", help="build (and cache) the crops, train nothing")
+    ap.add_argument("--find", choices=FINDERS, default="opencv",
+                    help="whose boxes the crops are cut from: the OpenCV finder's, the detector's or both")
+    ap.add_argument("--init", type=Path, default=None, help="fine-tune this exported model (same --arch)")
+    ap.add_argument("--real-repeat", type=int, default=1, help="show each real crop this often per epoch")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -365,7 +437,8 @@ def main(argv=None) -> int:
         z = np.load(cache(args.size))
         crops, ys, tags, dev = z["crops"], z["ys"], z["tags"], z["dev"]
     else:
-        by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers)
+        by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers,
+                                               find=args.find)
         crops = by_size[args.size]
         for size in sizes if cache else ():
             cache(size).parent.mkdir(parents=True, exist_ok=True)
@@ -384,10 +457,13 @@ def main(argv=None) -> int:
     crops, ys, tags = crops[keep], ys[keep], tags[keep]
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
+    repeats = np.where(tags == "synth", 1, max(1, args.real_repeat))
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch, device=args.device,
-                batch=args.batch, lr=args.lr, max_seconds=args.max_seconds)
+                batch=args.batch, lr=args.lr, max_seconds=args.max_seconds, init=args.init, repeats=repeats)
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth, "arch": args.arch,
-            "samples": summary}
+            "samples": summary, "find": args.find, "real_repeat": args.real_repeat}
+    if args.init is not None:
+        info["fine_tuned_from"] = args.init.name
     if args.dev:
         per = {str(t): round(evaluate(net, dev_crops[dev_tags == t], dev_ys[dev_tags == t]), 4)
                for t in np.unique(dev_tags)}

@@ -67,3 +67,47 @@ def test_the_learning_rate_warms_up_then_decays():
     assert one_cycle(1.0, 1.0) == pytest.approx(1e-4)
     rates = [one_cycle(f, 1.0) for f in np.linspace(0.15, 1.0, 50)]
     assert all(a >= b for a, b in zip(rates, rates[1:]))  # never rises again after the peak
+
+
+class TestProposals:
+    """The crops are cut from the boxes the reader is shown at run time (``--find``)."""
+
+    def test_an_unknown_finder_is_refused(self):
+        from vision.train import proposals
+
+        with pytest.raises(ValueError, match="opencv, detector, both"):
+            proposals(np.zeros((64, 64, 3), np.uint8), "sift")
+
+    def test_both_is_the_opencv_proposals_and_the_detector_boxes(self):
+        from vision.detect import DieDetector
+        from vision.find import propose
+        from vision.synth import render_scene
+        from vision.train import proposals
+
+        bgr = render_scene(np.random.default_rng(11), size=(480, 640), n_dice=6).image
+        opencv = proposals(bgr, "opencv")
+        detector = proposals(bgr, "detector")
+        assert opencv == [tuple(b) for b in propose(bgr).boxes]
+        assert detector == [tuple(b) for b in DieDetector(threads=1)(bgr).boxes]
+        assert proposals(bgr, "both") == opencv + detector
+        assert 0 < len(detector) < len(opencv)  # about one box per die against many proposals
+
+
+def test_fine_tuning_starts_from_the_exported_model_exactly():
+    """``--init``: the exported model's folded batch norms are unfolded so the torch net gives the
+    shipped model's logits before the first step."""
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.read import DEFAULT_MODEL, load_session
+    from vision.train import _make_net, load_exported
+
+    net = _make_net("wide")
+    load_exported(net, DEFAULT_MODEL)
+    net.eval()
+    x = np.random.default_rng(3).normal(size=(4, 3, 32, 32)).astype(np.float32)
+    with torch.no_grad():
+        ours = net(torch.from_numpy(x)).numpy()
+    shipped = load_session(DEFAULT_MODEL, threads=1).run(None, {"crops": x})[0]
+    assert np.abs(ours - shipped).max() < 1e-4
+    with pytest.raises(ValueError, match="convolution of shape"):
+        load_exported(_make_net("base"), DEFAULT_MODEL)
