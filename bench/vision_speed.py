@@ -9,7 +9,8 @@ The images are synthetic scenes (``vision.synth``, fixed seed) with ``--dice`` d
 child process so that the thread settings and the peak memory (ru_maxrss) are its own.
 Each line is followed by the median time of each stage (``Roll``'s stage times). ``--frames``
 times the reader as camera frames are read (the companion, ``watch``): no quarter
-turns, the other boxes of a die read surely not read again; the default is a photo's reading.
+turns, the other boxes of a die read surely not read again, no rotated outlines; the default is a
+photo's reading, outlines included.
 """
 from __future__ import annotations
 
@@ -37,14 +38,19 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
 
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)
-    images = [render_scene(rng, size=size, n_dice=n_dice).image for _ in range(n_images)]
+    # as a camera's or a phone's JPEG gives them (the docstring said so; the code read the renders raw)
+    images = [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
+                                        [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR) for _ in range(n_images)]
     session = load_session(model or DEFAULT_MODEL, threads=threads)
     kw = {"find_with": find} if find else {}
     if detector:
         kw["detector_session"] = load_session(detector, threads=threads)
     elif find == "detector":
         kw["threads"] = threads
-    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, **kw) if frames else DiceReader(session, **kw)
+    # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
+    # second reading around a sure die, no rotated outlines
+    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False, **kw) if frames \
+        else DiceReader(session, **kw)
     for im in images[:3]:  # warm-up
         reader(im)
     times, found, stages = [], [], []

@@ -106,9 +106,10 @@ def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
         pal = game_palette(palette, colour)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
         # already read surely; the tracker's vote over several frames of a settled roll does that
-        # job, and a frame must be read in well under 60 ms
+        # job, and a frame must be read in well under 60 ms; nor the dice's rotated outlines,
+        # which nothing on the table's page draws (~0.25 ms a die)
         reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces), turns=False,
-                                     skip_sure_duplicates=True, detector_session=_DETECTOR[0])
+                                     skip_sure_duplicates=True, detector_session=_DETECTOR[0], outlines=False)
         _READERS[key] = reader
         return reader
 

@@ -159,3 +159,28 @@ class TestTheTablesOwnDice:
             calibrate_dice([], [], palette)
         with pytest.raises(ValueError, match="bad calibration die"):
             Calibration.from_json('{"gains": [1, 1, 1], "dice": [["orange", [1, 2]]]}')
+
+
+def test_the_median_is_the_middle_of_the_disc_pixels_per_channel():
+    """``measure_body`` takes the median from histograms: it must equal the plain median (the mean
+    of the two middle values of an even count, truncated), channel by channel."""
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        img = rng.integers(0, 256, (50, 50, 3), dtype=np.uint8)
+        box = (float(rng.uniform(0, 20)), float(rng.uniform(0, 20)), float(rng.uniform(25, 50)), float(rng.uniform(25, 50)))
+        x0, y0, x1, y1 = (int(round(v)) for v in box)
+        cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, max(1.0, 0.3 * min(x1 - x0, y1 - y0))
+        yy, xx = np.mgrid[:50, :50]
+        px = img[(yy - cy) ** 2 + (xx - cx) ** 2 <= r * r]
+        assert measure_body(img, box) == tuple(int(v) for v in np.median(px.astype(np.float64), axis=0))
+
+
+def test_palette_references_are_computed_once_and_cannot_be_changed():
+    from vision.colour import PALETTES
+
+    pal = PALETTES["twenty_one"]
+    lab, owner = pal.references()
+    assert pal.references()[0] is lab  # cached
+    assert list(owner) == sorted(owner) and set(owner) == set(range(len(pal.names)))
+    with pytest.raises(ValueError):
+        lab[0, 0] = 0.0

@@ -230,6 +230,17 @@ def test_a_die_has_its_rotated_rectangle(dice_reader):
         assert set(rb) == {"centre", "size", "angle"}
 
 
+def test_without_outlines_the_dice_are_the_same_but_have_no_rotated_rectangle(dice_reader):
+    """Camera frames skip the outlines (companion/reader.py): nothing else may change."""
+    from dataclasses import replace
+
+    sc = _scene(11, size=(480, 640), n_dice=4)
+    full, bare = dice_reader(sc.image), replace(dice_reader, outlines=False)(sc.image)
+    assert bare.dice and all(d.rotated is None for d in bare.dice)
+    assert "rotated_box" not in bare.dice[0].to_dict()
+    assert [replace(d, rotated=None) for d in full.dice] == list(bare.dice)
+
+
 def test_read_faces_of_known_boxes(dice_reader):
     sc = _scene(5, size=(480, 640), n_dice=5)
     read = dice_reader.read_faces(sc.image, [d.box for d in sc.dice])
