@@ -91,6 +91,28 @@ def decode(out: np.ndarray, scale: float, width: int, height: int, min_score: fl
     return boxes.astype(np.float32), scores.astype(np.float32)
 
 
+SIDE_FACE_SCORE = 0.35  # chosen on the training photos (docs/vision.md, "Side faces")
+SIDE_FACE_INSIDE = 0.2
+
+
+def drop_side_faces(boxes, scores, kept, weak: float = SIDE_FACE_SCORE, inside: float = SIDE_FACE_INSIDE) -> list[int]:
+    """Pure post-processing: the indices of ``kept`` (dice the reader accepted) without the weak
+    boxes that lean on a stronger die. A box the detector is under ``weak`` sure of, with more
+    than ``inside`` of its area in the box of a kept die it is surer of, is that die's side face
+    (an oblique view shows the top face and one or two sides, each with pips) or a second box on
+    it; two real dice touching each other are both found surely. Order of ``kept`` is kept."""
+    from .find import box_area, box_intersection
+
+    out = []
+    for i in kept:
+        lean = scores[i] < weak and any(
+            scores[k] > scores[i] and box_intersection(boxes[i], boxes[k]) > inside * box_area(boxes[i])
+            for k in kept if k != i)
+        if not lean:
+            out.append(i)
+    return out
+
+
 def load_detector(path=None, threads: int | None = None):
     """An onnxruntime session for the detector (default: the shipped ``dice_detect.onnx``)."""
     return load_session(path or model_path("dice_detect.onnx"), threads, "die detector", "vision.train_detect")

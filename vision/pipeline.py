@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .detect import DieDetector
+from .detect import DieDetector, drop_side_faces
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
@@ -252,6 +252,7 @@ class DiceReader:
     sure: float = 0.99  # ...a die this sure (die and value) is not read again in the boxes overlapping it
     find_with: str = "detector"  # "detector": the learned detector (vision.detect); "opencv": vision.find's proposals
     detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
+    side_faces: bool = True  # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
     outlines: bool = True  # each die's rotated rectangle (Die.rotated); ~0.25 ms a die, unused by camera frames
     finder: object = field(init=False)
     reader: FaceReader = field(init=False)
@@ -274,9 +275,12 @@ class DiceReader:
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
         bgr = as_bgr(image)
-        found = self.finder(bgr)
+        found, scores = self.finder.detect(bgr) if self.find_with == "detector" else (self.finder(bgr), None)
         probs, read_ms = self._read_candidates(bgr, found.boxes)
         chosen = select_dice(found.boxes, probs, self.faces, self.min_die)
+        if scores is not None and self.side_faces:
+            keep = set(drop_side_faces(found.boxes, scores, [c[0] for c in chosen]))
+            chosen = [c for c in chosen if c[0] in keep]
         boxes = [found.boxes[i] for i, *_ in chosen]
         if self.turns and boxes:
             t1 = time.perf_counter()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import ALIGN, STRIDE, DieDetector, decode, prepare
+from vision.detect import ALIGN, STRIDE, DieDetector, decode, drop_side_faces, prepare
 from vision.pipeline import DiceReader
 from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
 
@@ -121,6 +121,40 @@ class TestDieDetector:
         roll = reader(np.full((384, 384, 3), 128, np.uint8))
         assert len(roll.dice) == 2 and roll.candidates == 2
         assert roll.values == (1, 1)  # the fake face reader says "1" for every crop
+
+
+class TestSideFaces:
+    """An oblique die shows its top face and a side with pips: the detector may give the side a
+    weak box of its own, leaning on the die's box. ``drop_side_faces`` drops it."""
+    TOP = (100, 100, 160, 160)
+    SIDE = (104, 150, 160, 190)  # below the top face, a quarter of it inside the die's box
+
+    def test_a_weak_box_leaning_on_a_surer_die_is_dropped(self):
+        assert drop_side_faces([self.TOP, self.SIDE], np.array([0.9, 0.2]), [0, 1]) == [0]
+
+    def test_a_sure_box_is_kept_however_it_overlaps(self):
+        # two real touching dice: both found surely
+        assert drop_side_faces([self.TOP, self.SIDE], np.array([0.9, 0.6]), [0, 1]) == [0, 1]
+
+    def test_a_weak_box_alone_or_barely_touching_is_kept(self):
+        apart = (300, 300, 340, 340)
+        touching = (158, 100, 218, 160)  # shares a 2-px strip with the die
+        assert drop_side_faces([self.TOP, apart, touching], np.array([0.9, 0.2, 0.2]), [0, 1, 2]) == [0, 1, 2]
+
+    def test_only_the_dice_the_reader_kept_count(self):
+        # the surer box was rejected by the reader: nothing for the weak one to lean on
+        assert drop_side_faces([self.TOP, self.SIDE], np.array([0.9, 0.2]), [1]) == [1]
+
+    def test_the_reader_drops_them_and_can_be_told_not_to(self, fake_session):
+        # detector peaks at (row, col, w, h) in cells of the 384-px working copy
+        # a die's box (51..112 px) and a side box below it, 18 of its 40 px rows inside the die's
+        session = FakeDetectorSession([(20, 20, 60, 60), (28, 20, 56, 40)])
+        bgr = np.full((384, 384, 3), 128, np.uint8)
+        out = session.run(None, {"image": np.zeros((1, 3, 384, 384), np.float32)})[0]
+        out[0, 0, 28, 20] = -1.0  # the second peak weak: sigmoid(-1) = 0.27
+        session.run = lambda outputs, feeds: [out]
+        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
+        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0, side_faces=False)(bgr).dice) == 2
 
 
 class TestTargets:
