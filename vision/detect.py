@@ -91,6 +91,27 @@ def decode(out: np.ndarray, scale: float, width: int, height: int, min_score: fl
     return boxes.astype(np.float32), scores.astype(np.float32)
 
 
+SMALL = 14.0  # found dice whose median side is under this many working pixels: look again, closer
+CLOSER = 20.0  # ...on a working copy where that median side is this many pixels
+MAX_WORK = 2048  # the closer look's longest side at most (a 4K photo: about half its pixels)
+
+
+def closer_work(sides, work: int, longer: int, small: float = SMALL, closer: float = CLOSER,
+                max_work: int = MAX_WORK) -> int | None:
+    """Pure: the working size (longer side) for a second, closer look, or None when the first
+    is enough. ``sides``: the found dice's longer sides in working pixels; ``longer``: the input's
+    longer side. The network was trained on dice of about 7 to 150 working pixels; a 1080p webcam
+    frame of 25-px dice shrinks them to 5-7 px at ``WORK``, where a sixth of them were missed
+    (docs/vision.md, "Small dice in a big photo"). The closer look never enlarges the input."""
+    if len(sides) == 0:
+        return None
+    median = float(np.median(sides))
+    if median >= small:
+        return None
+    target = min(int(work * closer / max(median, 1.0)), max_work, longer)
+    return target if target > 1.25 * work else None
+
+
 SIDE_FACE_SCORE = 0.35  # chosen on the training photos (docs/vision.md, "Side faces")
 SIDE_FACE_INSIDE = 0.2
 
@@ -126,6 +147,7 @@ class DieDetector:
     work_size: int = WORK
     min_score: float = DEFAULT_MIN_SCORE
     threads: int | None = None
+    look_closer: bool = True  # small dice in a big photo: a second look at a finer scale (closer_work)
     _input: str = field(init=False, default="")
 
     def __post_init__(self):
@@ -139,13 +161,22 @@ class DieDetector:
         H, W = bgr.shape[:2]
         if H < 8 or W < 8:
             return FindResult((), 1.0, (time.perf_counter() - t0) * 1000), np.zeros(0, np.float32)
-        x, scale = prepare(bgr, self.work_size)
-        out = self.session.run(None, {self._input: x})[0]
-        boxes, scores = decode(out, scale, W, H, self.min_score)
+        boxes, scores, scale = self._look(bgr, self.work_size)
+        if self.look_closer and len(boxes):
+            work = closer_work(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale,
+                               self.work_size, max(H, W))
+            if work is not None:
+                boxes, scores, scale = self._look(bgr, work)
         as_int = tuple((int(b[0]), int(b[1]), int(round(b[2])), int(round(b[3]))) for b in boxes)
         keep = [i for i, b in enumerate(as_int) if b[2] - b[0] >= 2 and b[3] - b[1] >= 2]
         return (FindResult(tuple(as_int[i] for i in keep), scale, (time.perf_counter() - t0) * 1000),
                 scores[keep])
+
+    def _look(self, bgr: np.ndarray, work: int) -> tuple[np.ndarray, np.ndarray, float]:
+        x, scale = prepare(bgr, work)
+        out = self.session.run(None, {self._input: x})[0]
+        boxes, scores = decode(out, scale, bgr.shape[1], bgr.shape[0], self.min_score)
+        return boxes, scores, scale
 
     def __call__(self, bgr: np.ndarray) -> FindResult:
         return self.detect(bgr)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import ALIGN, STRIDE, DieDetector, decode, drop_side_faces, prepare
+from vision.detect import ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces, prepare
 from vision.pipeline import DiceReader
 from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
 
@@ -121,6 +121,33 @@ class TestDieDetector:
         roll = reader(np.full((384, 384, 3), 128, np.uint8))
         assert len(roll.dice) == 2 and roll.candidates == 2
         assert roll.values == (1, 1)  # the fake face reader says "1" for every crop
+
+
+class TestCloserLook:
+    """Small dice in a big photo (a 1080p frame of 25-px dice: 5-7 px on the 384-px working copy)
+    get a second look on a finer working copy; dice the first look sees well enough do not."""
+
+    def test_dice_big_enough_need_no_second_look(self):
+        assert closer_work([20.0, 24.0, 30.0], 384, 1920) is None
+        assert closer_work([], 384, 1920) is None  # nothing found: nothing to size the look by
+
+    def test_small_dice_are_looked_at_where_they_are_twenty_pixels(self):
+        assert closer_work([6.0, 6.0, 7.0], 384, 1920) == 384 * 20 // 6
+
+    def test_the_second_look_never_enlarges_the_photo_nor_exceeds_the_cap(self):
+        assert closer_work([4.0], 384, 900) == 900
+        assert closer_work([2.0], 384, 8000) == 2048
+        assert closer_work([13.0], 384, 400) is None  # 400 px is barely more than the first look
+
+    def test_the_detector_looks_again_at_the_finer_scale(self):
+        # a peak of 4 x 4 working px (a tiny die) on a 1920 x 1080 photo
+        session = FakeDetectorSession([(10, 10, 4, 4)])
+        found = DieDetector(session)(np.zeros((1080, 1920, 3), np.uint8))
+        assert [x.shape[3] for x in session.inputs] == [384, 1920]  # 384 * 20 / 4, at most the photo
+        assert len(found.boxes) == 1
+        once = FakeDetectorSession([(10, 10, 4, 4)])
+        DieDetector(once, look_closer=False)(np.zeros((1080, 1920, 3), np.uint8))
+        assert len(once.inputs) == 1
 
 
 class TestSideFaces:
