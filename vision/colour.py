@@ -215,9 +215,11 @@ def _references(palette: Palette) -> tuple[np.ndarray, np.ndarray]:
 def _distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """(..., n) Lab colours -> (..., n, names) distance to each name's nearest reference."""
     ref, owner = palette.references()
-    d = lab[..., None, :] - ref
-    d[..., 0] *= _L_WEIGHT
-    dist = np.sqrt((d ** 2).sum(-1))
+    # channel by channel: a sum over a last axis of 3 was most of the time (0.6 ms a photo)
+    dist = np.square((lab[..., 0, None] - ref[:, 0]) * _L_WEIGHT)
+    dist += np.square(lab[..., 1, None] - ref[:, 1])
+    dist += np.square(lab[..., 2, None] - ref[:, 2])
+    np.sqrt(dist, out=dist)
     starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])  # each name's first reference
     return np.minimum.reduceat(dist, starts, axis=-1)
 
