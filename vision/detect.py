@@ -94,6 +94,10 @@ def decode(out: np.ndarray, scale: float, width: int, height: int, min_score: fl
 SMALL = 14.0  # found dice whose median side is under this many working pixels: look again, closer
 CLOSER = 20.0  # ...on a working copy where that median side is this many pixels
 MAX_WORK = 2048  # the closer look's longest side at most (a 4K photo: about half its pixels)
+SIZE_FROM = 0.3  # ...sized by the boxes the first look is at least this sure of: weak boxes on a
+# textured table are small, and two of them made a 640-px photo of one 40-px die look again at
+# full size, where the table's texture gave a false die; the small dice worth a second look
+# score 0.37-0.63 (10th percentile, bench/vision_scales.py's 1080p and 4K rows)
 
 
 def closer_work(sides, work: int, longer: int, small: float = SMALL, closer: float = CLOSER,
@@ -162,8 +166,10 @@ class DieDetector:
         if H < 8 or W < 8:
             return FindResult((), 1.0, (time.perf_counter() - t0) * 1000), np.zeros(0, np.float32)
         boxes, scores, scale = self._look(bgr, self.work_size)
-        if self.look_closer and len(boxes):
-            work = closer_work(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale,
+        sure = scores >= SIZE_FROM
+        if self.look_closer and sure.any():
+            sized = boxes[sure]
+            work = closer_work(np.maximum(sized[:, 2] - sized[:, 0], sized[:, 3] - sized[:, 1]) * scale,
                                self.work_size, max(H, W))
             if work is not None:
                 boxes, scores, scale = self._look(bgr, work)

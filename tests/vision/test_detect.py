@@ -149,6 +149,16 @@ class TestCloserLook:
         DieDetector(once, look_closer=False)(np.zeros((1080, 1920, 3), np.uint8))
         assert len(once.inputs) == 1
 
+    def test_weak_small_boxes_do_not_size_the_look(self):
+        # one sure 24-px die and two weak 8-px boxes (a textured table): no second look
+        session = FakeDetectorSession([(10, 10, 24, 24), (30, 30, 8, 8), (40, 40, 8, 8)])
+        out = session.run(None, {"image": np.zeros((1, 3, 384, 384), np.float32)})[0]
+        out[0, 0, 30, 30] = out[0, 0, 40, 40] = -1.0  # sigmoid(-1) = 0.27, under SIZE_FROM
+        session.inputs.clear()
+        session.run = lambda outputs, feeds: (session.inputs.append(feeds["image"]), [out])[1]
+        found = DieDetector(session)(np.zeros((640, 640, 3), np.uint8))
+        assert len(session.inputs) == 1 and len(found.boxes) == 3
+
 
 class TestSideFaces:
     """An oblique die shows its top face and a side with pips: the detector may give the side a
