@@ -21,7 +21,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detect import DieDetector  # noqa: E402
 from vision.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader  # noqa: E402
 from vision.synth import render_scene  # noqa: E402
@@ -47,7 +46,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-closer", action="store_true", help="no second look at small dice")
     args = ap.parse_args(argv)
     reader = DiceReader(threads=1, outlines=False)
-    reader.finder = DieDetector(reader.finder.session, look_closer=not args.no_closer)
+    reader.finder.look_closer = not args.no_closer
     print(f"{args.scenes} synthetic scenes per row (seed {args.seed}, 1 to 8 dice each, fewer when big), one thread, "
           f"closer look {'off' if args.no_closer else 'on'}")
     for (h, w), sides, most in ROWS:

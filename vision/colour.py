@@ -73,10 +73,7 @@ class Palette:
 
     def references(self) -> tuple[np.ndarray, np.ndarray]:
         """(Lab of every reference colour, index of its name in ``names``), grouped by name."""
-        try:
-            return _references(self)
-        except TypeError:  # a palette built with lists: not hashable, so not cached
-            return _references.__wrapped__(self)
+        return _references(self)
 
     def subset(self, name: str, names, one_each: bool = False) -> "Palette":
         ref = dict(self.colours)

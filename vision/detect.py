@@ -105,7 +105,7 @@ def closer_work(sides, work: int, longer: int, small: float = SMALL, closer: flo
     """Pure: the working size (longer side) for a second, closer look, or None when the first
     is enough. ``sides``: the found dice's longer sides in working pixels; ``longer``: the input's
     longer side. The network was trained on dice of about 7 to 150 working pixels; a 1080p webcam
-    frame of 25-px dice shrinks them to 5-7 px at ``WORK``, where a sixth of them were missed
+    frame of 25-px dice shrinks them to 5-7 px at ``WORK``, where one in nine was missed
     (docs/vision.md, "Small dice in a big photo"). The closer look never enlarges the input."""
     if len(sides) == 0:
         return None
@@ -166,9 +166,8 @@ class DieDetector:
         if H < 8 or W < 8:
             return FindResult((), 1.0, (time.perf_counter() - t0) * 1000), np.zeros(0, np.float32)
         boxes, scores, scale = self._look(bgr, self.work_size)
-        sure = scores >= SIZE_FROM
-        if self.look_closer and sure.any():
-            sized = boxes[sure]
+        if self.look_closer:
+            sized = boxes[scores >= SIZE_FROM]
             work = closer_work(np.maximum(sized[:, 2] - sized[:, 0], sized[:, 3] - sized[:, 1]) * scale,
                                self.work_size, max(H, W))
             if work is not None:
