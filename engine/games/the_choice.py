@@ -43,23 +43,12 @@ MISTHROWS_TO_END = 3
 MAX_SUM = 18
 
 
-def _ordered_partitions(items: tuple[int, ...]) -> list[tuple[tuple[int, ...], ...]]:
-    """Every way to split `items` into non-empty groups, the groups in every order."""
-    if not items:
-        return [()]
-    out = []
-    for k in range(1, len(items) + 1):
-        for first in combinations(items, k):
-            rest = tuple(i for i in items if i not in first)
-            for tail in _ordered_partitions(rest):
-                out.append((first,) + tail)
-    return out
-
-
-# die positions -> ways to use exactly those dice as numbers (sums, in marking order)
-_PARTITIONS = {tuple(s): _ordered_partitions(tuple(s))
-               for k in range(DICE + 1) for s in combinations(range(DICE), k)}
-
+# every non-empty group of dice, the ways a number can be made: (the dice as bits,
+# their positions, their 1-based labels), in the order of `combinations` by size
+_GROUPS = [(sum(1 << d for d in g), g, tuple(d + 1 for d in g))
+           for k in range(1, DICE + 1) for g in combinations(range(DICE), k)]
+_ALL_DICE = (1 << DICE) - 1
+_DICE_OF = {bits: tuple(d for d in range(DICE) if bits >> d & 1) for bits in range(1 << DICE)}
 
 # (colour dice, number dice) for every way to use at least one die, in a fixed order
 _USES = [(tuple(d for d in range(DICE) if use[d] == 1),
@@ -223,6 +212,51 @@ def _ring_arcs(cells) -> int:
     return sum(1 for p in cells if (p - 1) % RING_SIZE not in cells)
 
 
+_RING_BITS = (1 << RING_SIZE) - 1
+
+
+def _mask_arcs(mask: int) -> int:
+    """`_ring_arcs` of the ring positions set in `mask` (bit p = position p): the
+    positions whose anticlockwise neighbour is not set."""
+    turned = ((mask << 1) | (mask >> (RING_SIZE - 1))) & _RING_BITS
+    return (mask & ~turned).bit_count()
+
+
+def _arc_growth(ring: tuple[str, ...]) -> dict[int, dict[tuple[str, ...], list[tuple[int, ...]]]]:
+    """Crossed ring (as bits: one arc, or none) -> sorted colours of 1-3 new crosses ->
+    the sets of spaces (ascending) that keep the crosses one arc with those colours.
+
+    The new spaces are the i spaces before the arc and the k - i after it, or any k
+    spaces in a row on an empty ring. Made once per side: 242 arcs, 9 ways each."""
+    arcs = [0] + [sum(1 << (start + n) % RING_SIZE for n in range(length))
+                  for start in range(RING_SIZE) for length in range(1, RING_SIZE)]
+    arcs.append(_RING_BITS)
+    table: dict[int, dict[tuple[str, ...], list[tuple[int, ...]]]] = {}
+    for mask in arcs:
+        by_colours: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
+        free = RING_SIZE - mask.bit_count()
+        for k in range(1, DICE + 1):
+            if k > free:
+                break
+            if mask:
+                a = next(p for p in range(RING_SIZE)
+                         if mask >> p & 1 and not mask >> (p - 1) % RING_SIZE & 1)
+                b = next(p for p in range(RING_SIZE)
+                         if mask >> p & 1 and not mask >> (p + 1) % RING_SIZE & 1)
+                sets = [[(a - n) % RING_SIZE for n in range(1, i + 1)]
+                        + [(b + n) % RING_SIZE for n in range(1, k - i + 1)]
+                        for i in range(k + 1)]
+            else:
+                sets = [[(s + n) % RING_SIZE for n in range(k)] for s in range(RING_SIZE)]
+            for cells in sets:
+                spaces = tuple(sorted(set(cells)))
+                key = tuple(sorted(ring[p] for p in spaces))
+                if len(spaces) == k and spaces not in by_colours.get(key, ()):
+                    by_colours.setdefault(key, []).append(spaces)
+        table[mask] = by_colours
+    return table
+
+
 class TheChoice(Game):
     name = "the_choice"
     title = "The Choice"
@@ -233,6 +267,7 @@ class TheChoice(Game):
     def __init__(self, layout: TheChoiceLayout) -> None:
         super().__init__(layout)
         self._side_index = {s.name: i for i, s in enumerate(layout.sides)}
+        self._arc_growth = tuple(_arc_growth(s.ring) for s in layout.sides)
 
     # -- sheets --------------------------------------------------------------------
     def new_sheet(self, first_side: int | str = 0) -> ChoiceSheet:
@@ -355,48 +390,93 @@ class TheChoice(Game):
         """Dice a player must use to avoid a misthrow: the roller all, the others two."""
         return DICE if role == ROLLER else 2
 
-    def _ring_options(self, lay: ChoiceSideLayout, side: ChoiceSide, roll: Roll,
-                      dice: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Ring positions for the colour dice `dice` (one per die, same order)."""
+    def _ring_options(self, index: int, lay: ChoiceSideLayout, roll: Roll,
+                      dice: tuple[int, ...], mask: int) -> list[tuple[tuple, tuple]]:
+        """(ring positions in ascending order, their marks) for the colour dice `dice`;
+        `mask` holds the crossed positions as bits.
+
+        The spaces come from the side's `_arc_growth` table; dice of one colour take
+        that colour's spaces in ascending order, and the options come in the order of
+        `product(*choices)` over each die's spaces, as `_ring_search` gives them."""
         if not dice:
-            return [()]
-        crossed = side.ring
-        choices = [[p for p in lay.ring_of[roll.dice[d].colour] if p not in crossed]
+            return [((), ())]
+        growth = self._arc_growth[index].get(mask)
+        if growth is None:      # a sheet typed in with crosses that are not one arc
+            return self._ring_search(lay, roll, dice, mask)
+        colours = [roll.dice[d].colour for d in dice]
+        sets = growth.get(tuple(sorted(colours)))
+        if not sets:
+            return []
+        ring = lay.ring
+        found = []
+        for spaces in sets:
+            assigned: list[int] = []
+            for colour in colours:
+                for p in spaces:
+                    if ring[p] == colour and p not in assigned:
+                        assigned.append(p)
+                        break
+            found.append(tuple(assigned))
+        found.sort()
+        out = []
+        for assigned in found:
+            pairs = sorted(zip(assigned, dice))
+            out.append((tuple(p for p, _ in pairs),
+                        tuple(Mark(RING, p, ring[p], (d + 1,)) for p, d in pairs)))
+        return out
+
+    def _ring_search(self, lay: ChoiceSideLayout, roll: Roll, dice: tuple[int, ...],
+                     mask: int) -> list[tuple[tuple, tuple]]:
+        """`_ring_options` by trying every space for every die (any crossed spaces)."""
+        choices = [[p for p in lay.ring_of[roll.dice[d].colour] if not mask >> p & 1]
                    for d in dice]
         out = []
         for cells in product(*choices):
-            if len(set(cells)) != len(cells):
-                continue
-            if _ring_arcs(crossed.union(cells)) <= 1:
-                out.append(cells)
+            grown = mask
+            for p in cells:
+                bit = 1 << p
+                if grown & bit:     # two dice on one space
+                    break
+                grown |= bit
+            else:
+                if _mask_arcs(grown) <= 1:
+                    pairs = sorted(zip(cells, dice))
+                    out.append((tuple(p for p, _ in pairs),
+                                tuple(Mark(RING, p, lay.ring[p], (d + 1,)) for p, d in pairs)))
         return out
 
-    def _number_options(self, lay: ChoiceSideLayout, side: ChoiceSide, roll: Roll,
-                        dice: tuple[int, ...]):
-        """(grid positions in drawing order, dice groups) for the number dice `dice`."""
-        if not dice:
-            return [((), ())]
-        out = []
-        line = side.line
-        used0 = set(line)
-        last0 = line[-1] if line else None
+    def _number_options(self, lay: ChoiceSideLayout, side: ChoiceSide,
+                        roll: Roll) -> dict[tuple[int, ...], list[tuple[tuple, tuple]]]:
+        """Number dice (positions, ascending) -> every (grid positions in drawing order,
+        their marks) that uses exactly those dice: the line is grown one group of dice
+        at a time, so a group that cannot continue it cuts off every longer way."""
+        faces = [d.face for d in roll.dice]
         adjacent = lay.adjacent
         cell_of = lay.cell_of
-        faces = [d.face for d in roll.dice]
-        for groups in _PARTITIONS[dice]:
-            cells = []
-            last = last0
-            ok = True
-            for g in groups:
-                c = cell_of.get(sum(faces[d] for d in g))
-                if c is None or c in used0 or c in cells or (
+        numbers = lay.numbers
+        used = set(side.line)
+        groups = []
+        for bits, dice, label in _GROUPS:
+            c = cell_of.get(sum(faces[d] for d in dice))
+            if c is not None and c not in used:
+                groups.append((bits, c, label))
+        out: dict[tuple[int, ...], list[tuple[tuple, tuple]]] = {(): [((), ())]}
+        # (dice still free, dice taken, cells, marks, the line's end), depth first and
+        # each way recorded when visited: for one set of dice, the groups in the order
+        # of `_GROUPS`, then the groups that follow them
+        stack = [(_ALL_DICE, 0, (), (), side.line[-1] if side.line else None)]
+        while stack:
+            free, taken, cells, marks, last = stack.pop()
+            if cells:
+                out.setdefault(_DICE_OF[taken], []).append((cells, marks))
+            grown = []
+            for bits, c, label in groups:
+                if bits & free != bits or c in cells or (
                         last is not None and c not in adjacent[last]):
-                    ok = False
-                    break
-                cells.append(c)
-                last = c
-            if ok:
-                out.append((tuple(cells), groups))
+                    continue
+                grown.append((free & ~bits, taken | bits, cells + (c,),
+                              marks + (Mark(NUMBER, c, numbers[c], label),), c))
+            stack.extend(reversed(grown))
         return out
 
     def _legal(self, sheet: ChoiceSheet, roll: Roll, role: str) -> Iterable[Placement]:
@@ -405,40 +485,31 @@ class TheChoice(Game):
         lay = self.layout.sides[sheet.current]
         side = sheet.side
         needed = self.dice_needed(role)
-        miss_mark = Mark(MISS, side.misthrows, MISS_VALUE)
+        miss_tail = (Mark(MISS, side.misthrows, MISS_VALUE),)
+        mask = sum(1 << p for p in side.ring)
         seen = set()
         ring_cache: dict = {}
-        number_cache: dict = {}
+        number_options = self._number_options(lay, side, roll)
         # each die: 0 unused, 1 colour, 2 number
         for colour_dice, number_dice in _USES:
-            used = len(colour_dice) + len(number_dice)
             rings = ring_cache.get(colour_dice)
             if rings is None:
                 rings = ring_cache[colour_dice] = self._ring_options(
-                    lay, side, roll, colour_dice)
+                    sheet.current, lay, roll, colour_dice, mask)
             if not rings:
                 continue
-            numbers = number_cache.get(number_dice)
-            if numbers is None:
-                numbers = number_cache[number_dice] = self._number_options(
-                    lay, side, roll, number_dice)
+            numbers = number_options.get(number_dice)
             if not numbers:
                 continue
-            miss = used < needed
-            for cells in rings:
-                ring_key = frozenset(cells)
-                for path, groups in numbers:
-                    key = (ring_key, path, miss)
+            miss = len(colour_dice) + len(number_dice) < needed
+            tail = miss_tail if miss else ()
+            for cells, ring_marks in rings:
+                for path, number_marks in numbers:
+                    key = (cells, path, miss)
                     if key in seen:
                         continue
                     seen.add(key)
-                    marks = [Mark(RING, p, lay.ring[p], (d + 1,))
-                             for p, d in sorted(zip(cells, colour_dice))]
-                    marks += [Mark(NUMBER, c, lay.numbers[c], tuple(d + 1 for d in g))
-                              for c, g in zip(path, groups)]
-                    if miss:
-                        marks.append(miss_mark)
-                    yield Placement(ENTER, tuple(marks), len(path) >= 2)
+                    yield Placement(ENTER, ring_marks + number_marks + tail, len(path) >= 2)
         yield Placement.special(MISTHROW)
 
     def canonical(self, placement: Placement) -> Placement:

@@ -250,6 +250,28 @@ class TestColourRing:
             s, Roll.parse("red:1 red:2 blue:3"), OTHER, Placement.parse("Rred@2/1 Mx@0"))
 
 
+    def test_crosses_typed_in_as_two_arcs_may_be_joined_by_the_roll(self, game):
+        # a paper sheet with a gap at red 1 between green 0 and purple 2
+        s = sheet(game, {"colours": [0, 2]})
+        offered = effects(legal(game, s, "red:1 blue:2 blue:3"))
+        assert "Mx@0 Rred@1" in offered
+        assert not any("Rblue" in p and "Rred" not in p for p in offered)
+
+    def test_arc_table_offers_what_trying_every_space_offers(self, game):
+        # the fast ring options (from the side's arc table) against the plain search,
+        # for every arc on both sides and random colour dice
+        rng = random.Random(7)
+        for index, lay in enumerate(game.layout.sides):
+            for mask in game._arc_growth[index]:
+                for _ in range(4):
+                    roll = game.random_roll(rng)
+                    for dice in [(0,), (2,), (0, 1), (1, 2), (0, 1, 2)]:
+                        first_ways = {}     # `legal` keeps the first way to cross a set
+                        for cells, marks in game._ring_search(lay, roll, dice, mask):
+                            first_ways.setdefault(cells, marks)
+                        assert game._ring_options(index, lay, roll, dice, mask) == \
+                            list(first_ways.items()), (mask, roll, dice)
+
 class TestNumberLine:
     """A start anywhere, then each space touching the last, never entering one twice."""
 
