@@ -202,15 +202,24 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
 
 
 def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
-                creator: bool) -> dict:
-    """Everything a page shows, for one viewer (their legal placements and reasons)."""
+                creator: bool, stand_in: int | None = None) -> dict:
+    """Everything a page shows, for one viewer (their legal placements and reasons).
+
+    `stand_in`: a seat someone joined on their own device whose placements the creator asks
+    for, to answer for an absent player (`me.stand_in`; written with `"stand_in": true`)."""
     state = dict(shared_state(rec, seq, table))
     me: dict[str, Any] = {"seat": seat, "creator": creator,
                           "can_roll": creator or (seat is not None and seat == table.next_roller
                                                   and not table.is_over)}
     me["writes_for"] = [s for s in range(len(rec.seats))
                         if s == seat or (creator and not rec.seats[s].claimed)]
+    me["stand_in"] = None
+    if (creator and stand_in is not None and 0 <= stand_in < len(rec.seats)
+            and stand_in not in me["writes_for"]):
+        me["stand_in"] = stand_in
     me["seats"] = {str(s): seat_options(table, s) for s in me["writes_for"]}
+    if me["stand_in"] is not None:
+        me["seats"][str(stand_in)] = seat_options(table, stand_in)
     state["me"] = me
     return state
 
@@ -289,7 +298,8 @@ def load(code: str) -> tuple[TableRecord, int, Table]:
 
 def state_response(rec: TableRecord, seq: int, table: Table, status: int = 200):
     seat, creator = viewer(rec)
-    return jsonify(table_state(rec, seq, table, seat, creator)), status
+    stand_in = request.args.get("stand_in", type=int)
+    return jsonify(table_state(rec, seq, table, seat, creator, stand_in)), status
 
 
 # -- games ----------------------------------------------------------------------------------
@@ -385,10 +395,55 @@ def join(code: str):
     return set_token(resp, rec.code, token)
 
 
+@bp.get("/tables/<code>/seats/<int:seat>/rejoin")
+def rejoin_code(code: str, seat: int):
+    """The host's view of a seat's rejoin code: {seat, name, key, url}; the code moves the seat
+    to another device (a lost phone, a private tab). Only the table's creator may ask."""
+    store = get_store()
+    rec = store.table_record(code)
+    if not viewer(rec)[1]:
+        raise ApiError(403, "only the table's creator can show a rejoin code")
+    key = store.rejoin_key(rec, seat)
+    if key is None:
+        raise ApiError(409, f"nobody has joined as {rec.seats[seat].name} yet: "
+                            f"{rec.seats[seat].name} can sit down without a code")
+    return jsonify({"seat": seat, "name": rec.seats[seat].name, "key": key,
+                    "url": f"/t/{rec.code}?rejoin={seat}.{key}"})
+
+
+@bp.post("/tables/<code>/rejoin")
+def rejoin(code: str):
+    """{"seat", "key"}: take back a joined seat on this device with the code the host shows;
+    the device that had the seat keeps watching only."""
+    data = body_json()
+    if not (isinstance(data, dict) and isinstance(data.get("seat"), int)
+            and isinstance(data.get("key"), str)):
+        raise ApiError(400, "send {\"seat\": number, \"key\": rejoin code}")
+    store = get_store()
+    rec = store.table_record(code)
+    seat, creator = viewer(rec)
+    if seat is not None and seat != data["seat"]:
+        raise ApiError(409, f"you already sit at this table as {rec.seats[seat].name}")
+    if not 0 <= data["seat"] < len(rec.seats):
+        raise ApiError(400, f"there is no seat {data['seat']} at this table")
+    try:
+        token = store.rejoin(rec, data["seat"], data["key"],
+                             rec.creator_token if creator else None)
+    except SeatTaken as exc:
+        raise ApiError(409, str(exc)) from None
+    rec = store.table_record(rec.code)
+    seq, table = store.state(rec)
+    current_app.extensions["broker"].publish(rec.code, "joined", {"seq": seq,
+                                                                  "seat": data["seat"]})
+    resp = make_response(jsonify(table_state(rec, seq, table, data["seat"], creator)))
+    return set_token(resp, rec.code, token)
+
+
 @bp.post("/tables/<code>/actions")
 def act(code: str):
-    """One action: {"type": "roll"|"correct", "roll": text | [dice]} or
-    {"type": "place", "seat", "placement": text} or {"type": "undo", "seat"}."""
+    """One action: {"type": "roll"|"correct", "roll": text | [dice]}, {"type": "keep"} (the
+    roller has finished rolling) or {"type": "place", "seat", "placement": text} or
+    {"type": "undo", "seat"}."""
     data = body_json()
     if not isinstance(data, dict):
         raise ApiError(400, "an action must be a JSON object with a 'type'")
@@ -413,10 +468,15 @@ def act(code: str):
             raise ApiError(400, f"there is no seat {target} at this table")
         mine = seat == target
         stand_in = creator and not rec.seats[target].claimed
-        if not (mine or stand_in):
+        # the host answers for a player who joined but is away (a lost phone), when asked to
+        confirmed = creator and not mine and data.get("stand_in") is True
+        if not (mine or stand_in or confirmed):
+            if creator:
+                raise ApiError(403, f"{rec.seats[target].name} has joined on their own device: "
+                                    f"answer for {rec.seats[target].name} only after confirming")
             raise ApiError(403, f"this is {rec.seats[target].name}'s sheet: only "
                                 f"{rec.seats[target].name} may write on it")
-        by = target
+        by = -1 if confirmed and not stand_in else target
     seq, table = store.append(rec, action, by, check)
     current_app.extensions["broker"].publish(
         rec.code, "action", {"seq": seq, "action": data.get("type"),

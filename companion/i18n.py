@@ -52,6 +52,31 @@ STRINGS: dict[str, dict[str, str]] = {
     "table_view": {"en": "Table view", "de": "Tischansicht"},
     "sit_as": {"en": "Sit down as", "de": "Hinsetzen als"},
     "you": {"en": "you", "de": "du"},  # the badge on the player's own sheet
+    "watch_only": {"en": "Every seat is taken, so this device only watches the table.",
+                   "de": "Alle Plätze sind besetzt, dieses Gerät schaut dem Tisch nur zu."},
+    "no_seat_here": {"en": "This device has no seat at this table.",
+                     "de": "Dieses Gerät hat keinen Platz an diesem Tisch."},
+    "rejoin_hint": {"en": "Sat down before on another phone or browser? Tap your name and type "
+                          "the rejoin code the host shows you.",
+                    "de": "Schon auf einem anderen Handy oder Browser hingesetzt? Tippe deinen "
+                          "Namen an und gib den Code ein, den der Gastgeber dir zeigt."},
+    "rejoin_code": {"en": "Rejoin code", "de": "Code zum Wiederhinsetzen"},
+    "rejoin_take": {"en": "Take my seat back on this device",
+                    "de": "Meinen Platz auf diesem Gerät zurückholen"},
+    "rejoin_for": {"en": "Rejoin code for", "de": "Code zum Wiederhinsetzen für"},
+    "rejoin_shown": {"en": "{name} scans this on the new device, or taps their name there and "
+                           "types the code:",
+                     "de": "{name} scannt das auf dem neuen Gerät oder tippt dort den eigenen "
+                           "Namen an und gibt den Code ein:"},
+    "answer_for": {"en": "Answer for", "de": "Eintragen für"},
+    "stand_in_confirm": {"en": "{name} has joined on their own device. Answer for {name} only "
+                               "when {name} cannot (a lost phone, away from the table).",
+                         "de": "{name} sitzt mit einem eigenen Gerät am Tisch. Trag nur für "
+                               "{name} ein, wenn {name} es nicht kann (Handy weg, nicht am "
+                               "Tisch)."},
+    "stand_in_active": {"en": "You answer for {name}.", "de": "Du trägst für {name} ein."},
+    "back_to_mine": {"en": "Back to my sheet", "de": "Zurück zu meinem Zettel"},
+    "joined": {"en": "joined", "de": "sitzt"},
     "creator": {"en": "table creator", "de": "Tisch-Ersteller"},
     "turn_of": {"en": "Turn of", "de": "Am Zug"},
     "to_roll": {"en": "rolls next", "de": "würfelt als Nächstes"},

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from flask import (Blueprint, Response, current_app, g, redirect,
                    render_template, request, url_for)
@@ -100,8 +101,13 @@ def teach(code: str):
 
 @bp.get("/t/<code>/qr.svg")
 def qr(code: str):
+    """The QR code that opens the table; `?rejoin=SEAT.CODE`: the one that takes a seat back."""
     rec = get_store().table_record(code)
-    return Response(qr_svg(_table_url(rec.code)), mimetype="image/svg+xml")
+    url = _table_url(rec.code)
+    rejoin = request.args.get("rejoin", "")
+    if re.fullmatch(r"\d{1,2}\.[A-Z0-9]{4,8}", rejoin):
+        url += f"?rejoin={rejoin}"
+    return Response(qr_svg(url), mimetype="image/svg+xml")
 
 
 @bp.get("/qr.svg")

@@ -104,6 +104,18 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
     ("app.seat_taken", "{name} has already joined this table",
      "{name} sitzt schon an diesem Tisch"),
     ("app.no_table", "there is no table '{code}'", "es gibt keinen Tisch '{code}'"),
+    ("app.rejoin_host", "only the table's creator can show a rejoin code",
+     "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen"),
+    ("app.rejoin_free", "nobody has joined as {name} yet: {name} can sit down without a code",
+     "als {name} hat sich noch niemand hingesetzt: {name} kann sich ohne Code hinsetzen"),
+    ("app.rejoin_wrong", "that is not {name}'s rejoin code: ask the host for the code shown now",
+     "das ist nicht der Code von {name}: den Gastgeber nach dem jetzt gezeigten Code fragen"),
+    ("app.rejoin_changed", "{name}'s seat changed meanwhile: ask the host for the code shown now",
+     "der Platz von {name} hat sich inzwischen geändert: den Gastgeber nach dem jetzt "
+     "gezeigten Code fragen"),
+    ("app.stand_in", "{name} has joined on their own device: answer for {name} only after "
+                     "confirming",
+     "{name} sitzt mit einem eigenen Gerät am Tisch: nur nach Bestätigung für {name} eintragen"),
     ("app.too_large", "the upload is too large", "die hochgeladene Datei ist zu groß"),
     ("app.same_name", "two players have the same name", "zwei Spieler haben denselben Namen"),
     ("app.frame_empty", "the frame is empty", "das Bild ist leer"),

@@ -17,6 +17,8 @@ log, so a request replays only when another process wrote (or on the first reque
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
@@ -84,6 +86,7 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 5
+REJOIN_LENGTH = 6   # a seat's rejoin code: 32**6, about 10**9
 
 
 class UnknownTable(LookupError):
@@ -297,6 +300,40 @@ class Store:
                 raise
         if cur.rowcount != 1:
             raise SeatTaken(f"{rec.seats[seat].name} has already joined this table")
+        return token
+
+    def rejoin_key(self, rec: TableRecord, seat: int) -> str | None:
+        """The code that moves a joined seat to another device (None: nobody joined it).
+
+        Made from the creator's secret and the seat's current token (HMAC), so nothing is
+        stored: once used, the seat has a new token and the code is spent; only someone who
+        holds the creator's token can make it."""
+        if not 0 <= seat < len(rec.seats):
+            raise InvalidInput(f"there is no seat {seat} at this table of {len(rec.seats)}")
+        token = rec.tokens[seat]
+        if token is None:
+            return None
+        digest = hmac.new(rec.creator_token.encode(), f"rejoin:{rec.code}:{seat}:{token}".encode(),
+                          hashlib.sha256).digest()
+        return "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:REJOIN_LENGTH])
+
+    def rejoin(self, rec: TableRecord, seat: int, key: str, token: str | None = None) -> str:
+        """Move a joined seat to this device with its rejoin code: the seat gets a new token
+        (the old device's is no longer the seat's); returns it. `InvalidInput` for a wrong
+        code, `SeatTaken` when the seat changed meanwhile."""
+        expected = self.rejoin_key(rec, seat)
+        given = "".join(str(key).split()).upper()
+        if expected is None or not secrets.compare_digest(expected, given):
+            raise InvalidInput(f"that is not {rec.seats[seat].name}'s rejoin code: "
+                               f"ask the host for the code shown now")
+        token = token or secrets.token_urlsafe(24)
+        with write_lock(self.path):
+            cur = self.db.execute(
+                "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token=?",
+                (token, rec.id, seat, rec.tokens[seat]))
+        if cur.rowcount != 1:
+            raise SeatTaken(f"{rec.seats[seat].name}'s seat changed meanwhile: "
+                            f"ask the host for the code shown now")
         return token
 
     def seat_of(self, rec: TableRecord, token: str | None) -> int | None:

@@ -277,6 +277,44 @@
     }
   }
 
+  // ---- a seat for this device: sit down, or take a joined seat back with the host's code -------
+  const fill = (text, name) => text.split("{name}").join(name);
+  /* `box` gets the free seats to sit down at, and the joined ones to take back with the rejoin
+   * code the host shows (a lost phone, a private tab): a device without a seat is never left
+   * with nothing to do and no word why. A link `?rejoin=SEAT.CODE` (the host's QR) fills it in. */
+  function seatChooser(box, state, code, after) {
+    box.innerHTML = "";
+    const free = state.players.filter(p => !p.claimed), taken = state.players.filter(p => p.claimed);
+    const msg = el("p", { class: "error", role: "alert" });
+    const link = /^(\d+)\.([A-Za-z0-9]+)$/.exec(new URLSearchParams(location.search).get("rejoin") || "");
+    let form = null;
+    function askCode(p, key) {
+      if (form) form.remove();
+      const input = el("input", { id: "rejoin-key", value: key || "", autocomplete: "off", autocapitalize: "characters",
+        maxlength: 8, "aria-label": T.rejoin_code + " " + p.name, placeholder: T.rejoin_code });
+      form = el("form", { class: "row", id: "rejoin-form", "data-seat": p.seat, onsubmit: async e => {
+        e.preventDefault();
+        msg.textContent = "";
+        try { await api("POST", "/api/tables/" + code + "/rejoin", { seat: p.seat, key: input.value.trim() }); after(); }
+        catch (err) { msg.textContent = err.message; }
+      } }, el("label", {}, T.rejoin_code + " · " + p.name, input), el("button", { type: "submit", id: "rejoin-send" }, T.rejoin_take));
+      box.append(form, msg);
+      if (!key) input.focus();
+    }
+    if (free.length) box.append(el("h2", {}, T.sit_as),
+      el("div", { class: "actions" }, free.map(p => el("button", { type: "button", "data-seat": p.seat,
+        onclick: async () => {
+          try { await api("POST", "/api/tables/" + code + "/join", { seat: p.seat }); after(); }
+          catch (e) { msg.textContent = e.message; box.append(msg); }
+        } }, p.name))));
+    else box.append(el("p", { class: "hint", id: "watch-only" }, T.watch_only));
+    if (taken.length) box.append(el("p", { class: "note" }, T.rejoin_hint),
+      el("div", { class: "actions" }, taken.map(p => el("button", { type: "button", class: "secondary", "data-rejoin": p.seat,
+        onclick: () => askCode(p) }, p.name + " (" + T.joined + ")"))));
+    const linked = link && state.players[+link[1]];
+    if (linked && linked.claimed) askCode(linked, link[2]);
+  }
+
   // ---- my sheet -------------------------------------------------------------------------
   function sheetPage() {
     const code = document.body.dataset.code;
@@ -287,7 +325,8 @@
     let focus = null;
 
     async function refresh() {
-      try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#hint").textContent = e.message; return; }
+      try { state = await api("GET", "/api/tables/" + code + (standIn !== null ? "?stand_in=" + standIn : "")); }
+      catch (e) { $("#hint").textContent = e.message; return; }
       if (state.seq !== lastSeq) {
         // another player's action: the fields this player has chosen stay chosen while still legal
         const seat = seatShown(), opt = seat === null ? null : state.me.seats[String(seat)];
@@ -299,8 +338,23 @@
       render();
     }
 
+    // the host answers for a player who joined on their own device only after confirming it here
+    let standIn = null;
+    function askStandIn() {
+      const me = state.me;
+      if (!me.creator || wanted === "" || me.writes_for.includes(+wanted) || !state.players[+wanted] || standIn !== null) return false;
+      const name = state.players[+wanted].name;
+      $("#hint").innerHTML = "";
+      $("#hint").append(el("span", { id: "stand-in-ask" }, fill(T.stand_in_confirm, name)),
+        el("span", { class: "actions" },
+          el("button", { type: "button", id: "stand-in-yes", onclick: () => { standIn = +wanted; refresh(); } }, T.answer_for + " " + name),
+          el("a", { class: "button secondary", href: "/t/" + code + "/sheet" }, T.back_to_mine)));
+      return true;
+    }
+
     function seatShown() {
       const w = state.me.writes_for;
+      if (standIn !== null && state.me.stand_in === standIn) return standIn;
       if (wanted !== "" && w.includes(+wanted)) return +wanted;
       if (state.me.seat !== null && state.me.seat !== undefined) return state.me.seat;
       return w.length ? w[0] : null;
@@ -312,18 +366,21 @@
       document.body.dataset.over = state.is_over;
       const seat = seatShown();
       const who = $("#who");
+      const clear = () => { $("#sheet").innerHTML = ""; $("#actions").innerHTML = ""; $("#score").innerHTML = ""; $("#seat-switch").innerHTML = ""; };
+      if (askStandIn()) { who.textContent = T.my_sheet; clear(); return; }
       if (seat === null) {
         who.textContent = T.my_sheet;
-        $("#hint").innerHTML = "";
-        $("#hint").append(el("a", { href: "/t/" + code }, T.sit_as + " …"));
-        $("#sheet").innerHTML = ""; $("#actions").innerHTML = ""; $("#score").innerHTML = "";
+        $("#hint").textContent = T.no_seat_here;
+        clear();
+        if (!$("#sheet").contains(document.activeElement)) seatChooser($("#sheet"), state, code, () => location.reload());
         return;
       }
       const player = state.players[seat];
       const opt = state.me.seats[String(seat)];
       who.textContent = T.sheet_of + " " + player.name + (player.role === "roller" && state.roll && !state.turn_complete ? " (" + T.roller + ")" : "");
       const sw = $("#seat-switch"); sw.innerHTML = "";
-      if (state.me.writes_for.length > 1) {
+      if (seat === standIn) sw.append(el("p", { class: "note recon", id: "stand-in-note" }, fill(T.stand_in_active, player.name)));
+      else if (state.me.writes_for.length > 1) {
         sw.append(el("div", { class: "actions" }, T.written_for_you + ":",
           state.me.writes_for.map(s => el("a", { href: "?seat=" + s, class: "badge" + (s === seat ? " turn" : "") }, state.players[s].name))));
       }
@@ -396,6 +453,7 @@
     async function place(seat, placement) { await act({ type: "place", seat, placement }); }
 
     async function act(body) {
+      if (body.seat === standIn) body = Object.assign({ stand_in: true }, body);
       try { state = await api("POST", "/api/tables/" + code + "/actions", body); chosen.clear(); lastSeq = state.seq; render(); }
       catch (e) { $("#reason").textContent = e.message; }
     }
@@ -410,6 +468,7 @@
     let state = null;
     async function refresh() {
       try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#turn").textContent = e.message; return; }
+      await Promise.all(Object.keys(rejoinShown).map(showRejoin));
       render();
     }
     function render() {
@@ -418,17 +477,12 @@
       document.body.dataset.over = state.is_over;
       const link = $("#my-sheet-link");
       link.classList.toggle("hidden", !state.me.writes_for.length);
-      const seats = $("#seats"); seats.innerHTML = "";
-      const free = state.players.filter(p => !p.claimed);
-      if (state.me.seat === null && free.length) {
-        seats.classList.remove("hidden");
-        seats.append(el("h2", {}, T.sit_as),
-          el("div", { class: "actions" }, free.map(p => el("button", { type: "button", "data-seat": p.seat,
-            onclick: async () => {
-              try { await api("POST", "/api/tables/" + code + "/join", { seat: p.seat }); location.href = "/t/" + code + "/sheet"; }
-              catch (e) { seats.append(el("p", { class: "error" }, e.message)); }
-            } }, p.name))));
-      } else seats.classList.add("hidden");
+      const seats = $("#seats");
+      // the creator without a seat at a full table (a laptop running it) needs no chooser, unless by a link
+      const chooser = state.me.seat === null && (!state.me.creator || state.players.some(p => !p.claimed) ||
+        /[?&]rejoin=/.test(location.search));
+      seats.classList.toggle("hidden", !chooser);
+      if (chooser && !seats.contains(document.activeElement)) seatChooser(seats, state, code, () => { location.href = "/t/" + code + "/sheet"; });
       const rank = $("#ranking"); rank.innerHTML = "";
       rank.classList.toggle("hidden", !state.is_over);
       if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", {}, s.player + " · " + s.total))));
@@ -440,11 +494,40 @@
             p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + answerText(p.answer, p.view)) : null,
             !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
             state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you) : null),
+          hostTools(p),
           p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
           p.layout.recon ? el("p", { class: "note recon" }, p.layout.name + " · " + T.recon) : null));
       }
       rollEntry($("#roll-entry"), state, code, refresh);
       camera($("#camera-box"), state, code);
+    }
+    // the host's help for a joined player: a code to take the seat back on another device, and
+    // answering for them (the sheet page asks to confirm) when they are away
+    const rejoinShown = {};     // seat -> the code shown, asked again on each change (a used one is spent)
+    async function showRejoin(seat) {
+      try { rejoinShown[seat] = await api("GET", "/api/tables/" + code + "/seats/" + seat + "/rejoin"); }
+      catch (e) { rejoinShown[seat] = { error: e.message }; }
+    }
+    function hostTools(p) {
+      if (!state.me.creator || !p.claimed || p.seat === state.me.seat) return null;
+      const out = el("div", { class: "host-tools" });
+      const r = rejoinShown[p.seat];
+      out.append(el("div", { class: "actions" },
+        el("button", { type: "button", class: "secondary", "data-show-rejoin": p.seat, "aria-expanded": String(!!r), onclick: async () => {
+          if (rejoinShown[p.seat]) delete rejoinShown[p.seat]; else await showRejoin(p.seat);
+          render();
+        } }, T.rejoin_for + " " + p.name),
+        state.pending.includes(p.seat) ? el("a", { class: "button secondary", "data-answer-for": p.seat,
+          href: "/t/" + code + "/sheet?seat=" + p.seat }, T.answer_for + " " + p.name) : null));
+      if (r && r.error) out.append(el("p", { class: "error" }, r.error));
+      else if (r) {
+        const url = location.origin + r.url;
+        out.append(el("figure", { class: "qr rejoin" },
+          el("img", { src: "/t/" + code + "/qr.svg?rejoin=" + p.seat + "." + r.key, alt: "QR " + url, width: 160, height: 160 }),
+          el("figcaption", {}, fill(T.rejoin_shown, p.name), el("br"), el("strong", { class: "code rejoin-key" }, r.key),
+            el("br"), el("a", { href: url }, url))));
+      }
+      return out;
     }
     refresh();
     listen(code, refresh);

@@ -1,0 +1,98 @@
+"""The table as players use it on their phones (Chromium at 390x844 and 360x640): a lost phone,
+the host standing in, the camera's demo pictures, The Choice's drawn sheet, and the smaller
+things a group notices in its first game. Helpers and fixtures are test_web_browser's.
+Screenshots go to out/screenshots/ (git-ignored)."""
+import contextlib
+
+import pytest
+
+from test_web_browser import (ARGS, CHROMIUM, SHOTS, base_url, browser, box_of,  # noqa: F401
+                              create_table, join, playwright, shot, state_of, wait_seq)
+
+PHONES = {"390x844": (390, 844), "360x640": (360, 640)}
+
+
+@contextlib.contextmanager
+def phones(browser, *sizes, desktop=False):
+    """One page per size, each its own device (its own cookies); `desktop`: a 1280-px one
+    more. Fails the test on any script error in a page."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts, pages, errors = [], [], []
+    for size in sizes:
+        w, h = PHONES[size]
+        contexts.append(browser.new_context(viewport={"width": w, "height": h}, is_mobile=True,
+                                            has_touch=True, device_scale_factor=1))
+    if desktop:
+        contexts.append(browser.new_context(viewport={"width": 1280, "height": 860}))
+    for context in contexts:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(15000)
+        pages.append(page)
+    try:
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, errors
+
+
+def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_player(
+        base_url, browser):
+    """Bob joins on phone A, then opens the table on phone B: B is told it only watches and how
+    to get the seat back; the host shows Bob's rejoin code, B takes the seat with it, and A is
+    told it has no seat any more. Later the host answers for Bob after confirming."""
+    with phones(browser, "390x844", "360x640", "360x640", desktop=True) as (ann, bob_a, bob_b, host):
+        code = create_table(ann, base_url, "qwinto")
+        join(bob_a, base_url, code)
+        # phone B: a full table, explained; no dead "Sit down as ..." link
+        bob_b.goto(f"{base_url}/t/{code}/sheet")
+        bob_b.wait_for_selector("#watch-only")
+        assert "only watches" in bob_b.inner_text("#watch-only")
+        assert bob_b.locator('[data-rejoin="1"]').count() == 1
+        shot(bob_b, "seat-lost-phone-b-360")
+        # the host (Ann's laptop shares her cookie: here Ann's own phone) shows Bob's code
+        ann.goto(f"{base_url}/t/{code}")
+        ann.click('[data-show-rejoin="1"]')
+        ann.wait_for_selector(".rejoin-key")
+        key = ann.inner_text(".rejoin-key")
+        link = ann.get_attribute(".rejoin figcaption a", "href")
+        assert link.endswith(f"/t/{code}?rejoin=1.{key}")
+        shot(ann, "seat-rejoin-code-390")
+        # phone B opens the link (the QR): the code is filled in, one tap takes the seat
+        bob_b.goto(link)
+        bob_b.wait_for_selector("#rejoin-form")
+        assert bob_b.input_value("#rejoin-key") == key
+        shot(bob_b, "seat-rejoin-link-360")
+        bob_b.click("#rejoin-send")
+        bob_b.wait_for_url("**/sheet")
+        bob_b.wait_for_function("document.querySelector('#who').textContent.includes('Bob')")
+        # phone A learns it has no seat any more, with a way to get it back
+        bob_a.reload()
+        bob_a.wait_for_selector("#watch-only")
+        assert bob_a.inner_text("#hint") == "This device has no seat at this table."
+        # a wrong code is refused at the form, nothing changes
+        bob_a.click('[data-rejoin="1"]')
+        bob_a.fill("#rejoin-key", "AAAAAA")
+        bob_a.click("#rejoin-send")
+        bob_a.wait_for_selector("#rejoin-form + .error:has-text(\"not Bob's rejoin code\")")
+        # Ann rolls and answers; Bob is away: the host answers for him after confirming
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.click('#roll-entry .pad [data-die="orange:3"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector("#sheet .cell.legal")
+        ann.click('#sheet .cell[data-key="O@2"]')
+        ann.wait_for_selector("#undo")
+        ann.goto(f"{base_url}/t/{code}")
+        ann.click('[data-answer-for="1"]')
+        ann.wait_for_selector("#stand-in-ask")
+        assert ann.locator("#sheet .cell").count() == 0      # nothing to tap before confirming
+        shot(ann, "seat-stand-in-confirm-390")
+        ann.click("#stand-in-yes")
+        ann.wait_for_selector("#stand-in-note")
+        ann.wait_for_selector('#sheet .cell.legal[data-key="O@2"]')
+        ann.click('#sheet .cell[data-key="O@2"]')
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('orange 3')")
+        state = state_of(ann, code)
+        assert state["turn_complete"] and state["players"][1]["answered"]
+        wait_seq([bob_b], state["seq"])
