@@ -24,7 +24,8 @@ def create_app(config: Mapping[str, Any] | None = None,
         SETTLE_FRAMES=3,
         SSE_HEARTBEAT=5.0,                    # also how soon a closed page frees its thread
         JSON_SORT_KEYS=False,
-        PUBLIC_URL=None,                      # the LAN address printed by `serve`
+        PUBLIC_URL=None,                      # the LAN address printed by `serve` (QR, links)
+        HTTPS_URL=None,                       # its HTTPS address, when `serve` runs HTTPS
         FRAME_SOURCE=None,                    # a server-side camera / demo source
         READER_FACTORY=None,                  # tests: (palette, faces, frames) -> reader
     )

@@ -39,12 +39,21 @@ STRINGS: dict[str, dict[str, str]] = {
                           "und die Punkte erscheinen darunter."},
     "recent": {"en": "Recent tables", "de": "Letzte Tische"},
     "entries": {"en": "entries", "de": "Einträge"},  # a recent table's count of rolls and answers
-    "https_note": {"en": "Phones need HTTPS for the camera. Start with --https; the "
-                         "certificate is self-signed, so the browser warns once: choose "
-                         "\u201cAdvanced\u201d, then \u201cProceed\u201d.",
-                   "de": "Handys brauchen HTTPS für die Kamera. Mit --https starten; das "
-                         "Zertifikat ist selbst signiert, der Browser warnt einmal: "
-                         "\u201eErweitert\u201c, dann \u201eFortfahren\u201c wählen."},
+    "https_note": {"en": "Phones need the secure address for their camera:",
+                   "de": "Handys brauchen für die Kamera die sichere Adresse:"},
+    "cert_note": {"en": "The first time, the phone's browser warns that the connection is not "
+                        "private: the certificate is this computer's own, not a public one. "
+                        "Choose \u201cAdvanced\u201d (or \u201cShow details\u201d), then "
+                        "\u201cProceed\u201d (or \u201cVisit this website\u201d). It asks only once.",
+                  "de": "Beim ersten Mal warnt der Browser des Handys, die Verbindung sei nicht "
+                        "privat: Das Zertifikat ist das eigene dieses Computers, kein "
+                        "öffentliches. \u201eErweitert\u201c (oder \u201eDetails anzeigen\u201c) "
+                        "wählen, dann \u201eFortfahren\u201c (oder \u201eWebsite besuchen\u201c). "
+                        "Er fragt nur einmal."},
+    "https_off": {"en": "This server runs without HTTPS (--no-https): phones cannot use their "
+                        "camera here; tap the dice in.",
+                  "de": "Dieser Server läuft ohne HTTPS (--no-https): Handys können hier ihre "
+                        "Kamera nicht nutzen; Würfel antippen."},
     "scan_to_join": {"en": "Scan to open this table", "de": "Scannen, um den Tisch zu öffnen"},
     "table": {"en": "Table", "de": "Tisch"},
     "my_sheet": {"en": "My sheet", "de": "Mein Zettel"},

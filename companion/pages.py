@@ -45,8 +45,15 @@ def _remember_language(resp: Response) -> Response:
 @bp.app_context_processor
 def _inject():
     other = "de" if g.get("lang", "en") == "en" else "en"
+    https_url = current_app.config.get("HTTPS_URL")
     return {"T": g.get("T") or strings("en"), "lang": g.get("lang", "en"),
             "other_lang": other,
+            # where the camera works: this page at the HTTPS address (None: already there, or
+            # the server has none)
+            "secure_url": None if request.is_secure or not https_url else
+            https_url.rstrip("/") + request.full_path.rstrip("?"),
+            "https_off": not request.is_secure and not https_url,
+            "cert_note": (https_url or "").startswith("https:") or request.is_secure,
             "i18n_json": json.dumps(g.get("T") or strings("en"), ensure_ascii=False)}
 
 
@@ -68,8 +75,7 @@ def index():
     games = G.all_games()
     titles = {g["name"]: g["title"] for g in games}  # "Twenty One", not "twenty_one"
     return render_template("index.html", games=games, recent=store.list_tables(8), titles=titles,
-                           public_url=current_app.config.get("PUBLIC_URL"),
-                           https=request.is_secure)
+                           public_url=current_app.config.get("PUBLIC_URL"))
 
 
 @bp.post("/join")

@@ -1,18 +1,21 @@
 """`dice-companion serve`: run the companion web app for the table.
 
 A production WSGI server with many threads (every open page holds one event stream):
-waitress for HTTP; for `--https` cheroot, because waitress has no TLS, with a self-signed
-certificate made on first start and kept in the instance folder. Prints the LAN address
-and a QR code that opens the start page on a phone.
+waitress for HTTP and, beside it on the next port, cheroot for HTTPS (waitress has no TLS),
+with a self-signed certificate made on first start and kept in the instance folder. Phones
+need HTTPS for their camera, so the printed address, the QR code and the pages' join links
+are the HTTPS one; `--https` serves HTTPS alone on `--port`, `--no-https` HTTP alone.
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import errno
 import ipaddress
 import os
 import socket
 import sys
+import threading
 from pathlib import Path
 
 DEFAULT_PORT = 8000
@@ -25,7 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--https", action="store_true",
-                   help="serve HTTPS with a self-signed certificate (phones need it for the camera)")
+                   help="serve HTTPS alone, on --port (self-signed certificate)")
+    p.add_argument("--no-https", action="store_true",
+                   help="serve plain HTTP alone (phones cannot use their camera then)")
+    p.add_argument("--https-port", type=int, default=None,
+                   help="the HTTPS port beside HTTP (default: --port + 1)")
     p.add_argument("--camera", metavar="N|URL", default=None,
                    help="a webcam index or stream URL the server reads itself")
     p.add_argument("--db", metavar="PATH", default=None,
@@ -107,11 +114,11 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     return cert, key
 
 
-def build_app(args: argparse.Namespace, public_url: str):
+def build_app(args: argparse.Namespace, public_url: str, https_url: str | None = None):
     from companion.app import create_app
     from companion.frames import open_source
 
-    config = {"PUBLIC_URL": public_url}
+    config = {"PUBLIC_URL": public_url, "HTTPS_URL": https_url}
     if args.db:
         config["DATABASE"] = os.path.abspath(args.db)
     app = create_app(config, instance_path=args.instance)
@@ -125,12 +132,37 @@ def build_app(args: argparse.Namespace, public_url: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    scheme = "https" if args.https else "http"
+    from companion.cli import BadInput
+    if args.https and args.no_https:
+        raise BadInput("--https (HTTPS alone) and --no-https (HTTP alone) exclude each other")
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
-    public_url = f"{scheme}://{host}:{args.port}"
-    app = build_app(args, public_url)
+    http_port = None if args.https else args.port
+    https_port = None if args.no_https else (args.port if args.https else
+                                              args.https_port or args.port + 1)
+    if http_port is not None and http_port == https_port:
+        raise BadInput(f"HTTP and HTTPS cannot share port {http_port}: choose another "
+                       f"--https-port")
+    https_url = None if https_port is None else f"https://{host}:{https_port}"
+    http_url = None if http_port is None else f"http://{host}:{http_port}"
+    public_url = https_url or http_url
+    app = build_app(args, public_url, https_url)
+    # bind every port before printing the address: a port in use is a one-line error
+    servers = []
+    try:
+        if https_port is not None:
+            cert, key = ensure_certificate(Path(app.instance_path), [host])
+            servers.append(_tls_server(app, args, https_port, cert, key,
+                                       "--port" if args.https else "--https-port"))
+        if http_port is not None:
+            servers.append(_http_server(app, args, http_port))
+    except BadInput:
+        for server in servers:      # cheroot's worker threads would keep the process alive
+            server.close()
+        raise
     source = app.config.get("FRAME_SOURCE")
     print(f"dice companion: {public_url}/   (database {app.config['DATABASE']})", flush=True)
+    if https_url and http_url:
+        print(f"also plain HTTP: {http_url}/ (no phone camera there)", flush=True)
     where = f" from {source.folder}" if getattr(source, "folder", None) else ""
     print(f"frames: {source.describe() + where if source else 'none (tap the dice in)'}", flush=True)
     if not args.no_qr:
@@ -139,30 +171,89 @@ def run(args: argparse.Namespace) -> int:
             segno.make(public_url + "/", error="m").terminal(compact=True)
         except Exception as exc:  # a terminal that cannot draw it: the address is printed
             print(f"(no QR code: {exc})")
+    if https_url:
+        print(f"certificate: {cert} (self-signed: each phone's browser warns once; the "
+              f"pages say how to accept it)", flush=True)
     sys.stdout.flush()
-    if args.https:
-        cert, key = ensure_certificate(Path(app.instance_path), [host])
-        print(f"certificate: {cert} (self-signed: accept it once in each browser)", flush=True)
-        return _serve_tls(app, args, cert, key)
-    import waitress
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   connection_limit=max(100, args.threads * 4), channel_timeout=120,
-                   ident="dice-companion")
+    for server in servers[:-1]:
+        threading.Thread(target=server.serve_forever, name="https", daemon=True).start()
+    try:
+        servers[-1].serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for server in servers:
+            server.close()
     return 0
 
 
-def _serve_tls(app, args, cert: Path, key: Path) -> int:
+def _in_use(port: int, exc: OSError, flag: str = "--port"):
+    from companion.cli import BadInput
+    if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+        if exc.errno == errno.EADDRINUSE:
+            return BadInput(f"port {port} is in use by another program: choose another with "
+                            f"{flag}")
+        return BadInput(f"port {port} is not allowed for this user: choose one over 1023 with "
+                        f"{flag}")
+    return BadInput(f"cannot listen on port {port}: {exc.strerror or exc}")
+
+
+class _HttpServer:
+    """waitress, bound at construction."""
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def serve_forever(self) -> None:
+        self.server.run()
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def _http_server(app, args, port: int) -> _HttpServer:
+    from waitress.server import create_server
+    try:
+        return _HttpServer(create_server(app, host=args.host, port=port, threads=args.threads,
+                                         connection_limit=max(100, args.threads * 4),
+                                         channel_timeout=120, ident="dice-companion"))
+    except OSError as exc:
+        raise _in_use(port, exc) from None
+
+
+class _TlsServer:
+    """cheroot with the certificate, bound at construction."""
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def serve_forever(self) -> None:
+        self.server.serve()
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+def _tls_server(app, args, port: int, cert: Path, key: Path, flag: str) -> _TlsServer:
     from cheroot import wsgi
     from cheroot.ssl.builtin import BuiltinSSLAdapter
 
-    server = wsgi.Server((args.host, args.port), app, numthreads=args.threads,
+    # cheroot's own bind error carries no errno: a plain socket bound first says why
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((args.host, port))
+        except OSError as exc:
+            raise _in_use(port, exc, flag) from None
+    server = wsgi.Server((args.host, port), app, numthreads=args.threads,
                          server_name="dice-companion", timeout=120)
     server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
     try:
-        server.start()
-    except KeyboardInterrupt:
-        server.stop()
-    return 0
+        server.prepare()
+    except OSError as exc:
+        raise _in_use(port, exc, flag) from None
+    return _TlsServer(server)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,7 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dice-companion")
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
-    return int(args.func(args) or 0)
+    from companion.cli import BadInput
+    try:
+        return int(args.func(args) or 0)
+    except BadInput as exc:
+        print(f"dice-companion serve: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -557,7 +557,14 @@
       stopServerCam();
       if (serverImg) serverImg.classList.add("hidden");
       video.classList.remove("hidden");
-      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { status.textContent = T.https_note; return; }
+      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+        // a plain HTTP page: the camera works at the server's HTTPS address (the same page there)
+        const secure = document.body.dataset.secureUrl;
+        video.classList.add("hidden");
+        if (serverImg) serverImg.classList.remove("hidden");
+        status.replaceChildren(...(secure ? [T.https_note + " ", el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] : [T.https_off]));
+        return;
+      }
       try {
         const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
         video.srcObject = stream;

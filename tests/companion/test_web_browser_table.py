@@ -96,3 +96,40 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
         state = state_of(ann, code)
         assert state["turn_complete"] and state["players"][1]["answered"]
         wait_seq([bob_b], state["seq"])
+
+
+@contextlib.contextmanager
+def served(tmp_path, **config):
+    """Its own server (waitress in a thread) with `config`: its base URL."""
+    import threading
+
+    from waitress.server import create_server
+
+    from companion.app import create_app
+    app = create_app({"DATABASE": str(tmp_path / "own.sqlite"), **config})
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        app.extensions["broker"].close()
+        server.close()
+
+
+def test_start_camera_on_a_plain_http_page_leads_to_the_https_address(browser, tmp_path):
+    """A phone on the HTTP address has no camera API (not a secure origin): "Start camera" says
+    where the camera works, links to this table at the HTTPS address and explains the browser's
+    certificate warning, in the player's language; no empty picture box."""
+    with served(tmp_path, HTTPS_URL="https://192.168.1.5:8001") as url, \
+            phones(browser, "360x640") as (ann,):
+        # what a phone's browser does on http://192.168.1.5:8000: no navigator.mediaDevices
+        ann.add_init_script("Object.defineProperty(navigator, 'mediaDevices', {value: undefined})")
+        code = create_table(ann, url, "qwinto")
+        ann.goto(f"{url}/t/{code}?lang=de")
+        ann.click("#start-camera")
+        ann.wait_for_selector("#secure-link")
+        assert ann.get_attribute("#secure-link", "href") == f"https://192.168.1.5:8001/t/{code}?lang=de"
+        status = ann.inner_text("#camera-status")
+        assert "sichere Adresse" in status and "Zertifikat" in status and "--https" not in status
+        assert ann.locator("#camera-box video").is_hidden()
+        shot(ann, "camera-http-phone-de-360")

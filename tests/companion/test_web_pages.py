@@ -71,6 +71,42 @@ class TestPages:
             as_text=True)
 
 
+class TestSecureAddress:
+    """`serve` runs HTTPS beside HTTP by default (HTTPS_URL): phones need it for the camera."""
+
+    @pytest.fixture
+    def secure_app(self, tmp_path):
+        from companion.app import create_app
+        return create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"),
+                           "PUBLIC_URL": "https://192.168.1.5:8001",
+                           "HTTPS_URL": "https://192.168.1.5:8001"})
+
+    def test_a_plain_http_page_links_to_itself_at_the_https_address(self, secure_app):
+        client = secure_app.test_client()
+        html = client.get("/?lang=de").get_data(as_text=True)
+        assert 'href="https://192.168.1.5:8001/?lang=de"' in html
+        assert "Zertifikat" in html and "Fortfahren" in html   # the warning, explained once
+        assert 'data-secure-url="https://192.168.1.5:8001/?lang=de"' in html
+        assert "--https" not in html                            # no server flag for players
+
+    def test_the_table_qr_and_join_link_are_the_https_address(self, secure_app, make_table):
+        client = secure_app.test_client()
+        code = make_table(client)
+        html = client.get(f"/t/{code}").get_data(as_text=True)
+        assert f'href="https://192.168.1.5:8001/t/{code}"' in html and "cert-note" in html
+        assert f"https://192.168.1.5:8001/t/{code}" in client.get(f"/t/{code}/qr.svg").get_data(
+            as_text=True)
+
+    def test_on_the_https_page_no_link_elsewhere(self, secure_app):
+        html = secure_app.test_client().get("/", base_url="https://192.168.1.5:8001").get_data(
+            as_text=True)
+        assert "data-secure-url" not in html and 'id="https-note"' not in html
+
+    def test_a_server_without_https_says_so(self, client):
+        html = client.get("/").get_data(as_text=True)
+        assert "--no-https" in html and "cert-note" not in html
+
+
 class TestSchema:
     def test_app_creates_and_migrates_schema(self, app):
         import sqlite3

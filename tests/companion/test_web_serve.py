@@ -102,19 +102,74 @@ def test_https_serves_with_a_self_signed_certificate(tmp_path):
         proc.communicate(timeout=20)
 
 
-def test_plain_serve_prints_address_and_qr(tmp_path):
-    port = free_port()
-    proc = _start(["--host", "127.0.0.1", "--port", str(port), "--db",
-                   str(tmp_path / "x.sqlite"), "--instance", str(tmp_path / "i")])
+def _insecure():
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def test_the_quick_start_serves_https_beside_http_and_links_to_it(tmp_path):
+    """The README's first command: HTTP on --port and HTTPS (self-signed) beside it; the address
+    printed, the QR codes and the pages' join links are the HTTPS one, where phones' cameras
+    work; an HTTP page links there and explains the certificate warning."""
+    port, secure = free_port(), free_port()
+    proc = _start(["--host", "127.0.0.1", "--port", str(port), "--https-port", str(secure),
+                   "--db", str(tmp_path / "x.sqlite"), "--instance", str(tmp_path / "i")])
     try:
         status, _ = _get(f"http://127.0.0.1:{port}/api/games")
-        assert status == 200
-        assert (tmp_path / "x.sqlite").exists()
+        assert status == 200 and (tmp_path / "x.sqlite").exists()
+        status, body = _get(f"https://127.0.0.1:{secure}/", _insecure())
+        assert status == 200 and b'data-page="index"' in body
+        assert (tmp_path / "i" / "cert.pem").exists()
+        _, page = _get(f"http://127.0.0.1:{port}/?lang=de")
+        page = page.decode()
+        assert f'href="https://127.0.0.1:{secure}/?lang=de"' in page   # the same page, secure
+        assert "Zertifikat" in page and "Fortfahren" in page
+        _, qr = _get(f"http://127.0.0.1:{port}/qr.svg")
+        assert f"https://127.0.0.1:{secure}/".encode() in qr
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=20)[0].decode()
-    assert f"http://127.0.0.1:{port}/" in out
+    assert f"dice companion: https://127.0.0.1:{secure}/" in out
+    assert f"http://127.0.0.1:{port}/" in out and "self-signed" in out
     assert "█" in out or "▀" in out          # the QR code drawn in the terminal
+
+
+def test_no_https_serves_plain_http_alone(tmp_path):
+    port = free_port()
+    proc = _start(["--host", "127.0.0.1", "--port", str(port), "--no-https", "--no-qr",
+                   "--instance", str(tmp_path / "i")])
+    try:
+        _, page = _get(f"http://127.0.0.1:{port}/")
+        assert b"--no-https" in page            # says why phones have no camera here
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=20)[0].decode()
+    assert f"dice companion: http://127.0.0.1:{port}/" in out
+    assert not (tmp_path / "i" / "cert.pem").exists()
+
+
+@pytest.mark.parametrize("which", ["http", "https"])
+def test_a_port_in_use_is_a_one_line_error(tmp_path, which):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        ports = (["--port", str(busy), "--https-port", str(free_port())] if which == "http" else
+                 ["--port", str(free_port()), "--https-port", str(busy)])
+        proc = _start(["--host", "127.0.0.1", *ports, "--no-qr", "--instance", str(tmp_path / "i")])
+        out = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 2, out
+    flag = "--port" if which == "http" else "--https-port"
+    assert out.strip() == (f"dice-companion serve: port {busy} is in use by another program: "
+                           f"choose another with {flag}"), out
+
+
+def test_https_and_no_https_exclude_each_other(tmp_path):
+    proc = _start(["--https", "--no-https", "--instance", str(tmp_path / "i")])
+    out = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 2 and "exclude each other" in out and "Traceback" not in out
 
 
 class TestFrameSources:
