@@ -29,7 +29,7 @@ from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.placement import ENTER, Mark, Placement
 from engine.registry import game_class
-from engine.table import CorrectRoll, RollDice, Table, action_from_json
+from engine.table import CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
 from . import games as G
 from .db import get_store
@@ -184,12 +184,14 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
     state = {
         "code": rec.code, "seq": seq,
         "game": {"name": table.game.name, "title": table.game.title,
-                 "max_attempts": table.game.max_attempts, "dice": G.dice_spec(table.game.name)},
+                 "max_attempts": table.game.max_attempts, "dice": G.dice_spec(table.game.name),
+                 "others_answer": table.game.must_answer(OTHER)},
         "players": players,
         "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,
         "attempts": [roll_json(r) for r in table.attempts],
         "roll": roll_json(table.roll),
         "pending": table.pending(), "may_reroll": table.may_reroll(),
+        "still_rolling": table.still_rolling,
         "turn_complete": table.turn_complete, "is_over": table.is_over,
         "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
                        "total": st.score.total} for st in table.standings()],
@@ -239,7 +241,8 @@ def seat_options(table: Table, s: int) -> dict:
     roll = table.roll
     game = table.games[s]
     view = sheet_parts(game, table.sheets[s])[1]
-    if roll is None or table.answers[s] is not None or view is None:
+    if roll is None or table.answers[s] is not None or view is None \
+            or not table.may_answer(s):
         return out
     lit = {(m.row, m.col) for p in legal for m in p.marks}
     role = table.role(s)
@@ -453,13 +456,14 @@ def act(code: str):
     store = get_store()
     rec = store.table_record(code)
     seat, creator = viewer(rec)
-    if isinstance(action, (RollDice, CorrectRoll)):
+    if isinstance(action, (RollDice, CorrectRoll, KeepRoll)):
         def check(current: Table) -> None:
             roller = current.next_roller if isinstance(action, RollDice) else current.roller
             if not (creator or seat == roller):
+                what = {RollDice: "roll", CorrectRoll: "correct the roll",
+                        KeepRoll: "keep the roll"}[type(action)]
                 raise ApiError(403, f"only the table's creator or {rec.seats[roller].name}, "
-                                    f"whose turn it is, may "
-                                    f"{'roll' if isinstance(action, RollDice) else 'correct the roll'}")
+                                    f"whose turn it is, may {what}")
         by = seat if seat is not None and not creator else -1
     else:
         check = None
@@ -499,6 +503,9 @@ def why(code: str):
         reason = "nothing has been rolled yet"
     elif table.answers[s] is not None:
         reason = "you have already answered this roll"
+    elif not table.may_answer(s):
+        reason = (f"{table.players[table.roller]} is still rolling: answer once "
+                  f"{table.players[table.roller]} keeps the roll")
     else:
         reason = table.games[s].why_illegal(table.sheets[s], table.roll, table.role(s),
                                             placement)

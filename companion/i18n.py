@@ -116,6 +116,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
     "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
+    "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
+    "keep_hint": {"en": "The others write on this roll once you keep it (or write on it "
+                        "yourself); roll again instead if you like.",
+                  "de": "Die anderen tragen auf diesen Wurf ein, sobald du ihn behältst (oder "
+                        "selbst einträgst); oder würfle noch einmal."},
+    "still_rolling": {"en": "is still rolling", "de": "würfelt noch"},
+    "write_when_kept": {"en": "write once the roll is kept.",
+                        "de": "eintragen, sobald der Wurf behalten wird."},
     "reroll_same": {"en": "The second attempt rolls the same dice again",
                     "de": "Der zweite Wurf würfelt dieselben Würfel noch einmal"},
     "no_field_hint": {"en": "No field can take this roll: choose below.",

@@ -408,11 +408,13 @@ class Store:
                                          "WHERE table_id=? ORDER BY seq", (rec.id,))]
 
     def replay(self, rec: TableRecord) -> Table:
-        """The table as its whole log makes it (no cache)."""
+        """The table as its whole log makes it (no cache). A log written before the roller's
+        keep step (the first answer fixed the roll) replays as it was played."""
         table = Table.new(rec.games(), [s.name for s in rec.seats])
         rows = self.db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY seq",
                                (rec.id,)).fetchall()
-        return table.replay([action_from_json(json.loads(r["action"])) for r in rows])
+        return table.replay([action_from_json(json.loads(r["action"])) for r in rows],
+                            first_answer_keeps=True)
 
     def state(self, rec: TableRecord) -> tuple[int, Table]:
         """(log length, table): cached, replayed again when the log has grown elsewhere."""

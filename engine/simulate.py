@@ -8,16 +8,19 @@ import random
 from typing import Sequence
 
 from .game import Game
-from .table import Place, RollDice, Table
+from .table import KeepRoll, Place, RollDice, Table
 
 
 def random_turn(table: Table, rng: random.Random) -> Table:
-    """One whole turn: the roller rolls (maybe twice), every seat answers at random."""
+    """One whole turn: the roller rolls (maybe twice) and keeps the roll, every seat
+    answers at random."""
     game = table.game
     roll = game.random_roll(rng)
     table = table.apply(RollDice(roll))
     while table.may_reroll() and rng.random() < 0.3:
         table = table.apply(RollDice(game.random_roll(rng, table.roll)))
+    if table.still_rolling:
+        table = table.apply(KeepRoll())
     for seat in table.pending():
         options = list(table.legal(seat))
         table = table.apply(Place(seat, rng.choice(options)))

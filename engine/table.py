@@ -6,10 +6,13 @@ explicit: the table never rolls; a `RollDice` action brings the dice (from a cam
 person, or `Game.random_roll` with a seeded generator).
 
 A turn: the roller makes 1..max_attempts rolls (each second attempt checked against the
-game's rule), then every player answers the final roll with one placement (the roller as
-"roller", the others as "other"). Once anyone has answered, the roll is fixed. When all
-have answered the turn is complete; until the next roll each player may still undo their
-own answer. The next roll starts the next player's turn.
+game's rule) and finishes rolling: by keeping the roll (`KeepRoll`), by answering it, or
+by spending the last attempt. Only then may the other players answer the roll, "once the
+active player has finished rolling" (the rule texts); until then their answers are
+refused and the roll may still change. Every player answers the final roll with one
+placement (the roller as "roller", the others as "other"); a kept roll takes no further
+attempt. When all have answered the turn is complete; until the next roll each player
+may still undo their own answer. The next roll starts the next player's turn.
 
 Games adjust this through hooks on `Game` (the defaults keep the behaviour above): only
 some roles answer (`must_answer`: in Kuh Vadis only the roller marks), one sheet shared by
@@ -63,6 +66,14 @@ class CorrectRoll:
 
 
 @dataclass(frozen=True)
+class KeepRoll:
+    """The roller has finished rolling: this roll is the one every player answers."""
+
+    def __str__(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True)
 class EndSide:
     """A player ends the current side of their sheet voluntarily (The Choice)."""
 
@@ -72,7 +83,7 @@ class EndSide:
         return f"seat {self.seat}: end side"
 
 
-Action = Union[RollDice, Place, Undo, CorrectRoll, EndSide]
+Action = Union[RollDice, Place, Undo, CorrectRoll, KeepRoll, EndSide]
 
 
 def action_to_json(action: Action) -> dict:
@@ -84,6 +95,8 @@ def action_to_json(action: Action) -> dict:
         return {"type": "place", "seat": action.seat, "placement": str(action.placement)}
     if isinstance(action, EndSide):
         return {"type": "end_side", "seat": action.seat}
+    if isinstance(action, KeepRoll):
+        return {"type": "keep"}
     return {"type": "undo", "seat": action.seat}
 
 
@@ -102,12 +115,14 @@ def action_from_json(data: Any) -> Action:
             return Undo(int(data["seat"]))
         if kind == "end_side":
             return EndSide(int(data["seat"]))
+        if kind == "keep":
+            return KeepRoll()
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
             raise
         raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
     raise InvalidInput(
-        f"unknown action type '{kind}': roll, correct, place, undo or end_side")
+        f"unknown action type '{kind}': roll, correct, keep, place, undo or end_side")
 
 
 @dataclass(frozen=True)
@@ -128,6 +143,7 @@ class Table:
     answers: tuple[Placement | None, ...] = ()
     before: tuple[Any, ...] = ()     # each seat's sheet before its answer (undo)
     turns: int = 0                   # completed turns
+    kept: bool = False               # the roller has finished rolling this turn
     history: tuple[Action, ...] = field(default=(), compare=False)
 
     # -- building ------------------------------------------------------------------
@@ -169,6 +185,18 @@ class Table:
         """The roll players answer: the last attempt of this turn."""
         return self.attempts[-1] if self.attempts else None
 
+    @property
+    def roll_final(self) -> bool:
+        """Whether the roller has finished rolling: the roll kept, answered by the roller,
+        or the last attempt spent. Only a final roll is answered by the others."""
+        return bool(self.attempts) and (
+            self.kept or len(self.attempts) >= self.game.max_attempts)
+
+    @property
+    def still_rolling(self) -> bool:
+        """A roll is on the table but the roller may still roll again."""
+        return bool(self.attempts) and not self.roll_final
+
     def answers_roll(self, seat: int) -> bool:
         """Whether `seat` answers this turn's roll (everyone, unless the game says not)."""
         return self.games[seat].must_answer(self.role(seat))
@@ -194,18 +222,25 @@ class Table:
         return ROLLER if seat == self.roller else OTHER
 
     def pending(self) -> list[int]:
-        """Seats that must still answer the current roll (empty before the first roll)."""
+        """Seats that must answer the current roll now (empty before the first roll);
+        while the roller is still rolling, only the roller (who may answer at once)."""
         if not self.attempts:
             return []
-        return [s for s, a in enumerate(self.answers) if a is None and self.answers_roll(s)]
+        return [s for s, a in enumerate(self.answers)
+                if a is None and self.answers_roll(s) and self.may_answer(s)]
+
+    def may_answer(self, seat: int) -> bool:
+        """Whether `seat` may answer now: the roller at any time, the others once the
+        roll is final."""
+        return seat == self.roller or self.roll_final
 
     def may_reroll(self) -> bool:
-        return (bool(self.attempts) and len(self.attempts) < self.game.max_attempts
-                and all(a is None for a in self.answers))
+        return self.still_rolling
 
     def legal(self, seat: int) -> LegalPlacements:
         self._check_seat(seat)
-        if self.roll is None or self.answers[seat] is not None or not self.answers_roll(seat):
+        if self.roll is None or self.answers[seat] is not None or not self.answers_roll(seat) \
+                or not self.may_answer(seat):
             return LegalPlacements(tuple)
         return self.games[seat].legal(self.sheets[seat], self.roll, self.role(seat))
 
@@ -229,6 +264,8 @@ class Table:
             nxt = self._roll(action.roll)
         elif isinstance(action, CorrectRoll):
             nxt = self._correct(action.roll)
+        elif isinstance(action, KeepRoll):
+            nxt = self._keep()
         elif isinstance(action, Place):
             nxt = self._place(action.seat, action.placement)
         elif isinstance(action, Undo):
@@ -239,9 +276,18 @@ class Table:
             raise InvalidInput(f"unknown action {action!r}")
         return replace(nxt, history=self.history + (action,))
 
-    def replay(self, actions: Sequence[Action]) -> "Table":
+    def replay(self, actions: Sequence[Action], first_answer_keeps: bool = False) -> "Table":
+        """The table after `actions`, each checked as `apply` checks it.
+
+        `first_answer_keeps`: the log may come from before the keep step, when the first
+        answer by anyone fixed the roll; an answer by another player to a roll still open
+        is then read as the roller keeping the roll first (what that answer did then).
+        Logs written since never hold such an answer (`apply` refuses it)."""
         table = self
         for action in actions:
+            if (first_answer_keeps and isinstance(action, Place) and table.still_rolling
+                    and action.seat != table.roller):
+                table = table.apply(KeepRoll())
             table = table.apply(action)
         return table
 
@@ -256,11 +302,12 @@ class Table:
         if self.turn_complete:  # the next player's turn begins with this roll
             n = len(self.players)
             table = replace(self, roller=self.next_roller, attempts=(),
-                            answers=(None,) * n, before=(None,) * n, turns=self.turns + 1)
+                            answers=(None,) * n, before=(None,) * n, turns=self.turns + 1,
+                            kept=False)
         if table.attempts:
-            if any(a is not None for a in table.answers):
-                raise IllegalPlacement("players have already written on this roll: "
-                                       "no further attempt")
+            if table.kept:
+                raise IllegalPlacement(f"{table.players[table.roller]} has finished rolling: "
+                                       f"no further attempt on this roll")
             if len(table.attempts) >= table.game.max_attempts:
                 raise IllegalPlacement(
                     f"{table.game.title} allows {table.game.max_attempts} "
@@ -285,6 +332,15 @@ class Table:
             raise IllegalPlacement(problem)
         return replace(self, attempts=earlier + (roll,))
 
+    def _keep(self) -> "Table":
+        if not self.attempts or self.turn_complete:
+            raise IllegalPlacement("nothing has been rolled yet" if not self.attempts
+                                   else "there is no open roll to keep")
+        if self.roll_final:
+            raise IllegalPlacement(f"{self.players[self.roller]} has already finished "
+                                   f"rolling: every player may answer this roll")
+        return replace(self, kept=True)
+
     def _place(self, seat: int, placement: Placement) -> "Table":
         self._check_seat(seat)
         if self.roll is None:
@@ -295,11 +351,16 @@ class Table:
         if not self.answers_roll(seat):
             raise IllegalPlacement(f"in {game.title} only the roller answers the roll: "
                                    f"it is {self.players[self.roller]}'s turn")
+        if not self.may_answer(seat):
+            raise IllegalPlacement(f"{self.players[self.roller]} is still rolling: answer "
+                                   f"once {self.players[self.roller]} keeps the roll")
         sheet = game.play(self.sheets[seat], self.roll, self.role(seat), placement)
+        # the roller's own answer finishes the rolling
         return replace(self,
                        sheets=self._write(seat, sheet),
                        answers=_set(self.answers, seat, placement),
-                       before=_set(self.before, seat, self.sheets[seat]))
+                       before=_set(self.before, seat, self.sheets[seat]),
+                       kept=self.kept or seat == self.roller)
 
     def _write(self, seat: int, sheet: Any) -> tuple:
         """The sheets after `seat` writes `sheet` (on a shared pad, everybody's)."""
@@ -341,6 +402,7 @@ class Table:
             "before": [None if b is None else g.sheet_to_json(b)
                        for g, b in zip(self.games, self.before)],
             "turns": self.turns,
+            "kept": self.kept,
         }
 
     @classmethod
@@ -354,7 +416,7 @@ class Table:
             answers=tuple(None if a is None else Placement.parse(a) for a in data["answers"]),
             before=tuple(None if b is None else g.sheet_from_json(b)
                          for g, b in zip(games, data["before"])),
-            turns=int(data["turns"]))
+            turns=int(data["turns"]), kept=bool(data.get("kept", False)))
 
 
 def replace(table: "Table", **changes: Any) -> "Table":

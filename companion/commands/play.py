@@ -14,7 +14,7 @@ from engine.dice import Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.placement import Placement
 from engine.registry import game_class, load_game, layout_names
-from engine.table import EndSide, Place, RollDice, Table
+from engine.table import EndSide, KeepRoll, Place, RollDice, Table
 
 from ..cli import BadInput
 
@@ -137,6 +137,8 @@ def play_turn(table: Table, term: Terminal) -> Table:
             break
         table = again
         print(f"attempt {len(table.attempts)}: {table.roll}")
+    if table.still_rolling:     # the roller keeps this roll: the others may answer it
+        table = table.apply(KeepRoll())
     for seat in table.pending():
         table = _answer(table, seat, term)
     for seat, player in enumerate(table.players):

@@ -242,12 +242,21 @@
       again ? T.second_attempt : T.send_roll);
     const correctBtn = el("button", { type: "button", class: "secondary", id: "correct-roll",
       onclick: () => send("correct") }, T.correct_roll);
+    // the roller has finished rolling: the others' answers open (writing on the roll keeps it too)
+    const keeps = state.still_rolling && state.game.others_answer;
+    const keepBtn = el("button", { type: "button", id: "keep-roll", onclick: async () => {
+      msg.textContent = "";
+      try { await api("POST", "/api/tables/" + code + "/actions", { type: "keep" }); refresh(); }
+      catch (e) { msg.textContent = e.message; }
+    } }, T.keep_roll);
     const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
     // a second attempt rolls the dice of the first again: say which
     const rerolled = again && state.roll ? state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
     // Element.append writes a null as the text "null": every optional part goes through el()
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
       el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length }, T.reroll_same + ": " + rerolled.join(", ")),
+      el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
+        el("div", { class: "actions" }, keepBtn)] : null),
       pad, chosen,
       // the roll's attempts are spent (or answers are written): only a correction, no new roll
       el("div", { class: "actions" }, state.roll && !state.turn_complete && !again ? null : sendBtn, canCorrect ? correctBtn : null,
@@ -269,7 +278,11 @@
       state.attempts.length + "/" + state.game.max_attempts));
     roll.innerHTML = "";
     if (!state.roll) roll.append(el("p", { class: "note" }, T.no_roll));
-    else {
+    else if (state.still_rolling && state.game.others_answer) {
+      // the roller may still roll again: the dice are shown, nobody else writes yet
+      roll.append(el("div", { class: "rolling" }, diceRow(state.roll)),
+        el("p", { class: "note", id: "still-rolling" }, roller + " " + T.still_rolling));
+    } else {
       roll.append(diceRow(state.roll));
       if (state.pending.length && !state.is_over)
         roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
@@ -393,8 +406,10 @@
       }
       const reason = $("#reason");
       reason.textContent = "";
+      const waiting = waitsForRoller(seat);
       $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
-        (state.roll && player.answered ? T.answered + ": " + answerText(player.answer, player.view) : T.not_your_turn);
+        (state.roll && player.answered ? T.answered + ": " + answerText(player.answer, player.view) :
+          waiting ? waiting : T.not_your_turn);
       const listMode = !player.view || player.view.value === "marks-only" ||
         opt.legal.some(p => p.includes(">")) || [...legal.values()].some(ms => ms.length > 1) ||
         opt.marks.some(m => !parseMark(m));
@@ -429,6 +444,12 @@
       rollEntry($("#roll-entry"), state, code, refresh);
     }
 
+    // another player's dice still rolling: what this seat waits for, else null
+    function waitsForRoller(seat) {
+      if (!state.still_rolling || !state.game.others_answer || seat === state.roller) return null;
+      return state.players[state.roller].name + " " + T.still_rolling + ": " + T.write_when_kept;
+    }
+
     function canonical(marks) {
       const parsed = marks.map(parseMark);
       parsed.sort((a, b) => a.row < b.row ? -1 : a.row > b.row ? 1 : a.col - b.col);
@@ -440,7 +461,7 @@
       const marks = legal.get(key);
       if (!marks) {
         reason.textContent = cell.value !== null && cell.value !== undefined ? T.filled :
-          (opt.reasons[key] || (state.roll ? T.not_your_turn : T.no_roll));
+          (opt.reasons[key] || waitsForRoller(seat) || (state.roll ? T.not_your_turn : T.no_roll));
         return;
       }
       if (listMode) { focus = focus === key ? null : key; render(); return; }

@@ -92,6 +92,23 @@ class TestGroupCommit:
                              (rec2.id,)).fetchone()[0] == '{"a": 2}'
 
 
+class TestOldLogs:
+    def test_a_log_from_before_the_keep_step_still_loads(self, tmp_path):
+        """A table played before the roller's keep step: B answered A's first attempt at
+        once, which fixed the roll then. Its log loads as it was played."""
+        path = str(tmp_path / "old.sqlite")
+        st = _store(path)
+        rec, _ = st.create_table("qwinto", ["A", "B"], [_layout_data("qwinto")] * 2)
+        old = ['{"type": "roll", "roll": "orange:3"}',
+               '{"type": "place", "seat": 1, "placement": "O3@2"}',
+               '{"type": "place", "seat": 0, "placement": "fail"}']
+        for seq, action in enumerate(old, 1):
+            st.db.execute("INSERT INTO actions (table_id, seq, action, created, by_seat) "
+                          "VALUES (?, ?, ?, 0, NULL)", (rec.id, seq, action))
+        n, table = st.state(st.table_record(rec.code))
+        assert n == 3 and table.turn_complete and table.sheets[1].rows[0][2] == 3
+
+
 class TestRecord:
     def test_record_reads_seats_tokens_and_log_length(self, tmp_path):
         path = str(tmp_path / "r.sqlite")

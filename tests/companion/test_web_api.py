@@ -203,9 +203,47 @@ class TestPlay:
         assert "O7@2" in mine["legal"] and "fail" in mine["legal"]
         assert mine["specials"] == ["fail"] and mine["multi"] is False
         assert "purple die was not rolled" in mine["reasons"]["P@0"]
-        # the creator writes for Bob, who has not joined
+        # the creator writes for Bob, who has not joined; Bob answers once Ann keeps the roll
         assert r.json["me"]["writes_for"] == [0, 1]
+        assert r.json["still_rolling"] is True
+        assert r.json["me"]["seats"]["1"]["legal"] == [] and r.json["pending"] == [0]
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        assert r.json["still_rolling"] is False and r.json["pending"] == [0, 1]
         assert r.json["me"]["seats"]["1"]["specials"] == ["pass"]
+
+    def test_others_answer_once_the_roller_has_finished_rolling(self, client, client2,
+                                                                 make_table):
+        """Bob cannot take Ann's second attempt away by answering her first one."""
+        code = make_table(client)
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "place", "seat": 1, "placement": "O3@2"})
+        assert r.status_code == 409 and r.json["error"] == (
+            "Ann is still rolling: answer once Ann keeps the roll")
+        assert r.json["code"] == "table.still_rolling"
+        why = client2.post(f"/api/tables/{code}/why", json={"seat": 1, "placement": "O3@2"})
+        assert why.json["code"] == "table.still_rolling"
+        # Bob may not keep Ann's roll; Ann rolls her second attempt, which is final
+        r = client2.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        assert r.status_code == 403 and "may keep the roll" in r.json["error"]
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:5"})
+        assert r.status_code == 200 and r.json["still_rolling"] is False
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "place", "seat": 1, "placement": "O5@2"})
+        assert r.status_code == 200
+        log = client.get(f"/api/tables/{code}/log").json["actions"]
+        assert [a["type"] for a in log] == ["roll", "roll", "place"]
+
+    def test_keep_then_no_further_attempt(self, client, make_table):
+        code = make_table(client)
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        assert r.status_code == 200 and r.json["may_reroll"] is False
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:5"})
+        assert r.status_code == 409 and "finished rolling" in r.json["error"]
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        assert r.status_code == 409 and "already finished rolling" in r.json["error"]
 
     def test_place_undo_and_score(self, client, make_table):
         code = make_table(client)

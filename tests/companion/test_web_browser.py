@@ -185,12 +185,16 @@ def test_a_whole_game_by_tapping(base_url, players, game):
             for page in (ann, bob):  # no optional part of the page shows up as the text "null"
                 assert "null" not in page.inner_text("body")
             shot_mid = True
-        for seat in list(state["pending"]):
-            tap_answer(pages[seat], rng)
+        if state["still_rolling"] and state["game"]["others_answer"] and rng.random() < 0.5:
+            pages[roller].click("#keep-roll")
             seq += 1
             wait_seq(pages.values(), seq)
-        state = state_of(ann, code)
-        assert not state["pending"], state["pending"]
+            state = state_of(ann, code)
+        while state["pending"]:     # the roller's answer keeps the roll: the others then answer
+            tap_answer(pages[state["pending"][0]], rng)
+            seq += 1
+            wait_seq(pages.values(), seq)
+            state = state_of(ann, code)
     shot(ann, f"{game}-ann-phone-end")
     shot(bob, f"{game}-bob-desktop-end")
     bob.goto(f"{base_url}/t/{code}")
@@ -215,7 +219,8 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     for die in ("orange:3", "yellow:4"):
         ann.click(f'#roll-entry .pad [data-die="{die}"]')
     ann.click("#send-roll")
-    # Bob's page learns of the roll through the event stream, without reloading
+    ann.click("#keep-roll")
+    # Bob's page learns of the kept roll through the event stream, without reloading
     bob.wait_for_selector("#sheet .cell.legal")
     bob.click('#sheet .cell[data-key="P@0"]')
     assert bob.text_content("#reason") == ("the purple die was not rolled: 7 may only go "
@@ -237,6 +242,49 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     assert "gelb 7" in bob.text_content("[data-player='1'] .badge.ok")
     assert "Tischansicht" not in bob.text_content("header")  # on the table view itself
     shot(bob, "qwinto-table-desktop-de")
+
+
+def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
+    """Qwinto: Ann rolls her first attempt. Bob's page shows her dice as "still rolling" and
+    offers no field (answering would take her second attempt away); Ann may roll again. Once
+    she keeps the roll, Bob's fields open and Ann's page offers no further attempt."""
+    ann, bob = players
+    code = create_table(ann, base_url, "qwinto")
+    join(bob, base_url, code)
+    for die in ("orange:3", "yellow:4"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    ann.click("#send-roll")
+    bob.wait_for_selector("#still-rolling")
+    assert bob.text_content("#still-rolling") == "Ann is still rolling"
+    assert bob.locator("#roll .rolling .die").count() == 2
+    assert bob.locator("#sheet .cell.legal").count() == 0
+    assert bob.locator("#actions [data-special]").count() == 0    # no "Pass" either
+    assert "Ann is still rolling" in bob.text_content("#hint")
+    bob.click('#sheet .cell[data-key="O@2"]')
+    assert "Ann is still rolling" in bob.text_content("#reason")
+    shot(bob, "qwinto-bob-desktop-still-rolling")
+    # Ann sees her own fields (writing keeps the roll), a second attempt and "Keep this roll"
+    ann.wait_for_selector("#keep-roll")
+    assert ann.locator("#sheet .cell.legal").count() > 0
+    assert ann.text_content("#send-roll") == "Second attempt"
+    shot(ann, "qwinto-ann-phone-may-keep")
+    ann.click("#keep-roll")
+    bob.wait_for_selector("#sheet .cell.legal")
+    assert bob.locator("#still-rolling").count() == 0 and "Bob" in bob.text_content("#pending")
+    ann.wait_for_selector("#keep-roll", state="detached")
+    assert ann.locator("#send-roll").count() == 0       # the kept roll takes no second attempt
+    bob.click('#sheet .cell[data-key="Y@1"]')
+    bob.wait_for_function("document.querySelector('#hint').textContent.includes('yellow 7')")
+    # the next turn: Bob rolls twice; his second attempt is final, Ann writes without a keep
+    ann.click('#sheet .cell[data-key="O@2"]')
+    bob.wait_for_selector("#send-roll")
+    for attempt in ("yellow:2", "yellow:5"):
+        seq = state_of(bob, code)["seq"]
+        bob.click(f'#roll-entry .pad [data-die="{attempt}"]')
+        bob.click("#send-roll")
+        wait_seq([ann, bob], seq + 1)
+    ann.wait_for_selector("#sheet .cell.legal")
+    assert ann.locator("#still-rolling").count() == 0 and bob.locator("#keep-roll").count() == 0
 
 
 def test_the_choice_ring_in_german(base_url, players):
@@ -269,6 +317,7 @@ def test_the_choice_ring_in_german(base_url, players):
     for die in ("red:4", "purple:3", "purple:5"):
         ann.click(f'#roll-entry .pad [data-die="{die}"]')
     ann.click("#send-roll")
+    ann.click("#keep-roll")
     ann.wait_for_selector(".ring-sheet > .cell.legal")
     bob.wait_for_selector(".ring-sheet > .cell.legal")
     shot(ann, "the_choice-ring-phone-de"), shot(bob, "the_choice-ring-desktop-de")
@@ -557,6 +606,9 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     state = state_of(ann, code)
     assert [a for a in posted if a.endswith("/actions")] == [f"tables/{code}/actions"], posted
     assert len(state["attempts"]) == 1 and state["seq"] == seq + 1
+    ann.click("#keep-roll")
+    wait_seq([ann, bob], seq + 2)
+    seq += 1
     # Ann chooses two fields of her sheet, then Bob writes on his
     ann.wait_for_selector("#sheet .cell.legal")
     cells = ann.locator("#sheet .cell.legal")

@@ -5,8 +5,8 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import IllegalPlacement, InvalidInput
-from engine.table import (CorrectRoll, Place, RollDice, Table, Undo, action_from_json,
-                          action_to_json)
+from engine.table import (CorrectRoll, KeepRoll, Place, RollDice, Table, Undo,
+                          action_from_json, action_to_json)
 
 from engine_helpers import game, placement, roll
 
@@ -26,7 +26,7 @@ class TestTurns:
             t.apply(Place(0, placement("fail")))
 
     def test_every_player_answers_the_roll(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
         assert t.pending() == [0, 1, 2]
         assert t.role(0) == "roller" and t.role(1) == "other"
         t = t.apply(Place(1, placement("O3@2")))
@@ -39,12 +39,12 @@ class TestTurns:
         t = t.apply(Place(0, placement("O3@2"))).apply(Place(1, placement("pass")))
         assert t.turn_complete and t.next_roller == 1
         t = t.apply(RollDice(roll("yellow:4")))
-        assert t.roller == 1 and t.turns == 1 and t.pending() == [0, 1]
+        assert t.roller == 1 and t.turns == 1 and t.pending() == [1]
 
     def test_no_second_attempt_once_someone_has_written(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
         t = t.apply(Place(2, placement("pass")))
-        with pytest.raises(IllegalPlacement, match="already written on this roll"):
+        with pytest.raises(IllegalPlacement, match="P0 has finished rolling"):
             t.apply(RollDice(roll("orange:5")))
 
     def test_second_attempt_must_obey_the_rule(self):
@@ -60,9 +60,70 @@ class TestTurns:
         assert len(Table.new(K, [str(i) for i in range(12)]).players) == 12
 
 
+class TestFinishedRolling:
+    """"Once the active player has finished rolling, each player may use the roll": the
+    others answer only a kept roll, so nobody takes the roller's second attempt away."""
+
+    def test_the_others_wait_while_the_roller_may_roll_again(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        assert t.still_rolling and t.pending() == [0]
+        assert not t.legal(1) and t.legal(0)
+        with pytest.raises(IllegalPlacement, match="P0 is still rolling"):
+            t.apply(Place(1, placement("O3@2")))
+        t = t.apply(RollDice(roll("orange:5")))     # the second attempt is still the roller's
+        assert str(t.roll) == "orange:5"
+
+    def test_the_last_attempt_is_final(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(RollDice(roll("orange:5")))
+        assert t.roll_final and t.pending() == [0, 1, 2]
+        t = t.apply(Place(1, placement("O5@2")))
+        assert t.answers[1] is not None
+        with pytest.raises(IllegalPlacement, match="already finished rolling"):
+            t.apply(KeepRoll())
+
+    def test_keeping_opens_the_answers_and_ends_the_attempts(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
+        assert t.roll_final and not t.may_reroll() and t.legal(1)
+        with pytest.raises(IllegalPlacement, match="P0 has finished rolling"):
+            t.apply(RollDice(roll("orange:5")))
+        # a misread die is still corrected before anyone writes
+        t = t.apply(CorrectRoll(roll("orange:4")))
+        assert t.roll_final and str(t.roll) == "orange:4"
+
+    def test_the_rollers_answer_keeps_the_roll(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(Place(0, placement("O3@2")))
+        assert t.roll_final and t.pending() == [1, 2]
+        t = t.apply(Undo(0))                       # taking it back does not reopen the dice
+        with pytest.raises(IllegalPlacement, match="finished rolling"):
+            t.apply(RollDice(roll("orange:5")))
+
+    def test_single_attempt_games_are_final_at_once(self):
+        t = Table.new(K, ["a", "b"]).apply(RollDice(roll("3 4")))
+        assert t.roll_final and t.pending() == [0, 1]
+
+    def test_nothing_to_keep(self):
+        with pytest.raises(IllegalPlacement, match="nothing has been rolled"):
+            qwinto_table().apply(KeepRoll())
+
+    def test_a_new_turn_starts_unkept(self):
+        t = qwinto_table(2).apply(RollDice(roll("orange:3"))).apply(KeepRoll())
+        t = t.apply(Place(0, placement("O3@2"))).apply(Place(1, placement("pass")))
+        t = t.apply(RollDice(roll("yellow:4")))
+        assert t.roller == 1 and t.still_rolling and t.pending() == [1]
+
+    def test_a_log_from_before_the_keep_step_replays(self):
+        """An old log: the other player answered attempt 1 at once, which fixed the roll."""
+        old = [RollDice(roll("orange:3")), Place(1, placement("O3@2")),
+               Place(0, placement("fail"))]
+        with pytest.raises(IllegalPlacement, match="still rolling"):
+            qwinto_table(2).replay(old)
+        t = qwinto_table(2).replay(old, first_answer_keeps=True)
+        assert t.turn_complete and t.sheets[1].rows[0][2] == 3
+
+
 class TestUndoAndCorrection:
     def test_undo_restores_the_sheet_before_the_answer(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
         before = t.sheets[1]
         t = t.apply(Place(1, placement("O3@2"))).apply(Undo(1))
         assert t.sheets[1] == before and 1 in t.pending()
@@ -77,7 +138,7 @@ class TestUndoAndCorrection:
             t.apply(Undo(0))
 
     def test_a_misread_roll_is_corrected_before_anyone_writes(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
         t = t.apply(CorrectRoll(roll("orange:4")))
         assert str(t.roll) == "orange:4" and len(t.attempts) == 1
         t = t.apply(Place(0, placement("O4@2")))
@@ -85,7 +146,7 @@ class TestUndoAndCorrection:
             t.apply(CorrectRoll(roll("orange:5")))
 
     def test_refused_actions_change_nothing(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        t = qwinto_table().apply(RollDice(roll("orange:3"))).apply(KeepRoll())
         with pytest.raises(IllegalPlacement):
             t.apply(Place(1, placement("Y3@2")))
         assert t.pending() == [0, 1, 2] and t.sheets[1] == Q.new_sheet()
@@ -109,7 +170,7 @@ class TestRanking:
 class TestSaving:
     def test_actions_round_trip_through_json(self):
         for action in (RollDice(roll("orange:3 purple:2")), Place(1, placement("O5@2")),
-                       Undo(2), CorrectRoll(roll("orange:4"))):
+                       Undo(2), CorrectRoll(roll("orange:4")), KeepRoll()):
             assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
 
     def test_malformed_actions_are_refused(self):
@@ -119,13 +180,13 @@ class TestSaving:
                 action_from_json(bad)
 
     def test_a_saved_state_reloads_to_the_same_state(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2")))
+        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2"))).apply(KeepRoll())
         t = t.apply(Place(1, placement("O5@2")))
         again = Table.from_json(json.loads(json.dumps(t.to_json())), t.games)
         assert again == t
         assert again.to_json() == t.to_json()
 
     def test_replaying_the_history_rebuilds_the_table(self):
-        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2")))
+        t = qwinto_table().apply(RollDice(roll("orange:3 yellow:2"))).apply(KeepRoll())
         t = t.apply(Place(1, placement("O5@2"))).apply(Place(0, placement("fail")))
         assert qwinto_table().replay(t.history) == t

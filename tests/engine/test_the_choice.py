@@ -35,7 +35,8 @@ from engine.layouts import builtin_layout_data
 from engine.placement import MISTHROW, Placement
 from engine.registry import load_game
 from engine.simulate import random_game
-from engine.table import EndSide, Place, RollDice, Table, action_from_json, action_to_json
+from engine.table import (EndSide, KeepRoll, Place, RollDice, Table, action_from_json,
+                          action_to_json)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "the_choice_perft.json"
 SEED_ROLL = "green:6 green:1 yellow:2"       # Linus' roll in the rule text
@@ -249,7 +250,6 @@ class TestColourRing:
         assert "is purple, not red" in game.why_illegal(
             s, Roll.parse("red:1 red:2 blue:3"), OTHER, Placement.parse("Rred@2/1 Mx@0"))
 
-
     def test_crosses_typed_in_as_two_arcs_may_be_joined_by_the_roll(self, game):
         # a paper sheet with a gap at red 1 between green 0 and purple 2
         s = sheet(game, {"colours": [0, 2]})
@@ -271,6 +271,7 @@ class TestColourRing:
                             first_ways.setdefault(cells, marks)
                         assert game._ring_options(index, lay, roll, dice, mask) == \
                             list(first_ways.items()), (mask, roll, dice)
+
 
 class TestNumberLine:
     """A start anywhere, then each space touching the last, never entering one twice."""
@@ -413,7 +414,7 @@ class TestMisthrows:
     def test_third_misthrow_on_the_second_side_ends_the_game(self, game):
         s = sheet(game, {"misthrows": 3}, {"misthrows": 2}, playing="back")
         t = Table.new(game, ["Linus", "Sarah"], sheets=[game.new_sheet(), s])
-        t = t.apply(RollDice(Roll.parse(SEED_ROLL)))
+        t = t.apply(RollDice(Roll.parse(SEED_ROLL))).apply(KeepRoll())
         t = t.apply(Place(1, Placement.special(MISTHROW)))
         assert not t.is_over            # Linus has not answered yet
         t = t.apply(Place(0, Placement.parse("N9@11/123")))
@@ -433,7 +434,7 @@ class TestSides:
         t = Table.new(game, ["Linus", "Sarah"])
         with pytest.raises(IllegalPlacement, match="after answering a roll"):
             t.apply(EndSide(1))
-        t = t.apply(RollDice(Roll.parse(SEED_ROLL)))
+        t = t.apply(RollDice(Roll.parse(SEED_ROLL))).apply(KeepRoll())
         with pytest.raises(IllegalPlacement, match="after answering a roll"):
             t.apply(EndSide(1))
         t = t.apply(Place(1, Placement.parse("Ryellow@4/3 N7@1/12")))
@@ -458,7 +459,7 @@ class TestSides:
     def test_undo_takes_back_the_answer_and_the_end(self, game):
         from engine.table import Undo
         t = Table.new(game, ["Linus", "Sarah"])
-        t = t.apply(RollDice(Roll.parse(SEED_ROLL)))
+        t = t.apply(RollDice(Roll.parse(SEED_ROLL))).apply(KeepRoll())
         t = t.apply(Place(1, Placement.parse("Ryellow@4/3 N7@1/12")))
         t = t.apply(EndSide(1))
         t = t.apply(Undo(1))
@@ -584,6 +585,8 @@ class TestRandomGames:
                 t = t.apply(RollDice(game.random_roll(rng)))
                 if rng.random() < 0.5:
                     t = t.apply(RollDice(game.random_roll(rng, t.roll)))
+                else:
+                    t = t.apply(KeepRoll())
                 for seat in t.pending():
                     options = list(t.legal(seat))
                     clean = [p for p in options if p.kind != MISTHROW
