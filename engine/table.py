@@ -208,7 +208,9 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        return self.turn_complete and any(
+        """A sheet ends the game once the turn is complete (or before any roll: a table
+        started from sheets of which one is finished is over at once)."""
+        return (not self.attempts or self.turn_complete) and any(
             g.is_finished(s) for g, s in zip(self.games, self.sheets))
 
     @property
@@ -370,6 +372,8 @@ class Table:
 
     def _end_side(self, seat: int) -> "Table":
         self._check_seat(seat)
+        if self.is_over:
+            raise IllegalPlacement("the game is over")
         if self.roll is None or self.answers[seat] is None:
             raise IllegalPlacement(f"{self.players[seat]} may end a side only after "
                                    f"answering a roll (after a dice action)")

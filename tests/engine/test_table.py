@@ -156,6 +156,22 @@ class TestUndoAndCorrection:
             qwinto_table().apply(RollDice(roll("orange:3"))).apply(Place(7, placement("pass")))
 
 
+class TestTheEnd:
+    FULL = {"grid": [[2, 4, 6, 9, 12], [3, 5, 11, 2, 8], [10, 12, 3, 5, 2],
+                     [4, 9, 2, 12, 10], [4, 9, 4, 4, 9]]}
+
+    def test_a_table_started_from_a_finished_sheet_is_over_at_once(self):
+        full = K.sheet_from_json(self.FULL)
+        t = Table.new(K, ["a", "b"], sheets=[full, K.new_sheet()])
+        assert t.is_over and t.pending() == [] and not t.legal(1)
+        with pytest.raises(IllegalPlacement, match="the game is over"):
+            t.apply(RollDice(roll("3 4")))
+        assert [s.score.total for s in t.standings()][0] == K.score(full).total
+
+    def test_a_game_in_progress_is_not_over(self):
+        assert not Table.new(K, ["a", "b"]).is_over
+
+
 class TestRanking:
     def test_equal_scores_share_a_rank(self):
         t = Table.new(K, ["a", "b", "c"])

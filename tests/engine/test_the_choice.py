@@ -421,6 +421,10 @@ class TestMisthrows:
         assert t.is_over
         with pytest.raises(IllegalPlacement, match="over"):
             t.apply(RollDice(Roll.parse(SEED_ROLL)))
+        # Linus's first side may be ended by choice, but not once the game is over
+        assert game.end_side_problem(t.sheets[0]) is None
+        with pytest.raises(IllegalPlacement, match="the game is over"):
+            t.apply(EndSide(0))
 
 
 class TestSides:
