@@ -239,17 +239,16 @@ class Qwinto(Game):
                 if low >= total:
                     break
                 if not any(sheet.rows[o][p] == total for o in self._columns[p] if o != r):
-                    # check nothing to the right is <= total
+                    # nothing to the right may be <= total
                     if self._right_ok(cells, row.fields, p, total):
                         yield Placement(ENTER, (Mark(row.label, p, total),))
         yield Placement.special(FAIL if role == ROLLER else PASS)
 
     @staticmethod
     def _right_ok(cells, fields, p, v) -> bool:
-        for q in fields:
-            if q > p and cells[q] is not None:
-                return cells[q] > v
-        return True
+        """Every number to the right of p is greater than v (all of them, not only the
+        nearest: a typed-in sheet may already break the ascending rule)."""
+        return all(cells[q] > v for q in fields if q > p and cells[q] is not None)
 
     def apply(self, sheet: QwintoSheet, placement: Placement) -> QwintoSheet:
         if placement.kind == FAIL:

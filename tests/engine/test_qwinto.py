@@ -1,4 +1,6 @@
 """Qwinto, rule by rule (shared/rules/qwinto.txt)."""
+import random
+
 import pytest
 
 from engine.errors import IllegalPlacement, InvalidInput
@@ -236,3 +238,27 @@ class TestCheckMyPaperSheet:
         with pytest.raises(IllegalPlacement):
             Q.play(s, roll("yellow:3"), ROLLER, placement("Y3@1"))
         assert Q.sheet_to_json(s) == before
+
+
+class TestLegalAgreesWithWhyIllegal:
+    def test_on_a_typed_in_sheet_that_already_breaks_the_rule(self):
+        """A 9 then a 2 to the right of it: no number fits between the 4 and the 9 that
+        the 2 further right forbids; `legal` looked only at the nearest number."""
+        s = sheet(yellow=[4, None, 9, None, 2, None, None, None, None])
+        r = roll("yellow:3 orange:3")
+        offered = {str(p) for p in Q.legal(s, r, OTHER) if p.kind == "enter"}
+        assert "Y6@2" not in offered
+        assert "must be smaller than the 2" in Q.why_illegal(s, r, OTHER, placement("Y6@2"))
+
+    def test_on_random_sheets_broken_or_not(self):
+        rng = random.Random(18)
+        fields = [(row.label, p) for row in Q.layout.rows for p in row.fields]
+        for _ in range(400):
+            rows = {row.colour: [rng.choice([None, None, rng.randint(1, 18)])
+                                 for _ in row.fields] for row in Q.layout.rows}
+            s = Q.sheet_from_json({"rows": rows})
+            r = Q.random_roll(rng)
+            offered = {p for p in Q.legal(s, r, OTHER) if p.kind == "enter"}
+            allowed = {placement(f"{label}{r.total}@{p}") for label, p in fields
+                       if Q.why_illegal(s, r, OTHER, placement(f"{label}{r.total}@{p}")) is None}
+            assert offered == allowed, (rows, str(r))
