@@ -16,7 +16,7 @@ changed engine sentence is caught by a test instead of turning up in English.
 
 Placeholders are `{name}`; the name's prefix says how its value is translated:
 `c` a colour, `cs` a list of colours ("orange, yellow"), `cor` colours joined by " or ",
-`pl` Kuh Vadis players (crosses / circles), `pd` the same in the dative, `p1` one of them
+`pl` Kuh Vadis players (crosses / circles), `pd` the same in the dative, `pm` one of them
 (cross / circle), `sym` a Kuh Vadis symbol ("a cow", "a 3"; `symk` negated: "keine Kuh"), `res` Kuh Vadis results,
 `side` a The Choice side, `combo` a Knister combination, `s` a sentence (translated
 again); anything else is kept as it is (numbers, names, fields, dice).
@@ -35,7 +35,7 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
               "grey": "Grau"},
         "pl": {"crosses": "Kreuze", "circles": "Kreise"},
         "pd": {"crosses": "Kreuzen", "circles": "Kreisen"},
-        "p1": {"cross": "Kreuz", "circle": "Kreis"},
+        "pm": {"cross": "Kreuz", "circle": "Kreis"},
         "side": {"front": "Vorderseite", "back": "Rückseite"},
         "combo": {"pair": "Paar", "two pairs": "zwei Paare", "three of a kind": "Drilling",
                   "full house": "Full House", "four of a kind": "Vierling",
@@ -137,6 +137,8 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "das Foto ist kein JPEG- oder PNG-Bild"),
     ("app.photo_corrupt", "the photo is corrupt: it could not be decoded",
      "das Foto ist beschädigt: es ließ sich nicht lesen"),
+    ("app.no_next_picture", "the table camera shows what it sees: there is no next picture",
+     "die Tischkamera zeigt, was sie sieht: es gibt kein nächstes Bild"),
     ("app.no_camera", "the server has no camera and no demo pictures",
      "der Server hat keine Kamera und keine Demo-Bilder"),
 
@@ -267,9 +269,9 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "ein Ergebnis markiert genau ein Feld"),
     ("kuh_vadis.no_square", "there is no square {sq}: rows A-G, columns 0-6",
      "es gibt kein Feld {sq}: Reihen A-G, Spalten 0-6"),
-    ("kuh_vadis.p_start", "{sq} is a printed starting {p1}: nothing can be written there",
-     "auf {sq} ist ein Start-{p1} gedruckt: dort kann nichts eingetragen werden"),
-    ("kuh_vadis.start", "{sq} is a printed starting {p1}", "auf {sq} ist ein Start-{p1} gedruckt"),
+    ("kuh_vadis.p_start", "{la} is a printed starting {pm}: nothing can be written there",
+     "auf {la} ist ein Start-{pm} gedruckt: dort kann nichts eingetragen werden"),
+    ("kuh_vadis.start", "{sq} is a printed starting {pm}", "auf {sq} ist ein Start-{pm} gedruckt"),
     ("kuh_vadis.shows", "{sq} shows {sym}, not {symk}", "{sq} zeigt {sym}, {symk}"),
     ("kuh_vadis.marked", "{sq} is already marked by the {pd}",
      "{sq} ist schon markiert, von den {pd}"),
@@ -428,7 +430,7 @@ _FIELD = re.compile(r"\{([a-z_]+[0-9]*)\}")
 # placeholders whose value is one word (a number, a field, a die): they never match a space,
 # so a short template cannot swallow a longer sentence that merely begins like it
 SHORT = {"r", "p", "q", "n", "m", "v", "w", "f", "t", "d", "b", "h", "a", "seat", "total",
-         "max", "sq", "kind", "die", "code", "who", "ds", "c", "pl", "pd", "p1", "side"}
+         "max", "sq", "kind", "die", "code", "who", "ds", "c", "pl", "pd", "pm", "side"}
 
 
 def _kind(name: str) -> str:
@@ -462,7 +464,7 @@ def _params_ok(name: str, value: str) -> bool:
     kind = _kind(name)
     if kind == "c":
         return value in WORDS["de"]["c"]
-    if kind in ("pl", "pd", "p1", "combo"):
+    if kind in ("pl", "pd", "pm", "combo"):
         return value in WORDS["de"][kind]
     return True
 

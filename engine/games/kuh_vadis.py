@@ -34,6 +34,7 @@ COW = "cow"
 CROSSES, CIRCLES = "X", "O"
 PLAYERS = (CROSSES, CIRCLES)           # seat 0, seat 1
 PLAYER_NAMES = {CROSSES: "crosses", CIRCLES: "circles"}
+PLAYER_MARK = {CROSSES: "cross", CIRCLES: "circle"}   # one of them
 FACES = (1, 2, 3, 4, 5, COW)
 DICE = 5
 # pad cell tokens in a layout file -> symbol
@@ -262,7 +263,7 @@ class KuhVadis(Game):
         cells = self.layout.cells
         for i, o in enumerate(sheet.owner):
             if cells[i] in PLAYERS and o != cells[i]:
-                out.append(f"{square_long(i)} is a printed starting {PLAYER_NAMES[cells[i]][:-1]}"
+                out.append(f"{square_long(i)} is a printed starting {PLAYER_MARK[cells[i]]}"
                            f": nothing can be written there")
         done = [p for p in PLAYERS if self.connected(sheet, p)]
         if len(done) == 2:
@@ -409,7 +410,7 @@ class KuhVadis(Game):
         printed = self.layout.cells[i]
         where = square_name(i)
         if printed in PLAYERS:
-            return f"{where} is a printed starting {PLAYER_NAMES[printed][:-1]}"
+            return f"{where} is a printed starting {PLAYER_MARK[printed]}"
         if mark.value != printed:
             return f"{where} shows {symbol_name(printed)}, not {symbol_name(mark.value)}"
         if sheet.owner[i] is not None:

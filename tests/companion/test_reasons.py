@@ -134,6 +134,13 @@ class TestGermanApi:
         assert r.json["problems"] and all(german(p) for p in r.json["problems"])
         assert all(german(l["label"]) for l in r.json["score"]["lines"])
 
+    def test_a_printed_start_written_over_in_german(self, client):
+        r = client.post("/api/check", headers=DE, json={"game": "kuh_vadis", "cells": {"A@3": "o"}})
+        assert "auf A3 (0,3) ist ein Start-Kreuz gedruckt: dort kann nichts eingetragen werden" \
+            in r.json["problems"], r.json
+        assert translate("A0 is a printed starting circle", "de") == \
+            "auf A0 ist ein Start-Kreis gedruckt"
+
     @pytest.mark.parametrize("game, cells", [("qwinto", {"Y@3": "x"}), ("knister", {"A@0": "x"})])
     def test_a_letter_typed_into_check_my_paper_in_german(self, client, game, cells):
         r = client.post("/api/check", headers=DE, json={"game": game, "cells": cells})

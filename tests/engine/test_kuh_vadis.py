@@ -164,6 +164,7 @@ class TestMarking:
 
     @pytest.mark.parametrize("mark, reason", [
         ("A0@0", "A0 is a printed starting circle"),
+        ("A3@3", "A3 is a printed starting cross$"),
         ("B5@5", "B5 shows a 1, not a 5"),
         ("C1@1", "C1 is already marked by the crosses"),
         ("A5@4", "the dice give exactly three 1s"),
@@ -382,6 +383,9 @@ class TestSheetJson:
         s = game.sheet_from_json({"pad": ["x . . X . . O"] + EMPTY[1:], "chain": "B1"})
         probs = game.problems(s)
         assert any("A0 (0,0) is a printed starting circle" in p for p in probs)
+        s = game.sheet_from_json({"pad": ["O . . o . . O"] + EMPTY[1:]})
+        assert "A3 (0,3) is a printed starting cross: nothing can be written there" \
+            in game.problems(s)
         assert any("quad chain continues from B1" in p for p in probs)
         both = pad(game, ["O . . X . . O", "o . . x . . o", "o . . x . . o",
                           "o . . x . . o", "o . . x . . o", "o x x x x x o",
