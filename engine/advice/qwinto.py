@@ -1,0 +1,195 @@
+"""Qwinto: the score so far plus what the open fields are likely to bring.
+
+Each run of empty fields in a row lies between two written numbers (or the row's ends),
+which leaves it a range of values. A run of n fields with a values to choose from is
+expected to take n x FILL x min(1, a / (n x SLACK)) more numbers (1 point each); a
+3-field column still open is expected to pay its pentagon when all its runs look likely
+to fill; a full row pays its last number instead of the count. FILL and SLACK were
+chosen on seeded solo games (docs/advisor.md). The roller's choice of dice (which
+colours, and whether to roll again) weighs every sum of the chosen dice by its chance.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, product
+
+from ..dice import Die, Roll
+from ..game import ROLLER
+from ..games.qwinto import DICE_COLOURS, Qwinto
+from ..placement import ENTER, FAIL, PASS, Placement
+from .core import Evaluator
+from .types import DiceChoice
+
+FILL = 0.6
+SLACK = 1.5
+
+
+@lru_cache(maxsize=None)
+def sum_chances(dice: int) -> dict[int, float]:
+    """The chance of each sum of `dice` six-sided dice."""
+    out: dict[int, float] = {}
+    for faces in product(range(1, 7), repeat=dice):
+        out[sum(faces)] = out.get(sum(faces), 0) + 6 ** -dice
+    return out
+
+
+class QwintoEvaluator(Evaluator):
+    method = ("score so far plus the expected fills of the open fields, and every sum "
+              "of the dice weighed by its chance")
+
+    def __init__(self, game: Qwinto, fill: float = FILL, slack: float = SLACK) -> None:
+        super().__init__(game)
+        self.fill, self.slack = fill, slack
+        lay = game.layout
+        self.top = lay.max_value + 1
+        self.columns3 = [(c, m, next(r for r in m if c in lay.rows[r].pentagons))
+                         for c, m in game._columns.items() if len(m) == 3]
+
+    def _runs(self, cells, fields):
+        """(first field index, fields in the run, values free) for each run of empties."""
+        out = []
+        low, start, n = 0, 0, 0
+        for i, p in enumerate(fields):
+            v = cells[p]
+            if v is None:
+                if n == 0:
+                    start = i
+                n += 1
+                continue
+            if n:
+                out.append((start, n, v - low - 1))
+            low, n = v, 0
+        if n:
+            out.append((start, n, self.top - low - 1))
+        return out
+
+    def field_chance(self, n: int, free: int) -> float:
+        return self.fill * min(1.0, max(free, 0) / (n * self.slack))
+
+    def value(self, before, after) -> float:
+        game = self.game
+        lay = game.layout
+        total = float(game.score(after).total)
+        chance_at: dict[tuple[int, int], float] = {}
+        for r, row in enumerate(lay.rows):
+            cells = after.rows[r]
+            runs = self._runs(cells, row.fields)
+            if not runs:
+                continue
+            full = 1.0
+            extra = 0.0
+            for start, n, free in runs:
+                c = self.field_chance(n, free)
+                extra += n * c
+                full *= c ** n
+                for p in row.fields[start:start + n]:
+                    chance_at[(r, p)] = c
+            last = cells[row.fields[-1]] or (self.top - 2)
+            total += extra + full * max(0, last - len(row.fields))
+        for c, members, pent in self.columns3:
+            missing = [chance_at[(r, c)] for r in members if after.rows[r][c] is None]
+            if not missing:
+                continue
+            chance = 1.0
+            for m in missing:
+                chance *= m
+            v = after.rows[pent][c]
+            if v is None:
+                v = self._middle(after, pent, c)
+            total += chance * v
+        return total
+
+    def _middle(self, sheet, r: int, c: int) -> float:
+        """The middle of the values an empty field can still take."""
+        fields = self.game.layout.rows[r].fields
+        cells = sheet.rows[r]
+        low = max((cells[p] for p in fields if p < c and cells[p] is not None), default=0)
+        high = min((cells[p] for p in fields if p > c and cells[p] is not None),
+                   default=self.top)
+        return (low + high) / 2
+
+    def reason(self, before, after, placement: Placement) -> str:
+        lay = self.game.layout
+        if placement.kind == FAIL:
+            return "no field is worth the sum: record a failed attempt (-5)"
+        if placement.kind == PASS:
+            return "no field is worth the sum: pass"
+        (mark,) = placement.marks
+        r = self.game._by_label[mark.row]
+        row = lay.rows[r]
+        i = row.fields.index(mark.col)
+        cells = after.rows[r]
+        left = [p for p in row.fields[:i]]
+        right = [p for p in row.fields[i + 1:]]
+        lo_open = sum(1 for p in reversed(left) if cells[p] is None)
+        hi_open = sum(1 for p in right if cells[p] is None)
+        text = f"{mark.value} in the {row.colour} row, field {i + 1}"
+        bonus = [c for c, members, pent in self.columns3 if c == mark.col and
+                 all(after.rows[m][c] is not None for m in members)]
+        if bonus:
+            pent = next(p for c, m, p in self.columns3 if c == mark.col)
+            return f"{text}: completes column {mark.col} for its pentagon, " \
+                   f"{after.rows[pent][mark.col]} points"
+        if all(cells[p] is not None for p in row.fields):
+            return f"{text}: fills the {row.colour} row, which scores its last number"
+        return f"{text}: leaves {lo_open} open field{'s' * (lo_open != 1)} to its left " \
+               f"and {hi_open} to its right"
+
+    # -- the roller's dice -------------------------------------------------------------
+    def sum_values(self, sheet, colours) -> dict[int, float]:
+        """For each sum of the dice of `colours`: the best placement's value."""
+        game = self.game
+        fail = self.value(sheet, game.apply(sheet, Placement.special(FAIL)))
+        out = {}
+        for s in sum_chances(len(colours)):
+            roll = Roll(Die(c, 1) for c in colours)   # only the colours and the sum count
+            best = fail
+            for p in game._legal(sheet, _with_total(roll, s), ROLLER):
+                if p.kind == ENTER:
+                    best = max(best, self.value(sheet, game.apply(sheet, p)))
+            out[s] = best
+        return out
+
+    def colour_value(self, sheet, colours, attempts: int = 2) -> float:
+        """Expected final score of rolling the dice of `colours` (with a second attempt)."""
+        values = self.sum_values(sheet, colours)
+        chances = sum_chances(len(colours))
+        again = sum(chances[s] * values[s] for s in chances)
+        if attempts < 2:
+            return again
+        return sum(chances[s] * max(values[s], again) for s in chances)
+
+    def colour_choices(self, sheet) -> tuple[DiceChoice, ...]:
+        out = []
+        for k in (1, 2, 3):
+            for colours in combinations(DICE_COLOURS, k):
+                v = self.colour_value(sheet, colours)
+                out.append(DiceChoice("roll", colours, v, self._colour_reason(sheet, colours)))
+        out.sort(key=lambda c: (-c.expected, len(c.dice), c.dice))
+        return tuple(out)
+
+    def _colour_reason(self, sheet, colours) -> str:
+        chances = sum_chances(len(colours))
+        lo, hi = min(chances), max(chances)
+        return f"sums {lo}-{hi}, most often {sum(chances[s] * s for s in chances):.0f}"
+
+    def reroll_sets(self, sheet, roll):
+        return [tuple(range(len(roll)))]
+
+    def reroll_value(self, sheet, roll, dice, attempts_left):
+        return self.colour_value(sheet, roll.colours, attempts=1)
+
+    def faces(self, index, die):
+        return [Die(die.colour, f) for f in range(1, 7)]
+
+
+def _with_total(roll: Roll, total: int) -> Roll:
+    """A roll of the same colours that adds up to `total` (what Qwinto's legal reads)."""
+    faces = []
+    left = total
+    for i in range(len(roll)):
+        rest = len(roll) - i - 1
+        f = min(6, left - rest)
+        faces.append(f)
+        left -= f
+    return Roll(Die(d.colour, f) for d, f in zip(roll.dice, faces))

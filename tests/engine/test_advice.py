@@ -1,0 +1,208 @@
+"""The advisor (engine/advice): its advice is legal, repeatable, finds the moves the
+rules make best, and keeps its time budget (measured on an injected fake clock)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.advice import advise, advise_dice, colour_choices, evaluator_for
+from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
+from engine.advice.twenty_one import solve_row
+from engine.advice.types import NOT_LOOKED_AT, Budget
+from engine.dice import Roll
+from engine.game import OTHER, ROLLER
+from engine.registry import GAMES, load_game
+
+
+def positions(game, seed, count=12):
+    """(sheet, roll, role) from random play on the unchecked core."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        sheet = game.new_sheet()
+        for _ in range(rng.randint(0, 12)):
+            roll = game.random_roll(rng)
+            options = list(game.legal(sheet, roll, ROLLER))
+            if not options:
+                break
+            sheet = game.apply_result(sheet, roll, ROLLER, rng.choice(options))
+            if game.is_finished(sheet):
+                break
+        if game.is_finished(sheet):
+            continue
+        roles = [ROLLER] if game.name == "kuh_vadis" else [ROLLER, OTHER]
+        out.append((sheet, game.random_roll(rng), rng.choice(roles)))
+    return out
+
+
+class TestAdviceIsLegal:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_every_option_is_a_legal_placement_and_every_legal_one_is_ranked(self, name):
+        game = load_game(name)
+        evaluator = evaluator_for(game)
+        for sheet, roll, role in positions(game, 3):
+            legal = game.legal(sheet, roll, role)
+            advice = advise(game, sheet, roll, role, evaluator=evaluator)
+            assert len(advice.options) == len(legal)
+            assert {o.placement for o in advice.options} == legal.as_set()
+            values = [o.expected for o in advice.options if o.depth != NOT_LOOKED_AT]
+            assert values == sorted(values, reverse=True)
+            lo, hi = game.score_bounds()
+            assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in values)
+            assert all(o.reason for o in advice.options)
+
+    @pytest.mark.parametrize("name", ["twenty_one", "kuh_vadis", "the_choice", "qwinto"])
+    def test_dice_choices_roll_again_real_dice(self, name):
+        game = load_game(name)
+        evaluator = evaluator_for(game)
+        for sheet, roll, _ in positions(game, 4, count=4):
+            choices = advise_dice(evaluator, sheet, roll, game.max_attempts - 1)
+            assert choices[0].expected == max(c.expected for c in choices)
+            assert sum(c.action == "keep" for c in choices) == 1
+            for c in choices:
+                assert all(1 <= d <= len(roll) for d in c.dice)
+                if name == "twenty_one" and c.action == "reroll":   # 1s stay
+                    assert all(roll.dice[d - 1].face != 1 for d in c.dice)
+
+
+class TestSeed:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_the_same_seed_gives_the_same_advice(self, name):
+        game = load_game(name)
+        sheet, roll, role = positions(game, 5, count=1)[0]
+        first = advise(game, sheet, roll, role, attempts_left=game.max_attempts - 1, seed=9)
+        again = advise(game, sheet, roll, role, attempts_left=game.max_attempts - 1, seed=9)
+        assert first.to_json() == again.to_json()
+
+    def test_a_seeded_game_between_players_replays_exactly(self):
+        game = load_game("qwinto")
+        players = lambda: [AdvisorPlayer(game), GreedyPlayer(1), RandomPlayer()]  # noqa: E731
+        assert play_game(game, players(), 11) == play_game(game, players(), 11)
+
+
+class TestKnownBestMoves:
+    def test_twenty_one_takes_the_exact_hit_that_completes_the_row(self):
+        game = load_game("twenty_one", "A")      # row A: yellow 6, red 5, green 4, blue 3,
+        sheet = game.sheet_from_json(            # white 2, black 1
+            {"rows": [[None, 4, 3, 2, 1, 1]] + [[None] * 6] * 4})
+        roll = Roll.parse("yellow:6 red:2 green:2 blue:2 white:2 black:2")
+        best = advise(game, sheet, roll).best
+        assert str(best.placement) == "A6@0"
+        assert "exact hit" in best.reason and "completes row A" in best.reason
+
+    def test_twenty_one_keeps_an_exact_hit_rather_than_rolling_again(self):
+        game = load_game("twenty_one", "A")
+        sheet = game.sheet_from_json({"rows": [[None, 5, 4, 3, 2, 1]] + [[None] * 6] * 4})
+        roll = Roll.parse("yellow:6 red:2 green:2 blue:2 white:2 black:2")
+        advice = advise(game, sheet, roll, attempts_left=1)
+        assert advice.dice[0].action == "keep"
+
+    def test_qwinto_writes_the_last_field_of_a_bonus_column(self):
+        game = load_game("qwinto")
+        # column 7: yellow 5 and purple 6 written; orange's pentagon field between 10 and 14
+        sheet = game.sheet_from_json({"rows": {
+            "orange": [None, None, None, 10, None, 14, None, None, None],
+            "yellow": [None, None, None, None, None, 5, None, None, None],
+            "purple": [None, None, None, None, None, None, 6, None, None]}})
+        best = advise(game, sheet, Roll.parse("orange:6 purple:6")).best
+        assert str(best.placement) == "O12@7"
+        assert "completes column 7" in best.reason
+
+    def test_knister_completes_the_straight_on_the_doubled_diagonal(self):
+        game = load_game("knister")
+        grid = [[2, 9, 9, 11, 8], [10, 3, 9, 11, 12], [10, 10, 4, 11, 12],
+                [8, 8, 7, 5, 12], [3, 7, 7, 6, None]]
+        sheet = game.sheet_from_json({"grid": grid})
+        # one field left: a 6 there makes 2-3-4-5-6, 24 points on the diagonal
+        best = advise(game, sheet, Roll.parse("3 3")).best
+        assert str(best.placement) == "E6@4" and "straight without 7" in best.reason
+        grid[4][4], grid[0][4] = 6, None
+        sheet = game.sheet_from_json({"grid": grid})
+        assert "completes" in advise(game, sheet, Roll.parse("4 4")).best.reason
+
+    def test_kuh_vadis_marks_the_square_that_wins(self):
+        game = load_game("kuh_vadis")
+        sheet = game.new_sheet()
+        rng = random.Random(2)
+        # crosses mark the squares of a shortest path but one, circles pass
+        from engine.advice.kuh_vadis import distance
+        me = sheet.to_move
+        while distance(sheet.owner, me, game.layout.starts[me]) > 1:
+            free = [i for i, o in enumerate(sheet.owner) if o is None]
+            best = min(free, key=lambda i: distance(
+                sheet.owner[:i] + (me,) + sheet.owner[i + 1:], me, game.layout.starts[me]))
+            owner = list(sheet.owner)
+            owner[best] = me
+            sheet = type(sheet)(tuple(owner), me, None)
+        for _ in range(500):
+            roll = game.random_roll(rng)
+            wins = [p for p in game.legal(sheet, roll, ROLLER)
+                    if game.winner(game.apply_result(sheet, roll, ROLLER, p)) == me]
+            if wins:
+                break
+        best = advise(game, sheet, roll).best
+        assert best.placement in wins and best.expected == 1.0
+        assert "you win" in best.reason
+
+    def test_qwinto_colour_choice_covers_every_set_of_dice(self):
+        game = load_game("qwinto")
+        choices = colour_choices(game, game.new_sheet())
+        assert len(choices) == 7 and choices[0].expected == max(c.expected for c in choices)
+
+
+class FakeClock:
+    """A clock that moves on by `step` seconds every time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+class TestBudget:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_a_spent_budget_still_ranks_every_option(self, name):
+        game = load_game(name)
+        sheet, roll, role = positions(game, 6, count=1)[0]
+        clock = FakeClock(1.0)            # every reading is past a 1 ms budget
+        advice = advise(game, sheet, roll, role, attempts_left=game.max_attempts - 1,
+                        budget_ms=1, clock=clock)
+        assert len(advice.options) == len(game.legal(sheet, roll, role))
+        assert advice.best.depth != NOT_LOOKED_AT
+        assert clock.now < 20          # it stopped reading the clock soon after
+
+    def test_more_budget_looks_deeper(self):
+        game = load_game("knister")
+        sheet, roll, role = positions(game, 7, count=1)[0]
+        short = advise(game, sheet, roll, role, budget_ms=1, clock=FakeClock(1.0))
+        long = advise(game, sheet, roll, role, budget_ms=10_000, clock=FakeClock(1e-6))
+        assert sum(o.depth for o in long.options) > sum(o.depth for o in short.options)
+
+    def test_the_dice_choices_stop_sampling_when_the_budget_is_spent(self):
+        game = load_game("the_choice")
+        evaluator = evaluator_for(game)
+        sheet, roll, _ = positions(game, 8, count=1)[0]
+        choices = advise_dice(evaluator, sheet, roll, 1, budget=Budget(0.001, FakeClock(1.0)))
+        assert choices and choices[0].expected == max(c.expected for c in choices)
+
+
+class TestGames:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_advisor_games_end_with_scores_in_bounds(self, name):
+        game = load_game(name)
+        players = [AdvisorPlayer(game), GreedyPlayer(1)]
+        lo, hi = game.score_bounds()
+        assert all(lo <= s <= hi for s in play_game(game, players, 1))
+
+
+def test_the_shipped_twenty_one_row_values_are_the_solved_ones():
+    game = load_game("twenty_one")
+    F, R = solve_row((6, 5, 4, 3, 2, 1), game.layout.exact_hit_bonus)
+    evaluator = evaluator_for(game)
+    shipped_F, shipped_R = evaluator.rows[0]
+    assert shipped_F.keys() == F.keys() and shipped_R.keys() == R.keys()
+    assert all(abs(shipped_F[k] - F[k]) < 1e-3 for k in F)
+    assert all(abs(shipped_R[k] - R[k]) < 1e-3 for k in R)
