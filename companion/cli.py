@@ -15,6 +15,7 @@ import sys
 COMMANDS = [
     "score",
     "legal",
+    "advise",
     "check",
     "play",
     "read",

@@ -99,6 +99,52 @@ class TestCheck:
         assert "greater than the 5 to its left" in out and "5 stands twice" in out
 
 
+class TestAdvise:
+    """A player asks what to write: every legal placement ranked, with a reason."""
+
+    def test_every_legal_placement_is_ranked_and_the_exact_hit_is_first(self, capsys,
+                                                                      sheet_file):
+        sheet = sheet_file({"layout": "A", "rows": [[None, 4, 3, 2, 1, 1]] + [[None] * 6] * 4})
+        roll = "yellow:6 red:2 green:2 blue:2 white:2 black:2"
+        code, out, _ = run(capsys, "advise", "--game", "twenty_one", "--sheet", sheet,
+                           "--roll", roll, "--attempt", "2")
+        assert code == 0
+        lines = out.strip().splitlines()
+        assert lines[0].split()[:2] == ["1.", "A6@0"] and "exact hit" in lines[0]
+        _, legal, _ = run(capsys, "legal", "--game", "twenty_one", "--sheet", sheet,
+                          "--roll", roll)
+        assert len(lines) == len(legal.split())       # no dice: the last attempt
+
+    def test_json_with_the_rollers_dice_choices(self, capsys, sheet_file):
+        code, out, _ = run(capsys, "advise", "--game", "qwinto", "--sheet", sheet_file(SARAH),
+                           "--roll", "orange:3 purple:5", "--json", "--seed", "3")
+        data = json.loads(out)
+        assert code == 0 and data["role"] == "roller"
+        assert {o["placement"] for o in data["options"]} == {"O8@4", "O8@6", "O8@7", "P8@7",
+                                                             "fail"}
+        assert {d["action"] for d in data["dice"]} == {"keep", "reroll"}
+        expected = [o["expected"] for o in data["options"]]
+        assert expected == sorted(expected, reverse=True)
+
+    def test_qwinto_before_the_roll_which_colours(self, capsys):
+        code, out, _ = run(capsys, "advise", "--game", "qwinto", "--json")
+        data = json.loads(out)
+        assert code == 0 and len(data["dice"]) == 7
+        assert all(d["action"] == "roll" for d in data["dice"])
+
+    @pytest.mark.parametrize("argv, message", [
+        (["--game", "knister"], "--roll is required for Knister"),
+        (["--game", "knister", "--roll", "3 3 3"], "rolled with two dice"),
+        (["--game", "knister", "--roll", "3 3", "--budget-ms", "0"], "--budget-ms must be"),
+        (["--game", "kuh_vadis", "--roll", "1 1 1 2 2", "--attempt", "4"],
+         "--attempt must be 1-3"),
+    ])
+    def test_bad_input_one_line_exit_2(self, capsys, argv, message):
+        code, out, err = run(capsys, "advise", *argv)
+        assert code == 2 and message in err and out == ""
+        assert len(err.strip().splitlines()) == 1
+
+
 class TestBadInput:
     @pytest.mark.parametrize("argv, message", [
         (["score", "--game", "chess", "SHEET"], "unknown game 'chess'"),

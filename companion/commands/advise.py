@@ -1,0 +1,82 @@
+"""`dice-companion advise`: the advisor's ranking of every legal placement for a roll.
+
+Each placement with the expected final score it leads to and a one-line reason; a
+roller who may still roll (`--attempt` below the game's attempts) also gets the dice
+choices. Qwinto without `--roll`: which colours to roll. The budget is CPU time of this
+process (`time.process_time`).
+"""
+from __future__ import annotations
+
+import time
+
+from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices
+from engine.game import ROLES, ROLLER
+
+from ..cli import BadInput
+from ._common import add_game_arguments, game_and_sheet, parse_roll, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("advise", help="rank the legal placements for a roll (the advisor)")
+    add_game_arguments(p)
+    p.add_argument("--sheet", metavar="SHEET.json", help="the sheet (default: a new one)")
+    p.add_argument("--roll", help='the dice, e.g. "orange:3 purple:5" (Qwinto without it: '
+                                  'which colours to roll)')
+    p.add_argument("--role", choices=ROLES, default=ROLLER,
+                   help="the roller or another player (default: roller)")
+    p.add_argument("--attempt", type=int, default=1, metavar="N",
+                   help="which attempt this roll is (default 1: a roller may roll again)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS, metavar="N",
+                   help=f"CPU time for the advice (default {DEFAULT_BUDGET_MS})")
+    p.add_argument("--top", type=int, default=0, metavar="K",
+                   help="show only the K best placements (default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.budget_ms <= 0:
+        raise BadInput(f"--budget-ms must be more than 0, not {args.budget_ms:g}")
+    if args.top < 0:
+        raise BadInput(f"--top must be 0 (all) or more, not {args.top}")
+    game, sheet = game_and_sheet(args, args.sheet)
+    if not 1 <= args.attempt <= game.max_attempts:
+        raise BadInput(f"--attempt must be 1-{game.max_attempts} in {game.title}, "
+                       f"not {args.attempt}")
+    if args.roll is None:
+        if game.name != "qwinto":
+            raise BadInput(f"--roll is required for {game.title} (only Qwinto is advised "
+                           f"before the roll: which colours to roll)")
+        return _colours(game, sheet, args)
+    roll = parse_roll(game, args.roll)
+    left = game.max_attempts - args.attempt if args.role == ROLLER else 0
+    advice = advise(game, sheet, roll, args.role, attempts_left=left, seed=args.seed,
+                    budget_ms=args.budget_ms, clock=time.process_time)
+    options = advice.options[:args.top] if args.top else advice.options
+    if args.json:
+        data = advice.to_json()
+        data.update(roll=str(roll), options=[o.to_json() for o in options])
+        print_json(data)
+        return 0
+    if not options:
+        print(f"nothing to write: in {game.title} the {args.role} does not answer this roll")
+        return 0
+    width = max(len(str(o.placement)) for o in options)
+    for i, o in enumerate(options, 1):
+        print(f"{i:>3}. {str(o.placement):<{width}}  {o.expected:7.2f}  {o.reason}")
+    if advice.dice:
+        print("dice:")
+        for i, d in enumerate(advice.dice, 1):
+            print(f"{i:>3}. {str(d):<{width}}  {d.expected:7.2f}  {d.reason}")
+    return 0
+
+
+def _colours(game, sheet, args) -> int:
+    choices = colour_choices(game, sheet)
+    if args.json:
+        print_json({"game": game.name, "dice": [c.to_json() for c in choices]})
+        return 0
+    for i, c in enumerate(choices, 1):
+        print(f"{i:>3}. {str(c):<26}  {c.expected:7.2f}  {c.reason}")
+    return 0
