@@ -45,7 +45,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     kw = {"find_with": find} if find else {}
     if detector:
         kw["detector_session"] = load_session(detector, threads=threads)
-    elif find == "detector":
+    else:  # the shipped detector on the same number of threads as the face reader
         kw["threads"] = threads
     # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
     # second reading around a sure die, no rotated outlines

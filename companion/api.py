@@ -15,6 +15,7 @@ action with the engine before it is written):
 """
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import time
@@ -525,11 +526,13 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
         palette = [c["colour"] for c in spec["colours"]]
         faces = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
         from .teach_api import table_reading
+        from .teaching import body_colours
         taught, calibration = table_reading(rec)
         if taught is not None:   # the table's own dice, taught on its teaching page
             r = TableReader(palette, faces, current_app.config["SETTLE_FRAMES"], reader=taught)
         else:
-            make = current_app.config.get("READER_FACTORY") or TableReader
+            make = current_app.config.get("READER_FACTORY") or functools.partial(
+                TableReader, body_colours=body_colours(game_name, spec) is not None)
             r = make(palette, faces, current_app.config["SETTLE_FRAMES"])
         if calibration is not None:   # colours named by the table's own dice (teaching page)
             r.calibrate(calibration)
@@ -559,28 +562,64 @@ def frame(code: str):
 
 @bp.post("/tables/<code>/camera")
 def camera_read(code: str):
-    """Read the dice from the latest frame of the server's own camera (or demo pictures)."""
+    """Read the dice from the latest frame of the server's own camera (or the demo picture this
+    table is shown: a picture of its game, kept until the table asks for the next)."""
     rec, seq, table = load(code)
     source = current_app.config.get("FRAME_SOURCE")
-    data = source.latest() if source else None
+    data = source.latest(rec.game, rec.code) if source else None
     if data is None:
         raise ApiError(404, "the server has no camera and no demo pictures")
     return jsonify(read_frame(rec, table, data, still=source.stills))
 
 
+@bp.post("/tables/<code>/camera/next")
+def camera_next(code: str):
+    """The demo's next picture of the table's game (a camera has no next: 409)."""
+    rec = get_store().table_record(code)
+    source = current_app.config.get("FRAME_SOURCE")
+    if source is None:
+        raise ApiError(404, "the server has no camera and no demo pictures")
+    if source.shown(rec.game, rec.code) is None:
+        raise ApiError(409, "the table camera shows what it sees: there is no next picture")
+    source.advance(rec.game, rec.code)
+    return jsonify(_camera_json(source, rec))
+
+
+def _camera_json(source, rec: TableRecord | None) -> dict:
+    """What the page says of the server's camera: `source` (the server's words), and for a
+    demo the picture this table is shown (`picture` of `pictures`)."""
+    if source is None:
+        return {"source": None}
+    game, table = (rec.game, rec.code) if rec else (None, None)
+    shown = source.shown(game, table)
+    out = {"source": source.describe(game), "demo": bool(source.stills)}
+    if shown is not None:
+        out["picture"], out["pictures"] = shown
+    return out
+
+
 @bp.get("/camera")
 def camera_info():
+    """The server's camera; `?table=CODE`: as that table is shown it (its game's pictures)."""
     source = current_app.config.get("FRAME_SOURCE")
-    return jsonify({"source": source.describe() if source else None})
+    code = request.args.get("table")
+    rec = get_store().table_record(code) if code and source is not None else None
+    if rec is not None and source.latest(rec.game, rec.code) is None:
+        source = None       # a demo without pictures of this game: nothing to show
+    return jsonify(_camera_json(source, rec))
 
 
 @bp.get("/camera.mjpg")
 def camera_stream():
-    """The server's camera as an MJPEG stream (`?limit=` seconds ends it)."""
+    """The server's camera as an MJPEG stream (`?limit=` seconds ends it; `?table=CODE`: the
+    picture that table is shown, which changes when it asks for the next)."""
     source = current_app.config.get("FRAME_SOURCE")
     if source is None:
         raise ApiError(404, "the server has no camera and no demo pictures")
     limit = request.args.get("limit", type=float)
+    code = request.args.get("table")
+    rec = get_store().table_record(code) if code else None
+    game, table_code = (rec.game, rec.code) if rec else (None, None)
 
     def frames():
         # each frame is followed at once by the boundary and the next part's headers: a browser
@@ -593,7 +632,7 @@ def camera_stream():
         head = b"--frame\r\nContent-Type: image/jpeg\r\n\r\n"
         yield head
         while end is None or time.monotonic() < end:
-            data = source.latest()
+            data = source.latest(game, table_code)
             if data is not None and data is not last:
                 last = data
                 yield data + b"\r\n" + head

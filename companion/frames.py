@@ -1,5 +1,5 @@
 """Frame sources the server owns: a webcam (OpenCV index or stream URL) or the demo that
-plays the pictures in `sample_images/` when no camera is attached.
+shows each table the pictures of its game in `sample_images/` when no camera is attached.
 
 A source keeps its latest frame as JPEG bytes (`latest()`); the table view shows it as an
 MJPEG stream and the server reads dice from it the same way as from a phone's frames.
@@ -18,41 +18,72 @@ class FrameSource:
     name = "source"
     stills = False  # True: each new frame is a photo on its own (a slideshow), not a fixed camera's view
 
-    def latest(self) -> bytes | None:
+    def latest(self, game: str | None = None, table: str | None = None) -> bytes | None:
+        """The frame to show and read now; a slideshow shows each table (`table`, its code) the
+        pictures of its game (`game`); a camera shows every table the same view."""
         raise NotImplementedError
+
+    def advance(self, game: str | None = None, table: str | None = None) -> None:
+        """Show the next picture (a slideshow; a camera has no next)."""
+
+    def shown(self, game: str | None = None, table: str | None = None) -> tuple[int, int] | None:
+        """(which picture, how many) a slideshow shows this table, 1-based; None for a camera."""
+        return None
 
     def close(self) -> None:
         pass
 
-    def describe(self) -> str:
+    def describe(self, game: str | None = None) -> str:
         return self.name
 
 
 class DirectorySource(FrameSource):
-    """Plays the images of a folder in name order, `seconds` each, round and round. Each picture
-    is another photo of another table (`stills`): the reader takes it as a new view at once,
-    where a fixed camera's whole picture changing means a hand over it or a moved camera."""
+    """The demo: the pictures of a folder, each another photo of another table (`stills`: the
+    reader takes a new picture as a new view at once, where a fixed camera's whole picture
+    changing means a hand over it or a moved camera).
+
+    A picture named after a game (`qwinto_2.jpg`, `kuh_vadis_1.png`) is that game's: a table is
+    shown its game's pictures only (none when the folder has none of its game; every picture
+    when no game is named).
+    Each table keeps its picture until it asks for the next (`advance`), so a reading can be used
+    before the picture changes."""
 
     stills = True
 
-    def __init__(self, folder: str | os.PathLike, seconds: float = 4.0) -> None:
+    def __init__(self, folder: str | os.PathLike) -> None:
         self.folder = Path(folder)
         self.files = sorted(p for p in self.folder.iterdir()
                             if p.suffix.lower() in IMAGE_SUFFIXES) if self.folder.is_dir() else []
-        self.seconds = seconds
-        self.started = time.monotonic()
-        # what the table page shows (not the server's folder: that is for the server's console)
+        # what the server prints (the pages say it in their language from `shown`)
         self.name = f"demo: {len(self.files)} sample picture{'' if len(self.files) == 1 else 's'}"
         self._cache: dict[Path, bytes] = {}
+        self._at: dict[str | None, int] = {}     # table code -> the index of its picture
+        self._lock = threading.Lock()
 
     def __bool__(self) -> bool:
         return bool(self.files)
 
-    def latest(self) -> bytes | None:
-        if not self.files:
+    def pictures(self, game: str | None = None) -> list[Path]:
+        if game is None:
+            return self.files
+        return [p for p in self.files if p.stem.startswith(game + "_")]
+
+    def shown(self, game: str | None = None, table: str | None = None) -> tuple[int, int] | None:
+        pictures = self.pictures(game)
+        if not pictures:
             return None
-        i = int((time.monotonic() - self.started) / self.seconds) % len(self.files)
-        path = self.files[i]
+        with self._lock:
+            return self._at.get(table, 0) % len(pictures) + 1, len(pictures)
+
+    def advance(self, game: str | None = None, table: str | None = None) -> None:
+        with self._lock:
+            self._at[table] = self._at.get(table, 0) + 1
+
+    def latest(self, game: str | None = None, table: str | None = None) -> bytes | None:
+        at = self.shown(game, table)
+        if at is None:
+            return None
+        path = self.pictures(game)[at[0] - 1]
         data = self._cache.get(path)
         if data is None:
             data = path.read_bytes()
@@ -60,6 +91,12 @@ class DirectorySource(FrameSource):
                 data = _to_jpeg(data)
             self._cache[path] = data
         return data
+
+    def describe(self, game: str | None = None) -> str:
+        if game is None:
+            return self.name
+        n = len(self.pictures(game))
+        return f"demo: {n} sample picture{'' if n == 1 else 's'} of {game}"
 
 
 class CameraSource(FrameSource):
@@ -90,7 +127,7 @@ class CameraSource(FrameSource):
                 self._frame = jpeg.tobytes()
             time.sleep(0.05)
 
-    def latest(self) -> bytes | None:
+    def latest(self, game: str | None = None, table: str | None = None) -> bytes | None:
         return self._frame
 
     def close(self) -> None:

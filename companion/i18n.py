@@ -115,6 +115,11 @@ STRINGS: dict[str, dict[str, str]] = {
                 "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
+    "demo_picture": {"en": "Demo: sample picture {i} of {n} of this game",
+                     "de": "Demo: Beispielbild {i} von {n} zu diesem Spiel"},
+    "next_picture": {"en": "Next picture", "de": "Nächstes Bild"},
+    "unsure_colour": {"en": "?: its colour is not sure",
+                      "de": "?: seine Farbe ist nicht sicher"},
     "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "keep_hint": {"en": "The others write on this roll once you keep it (or write on it "

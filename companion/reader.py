@@ -136,6 +136,29 @@ def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> S
 
 STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}  # vision's tracker -> the API's
 
+# A colour is shown only when the reader is sure of it; else the die is shown without one ("?")
+# and the player taps its colour. vision's confidence is its softmax share among the game's own
+# colours, so a die of another colour (a white die on a Qwinto table) may get "purple" at 100 %;
+# for dice that differ by body colour the die's body is therefore also named against vision's
+# general palette, and a colour it does not agree with is not shown (`python bench/web_colours.py`:
+# 60 synthetic scenes per game, every third with a die of another colour).
+SURE_COLOUR = 0.9
+
+
+def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
+                 body: bool) -> tuple[SeenDie, ...]:
+    """`dice` with the colours the reader was not sure of removed (colour None): a colour share
+    under `SURE_COLOUR`, or (`body`: dice told apart by their body colour) a body that vision's
+    general palette names otherwise."""
+    general: Sequence[str | None] = [d.colour for d in dice]
+    if body and dice:
+        colour = importlib.import_module("vision.colour")
+        measured = [colour.measure_body(image, d.box) for d in dice]
+        general = colour.name_colour(measured, colour.GENERAL)[0]
+    return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
+                 else SeenDie(None, d.face, d.box, d.confidence)
+                 for d, share, seen in zip(dice, shares, general))
+
 
 class TableReader:
     """Frames of one table -> the dice of each frame, and a roll once they have settled.
@@ -145,8 +168,12 @@ class TableReader:
     dice in `frames` readings in a row). `reader` may be injected (tests)."""
 
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
-                 frames: int = 3, reader=None) -> None:
+                 frames: int = 3, reader=None, body_colours: bool = False) -> None:
         self.faces = list(faces)
+        # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
+        # vision's general palette before they are shown (`sure_colours`), until the table names
+        # its colours by its own dice (`calibrate`)
+        self.body_colours = body_colours
         self.words = [f for f in faces if not isinstance(f, int)]
         numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
         self.coloured = any(palette)
@@ -178,6 +205,15 @@ class TableReader:
         """Name colours under the table's light (`vision.colour.Calibration`, from the table's
         teaching page) from now on."""
         self.reader = self.reader.with_calibration(calibration)
+        self.body_colours = False   # the table's own dice name the colours: trusted
+
+    def _seen(self, image, dice) -> tuple[SeenDie, ...]:
+        """vision's dice as the page shows them: only colours the reader is sure of."""
+        seen = tuple(_to_seen(d, self.coloured, self.words, self.faces) for d in dice)
+        if not self.coloured:
+            return seen
+        shares = [float(getattr(d, "colour_confidence", 1.0)) for d in dice]
+        return sure_colours(image, seen, shares, self.body_colours)
 
     def _read(self, image):
         t0 = time.perf_counter()
@@ -200,20 +236,17 @@ class TableReader:
                 # the phone sends a frame every 0.4 s or slower, not the tracker's 10 fps: its
                 # times in seconds keep "the camera moved" at seconds (4 s), not 40 frames (16 s)
                 roll = self.stream.feed(image, t=self.clock())
-                frame_dice = () if self.last is None else tuple(
-                    _to_seen(d, self.coloured, self.words, self.faces) for d in self.last.dice)
+                frame_dice = () if self.last is None else self._seen(image, self.last.dice)
                 state = STATES.get(getattr(self.stream, "last_state", ""), "reading")
                 reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,
                                   self.read_ms, state)
                 if roll is not None and roll.dice:
-                    self.settled = Reading(
-                        tuple(_to_seen(d, self.coloured, self.words, self.faces)
-                              for d in roll.dice), w, h, reading.elapsed_ms, self.read_ms)
+                    self.settled = Reading(self._seen(image, roll.dice), w, h,
+                                           reading.elapsed_ms, self.read_ms)
                     return self.settled, True
                 return reading, False
             result = self._read(image)
-            reading = Reading(tuple(_to_seen(d, self.coloured, self.words, self.faces)
-                                    for d in result.dice), w, h,
+            reading = Reading(self._seen(image, result.dice), w, h,
                               (time.perf_counter() - t0) * 1000, self.read_ms)
             if self.settler.add(reading):
                 self.settled = reading

@@ -28,6 +28,7 @@ class LabelledDie:
     value: int
     box: tuple[float, float, float, float]
     box_kind: str = "die"  # "die" (whole die) or "pips" (bounding box of the top face's pips)
+    top_hidden: float = 0.0  # share of the top face hidden by other objects (renders label it; photos 0)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def load_folder(folder: str | Path) -> list[LabelledImage]:
         h = int(float((rs[0] if rs else info)["image_h"]))
         dice = tuple(
             LabelledDie(int(r["value"]), (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]), float(r["y_max"])),
-                        r.get("box_kind") or "die")
+                        r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0))
             for r in rs)
         is_crop = len(dice) == 1 and dice[0].box_kind == "die" and dice[0].box[0] <= 0 and dice[0].box[1] <= 0 \
             and dice[0].box[2] >= w - 1 and dice[0].box[3] >= h - 1

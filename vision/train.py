@@ -10,7 +10,12 @@ Data (``build_dataset``): the crops the reader will see at run time.
   well becomes a sample of its value, one that is far from every die a "not a die" sample; the
   labelled whole-die boxes are added with random jitter;
 * the crop sets' training crops (the whole crop minus the authors' margin), with jitter;
-* ``--synth`` synthetic scenes from ``vision.synth`` treated like the real photos.
+* ``--synth`` synthetic scenes from ``vision.synth`` treated like the real photos;
+* ``--renders DIR[,DIR]`` photoreal renders (``vision.render3d``) treated like the real photos,
+  except that a die whose top face is mostly hidden is neither a sample nor "not a die".
+
+``--exclude SET[,SET]`` leaves real sets out, for leave-one-setup-out validation
+(``bench/vision_accuracy.py --loso``).
 
 Training: a small CNN (``--arch``) on standardised square crops (``--size`` px), heavy
 augmentation on the fly (90-degree turns, mirror, channel shuffle, negative, grey,
@@ -94,6 +99,19 @@ def _scene_samples(rng, labels, props, neg_keep=1.0, jitters=2) -> list[tuple[tu
     return out
 
 
+HIDDEN_TOP = 0.5  # a rendered die whose top face is hidden more than this cannot be read
+
+
+def _render_samples(rng, im, props) -> list[tuple[tuple, int]]:
+    """A render's samples: as a real photo's, but a die whose top face is mostly hidden (stacked
+    under another, behind a tray's rim) is no sample, and proposals around it are not "not a die"
+    either: it is a die, of no known face."""
+    seen = [(d.box, "die", d.value) for d in im.dice if d.top_hidden <= HIDDEN_TOP]
+    unreadable = [d.box for d in im.dice if d.top_hidden > HIDDEN_TOP]
+    props = [p for p in props if all(box_iou(b, p) < 0.2 for b in unreadable)]
+    return _scene_samples(rng, seen, props, neg_keep=0.3, jitters=1)
+
+
 def is_dev(set_name: str, filename: str, source_photo: str = "") -> bool:
     """One training photo in six, held out of training by ``--dev`` to compare architectures."""
     key = source_photo if set_name in ("chase_casino", "skovy_crops") and source_photo else filename
@@ -135,6 +153,12 @@ def _task_samples(task):
         bgr, tag = sc.image, "synth"
         labels = [(d.box, "die", d.value) for d in sc.dice]
         samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
+    elif kind == "render":
+        im = task[4]
+        tag = "render"
+        bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+        if bgr is not None:
+            samples = _render_samples(rng, im, proposals(bgr, find))
     else:
         im = task[4]
         tag, dev = im.set_name, is_dev(im.set_name, im.path.name, im.source_photo)
@@ -154,20 +178,23 @@ def _task_samples(task):
 
 
 def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,), workers: int = 1,
-                  find: str = "opencv"):
+                  find: str = "opencv", renders=(), exclude=()):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on them).
     Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
-    proposals (``proposals``)."""
+    proposals (``proposals``). ``renders``: folders of ``vision.render3d`` scenes (tag
+    ``render``); ``exclude``: names of real sets left out."""
     from tqdm import tqdm
 
     sizes = tuple(sizes)
     tasks = []
-    sets = [p for p in sorted(Path(data_root).iterdir()) if (p / "labels.csv").is_file()] if Path(data_root).is_dir() else []
-    for folder in sets:
+    for folder in real_sets(data_root, exclude):
         for im in load_folder(folder):
             if not im.validation:
                 tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()), sizes, im, find))
+    for folder in renders:
+        for im in load_folder(folder):
+            tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im, find))
     tasks += [("synth", seed, i, sizes, None, find) for i in range(n_synth)]
     if workers > 1:
         import multiprocessing as mp
@@ -190,6 +217,17 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
         pool.join()
     crops = {s: np.concatenate(crops[s]) if crops[s] else np.zeros((0, s, s, 3), np.uint8) for s in sizes}
     return (crops, np.concatenate(ys) if ys else np.zeros(0, np.int64), np.array(tags), np.array(dev, bool))
+
+
+def real_sets(data_root: Path, exclude=()) -> list[Path]:
+    """The labelled set folders under ``data_root``, less those named in ``exclude`` (an unknown
+    name is an error: a typo must not train on the set it meant to leave out)."""
+    root = Path(data_root)
+    sets = [p for p in sorted(root.iterdir()) if (p / "labels.csv").is_file()] if root.is_dir() else []
+    unknown = set(exclude) - {p.name for p in sets}
+    if unknown:
+        raise ValueError(f"no such set to exclude under {root}: {', '.join(sorted(unknown))}")
+    return [p for p in sets if p.name not in set(exclude)]
 
 
 def _make_net(arch: str = "base"):
@@ -391,12 +429,13 @@ def export_onnx(net, path: Path, info: dict, size: int = SIZE):
 
 def _cap(ys, tags, cap_not_die: int, cap_synth_class: int, seed: int) -> np.ndarray:
     """Indices kept: at most ``cap_not_die`` "not a die" crops per source and ``cap_synth_class``
-    synthetic crops per value, drawn with the seed (more epochs on the real crops for the time)."""
+    synthetic (and rendered) crops per value, drawn with the seed (more epochs on the real crops
+    for the time)."""
     rng = np.random.default_rng(seed + 1)
     keep = np.ones(len(ys), bool)
     for t in np.unique(tags):
         for c in range(len(CLASSES)):
-            cap = cap_not_die if c == 0 else (cap_synth_class if t == "synth" else 0)
+            cap = cap_not_die if c == 0 else (cap_synth_class if t in ("synth", "render") else 0)
             idx = np.nonzero((tags == t) & (ys == c))[0]
             if cap and len(idx) > cap:
                 keep[rng.choice(idx, len(idx) - cap, replace=False)] = False
@@ -428,6 +467,8 @@ def main(argv=None) -> int:
                     help="whose boxes the crops are cut from: the OpenCV finder's, the detector's or both")
     ap.add_argument("--init", type=Path, default=None, help="fine-tune this exported model (same --arch)")
     ap.add_argument("--real-repeat", type=int, default=1, help="show each real crop this often per epoch")
+    ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
+    ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -438,7 +479,8 @@ def main(argv=None) -> int:
         crops, ys, tags, dev = z["crops"], z["ys"], z["tags"], z["dev"]
     else:
         by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers,
-                                               find=args.find)
+                                               find=args.find, renders=[Path(p) for p in args.renders.split(",") if p],
+                                               exclude=[v for v in args.exclude.split(",") if v])
         crops = by_size[args.size]
         for size in sizes if cache else ():
             cache(size).parent.mkdir(parents=True, exist_ok=True)
@@ -457,11 +499,12 @@ def main(argv=None) -> int:
     crops, ys, tags = crops[keep], ys[keep], tags[keep]
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
-    repeats = np.where(tags == "synth", 1, max(1, args.real_repeat))
+    repeats = np.where(np.isin(tags, ["synth", "render"]), 1, max(1, args.real_repeat))
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch, device=args.device,
                 batch=args.batch, lr=args.lr, max_seconds=args.max_seconds, init=args.init, repeats=repeats)
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth, "arch": args.arch,
-            "samples": summary, "find": args.find, "real_repeat": args.real_repeat}
+            "samples": summary, "find": args.find, "real_repeat": args.real_repeat,
+            "command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:])}
     if args.init is not None:
         info["fine_tuned_from"] = args.init.name
     if args.dev:

@@ -144,6 +144,21 @@ def _render(seed: int):
     return img, b, np.ones(len(b), bool)
 
 
+def render_samples(folders) -> list:
+    """(image at working scale, boxes, sized) of ``vision.render3d`` scenes: every die at least
+    partly in the picture is a target, whole-die boxes."""
+    out = []
+    for folder in folders:
+        for im in load_folder(folder):
+            bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            if bgr is None:
+                continue
+            boxes = np.array([d.box for d in im.dice], np.float32).reshape(-1, 4)
+            img, b = to_work(bgr, boxes)
+            out.append((img, b, np.ones(len(b), bool)))
+    return out
+
+
 def real_samples(data_root: Path, sets=DETECT_SETS):
     """(image at working scale, boxes, sized) of the real training photos (validation photos left out)."""
     out = []
@@ -169,7 +184,7 @@ def real_samples(data_root: Path, sets=DETECT_SETS):
     return out
 
 
-def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: bool = True):
+def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: bool = True, sets=DETECT_SETS):
     seeds = [seed * 100_003 + i for i in range(n_synth)]
     samples = []
     t0 = time.time()
@@ -180,7 +195,7 @@ def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: 
                 print(f"\rrendered {i + 1}/{n_synth} ({time.time() - t0:.0f} s)", end="", file=sys.stderr)
     if progress:
         print(file=sys.stderr)
-    real = real_samples(data_root)
+    real = real_samples(data_root, sets)
     return samples, real
 
 
@@ -325,27 +340,44 @@ def main(argv=None) -> int:
                     help="1: a third convolution at 1/4 resolution in the stem")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None, help="folder to keep/reuse the rendered scenes in")
+    ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
+    ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
+    ap.add_argument("--render-share", type=float, default=0.3, help="share of each batch from --renders")
     ap.add_argument("--out", type=Path, default=Path("models/dice_detect.onnx"))
     args = ap.parse_args(argv)
     root = args.data or default_data_root()
+    exclude = {v for v in args.exclude.split(",") if v}
+    unknown = exclude - set(DETECT_SETS)
+    if unknown:
+        ap.error(f"--exclude: not a set the detector trains on: {', '.join(sorted(unknown))} "
+                 f"(it trains on {', '.join(DETECT_SETS)})")
+    sets = tuple(s for s in DETECT_SETS if s not in exclude)
     if args.cache and (args.cache / "synth.npz").exists():
-        synth, real = load_cache(args.cache / "synth.npz"), load_cache(args.cache / "real.npz")
+        synth = load_cache(args.cache / "synth.npz")
+        real = real_samples(root, sets) if exclude else load_cache(args.cache / "real.npz")
     else:
-        synth, real = build(root, args.synth, args.seed, workers=args.threads)
-        if args.cache:
+        synth, real = build(root, args.synth, args.seed, workers=args.threads, sets=sets)
+        if args.cache and not exclude:
             args.cache.mkdir(parents=True, exist_ok=True)
             save_cache(args.cache / "synth.npz", synth)
             save_cache(args.cache / "real.npz", real)
+    renders = render_samples([Path(p) for p in args.renders.split(",") if p])
     pools, shares = [synth], [1.0]
     if real:
         pools.append(real)
         shares = [1 - args.real_share, args.real_share]
-    print(f"{len(synth)} synthetic scenes, {len(real)} real training photos", file=sys.stderr)
+    if renders:
+        pools.append(renders)
+        shares = [shares[0] - args.render_share, *shares[1:], args.render_share]
+        if shares[0] <= 0:
+            ap.error("--render-share and --real-share leave no room for the synthetic scenes")
+    print(f"{len(synth)} synthetic scenes, {len(real)} real training photos ({', '.join(sets)}), "
+          f"{len(renders)} renders", file=sys.stderr)
     net = train(pools, shares, args.steps, args.seed, args.batch, args.lr, args.threads, head=args.head,
                 stem_extra=bool(args.stem_extra))
     info = {"work": WORK, "stride": STRIDE, "synth_scenes": len(synth), "real_photos": len(real),
             "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed, "head": args.head,
-            "stem_extra": args.stem_extra,
+            "stem_extra": args.stem_extra, "sets": list(sets), "renders": len(renders),
             "command": "python -m vision.train_detect " + " ".join(argv if argv is not None else sys.argv[1:])}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(net, args.out, info)

@@ -649,18 +649,31 @@
       status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving : data.state === "covered" ? T.camera_covered : T.settling;
     }
     window.onReading = data => { if (!cam && !serverCam) show(data); };
-    // the server's own camera (or its demo pictures), read by the server at 2 frames/s
+    // the server's own camera (or the demo: pictures of this table's game, each kept until the
+    // next is asked for), read by the server at 2 frames/s
     let serverCam = null;
-    api("GET", "/api/camera").then(info => {
+    const describe = info => info.pictures ? T.demo_picture.replace("{i}", info.picture).replace("{n}", info.pictures) : info.source;
+    api("GET", "/api/camera?table=" + code).then(info => {
       if (!info.source) return;
-      const img = el("img", { src: "/api/camera.mjpg", alt: info.source, id: "server-camera" });
+      const img = el("img", { src: "/api/camera.mjpg?table=" + code, alt: describe(info), id: "server-camera" });
       serverImg = img;
       stopServerCam = () => { if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); } };
       const btn = el("button", { type: "button", class: "secondary", id: "read-server-camera" }, T.server_camera);
       box.querySelector(".camera").prepend(img);
+      const caption = el("p", { class: "note", id: "camera-source" }, describe(info));
+      box.querySelector(".camera").after(caption);
       video.classList.add("hidden");
       box.querySelector(".actions").append(btn);
-      status.textContent = info.source;
+      if (info.pictures > 1) box.querySelector(".actions").append(el("button", { type: "button", class: "secondary", id: "next-picture",
+        onclick: async () => {
+          try {
+            const next = await api("POST", "/api/tables/" + code + "/camera/next");
+            lastReading = null; restingOn = false; useBtn.classList.add("hidden");
+            canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+            img.alt = caption.textContent = describe(next);
+            status.textContent = "";
+          } catch (e) { status.textContent = e.message; }
+        } }, T.next_picture));
       btn.onclick = () => {
         if (serverCam) { stopServerCam(); return; }
         if (cam) stop();

@@ -604,7 +604,7 @@ def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
         pictures = [textured_table(1, 30, 100, png=True), textured_table(2, 130, 100, png=True)]
         shown = 0
 
-        def latest(self):
+        def latest(self, game=None, table=None):
             return self.pictures[self.shown]
 
     def fake_reader(image):  # the dark table holds an orange 3, the light one a yellow 4 and a purple 2

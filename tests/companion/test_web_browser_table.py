@@ -133,3 +133,39 @@ def test_start_camera_on_a_plain_http_page_leads_to_the_https_address(browser, t
         assert "sichere Adresse" in status and "Zertifikat" in status and "--https" not in status
         assert ann.locator("#camera-box video").is_hidden()
         shot(ann, "camera-http-phone-de-360")
+
+
+def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, tmp_path):
+    """The quick start's table camera on a Qwinto table: the caption says which of the game's
+    sample pictures is shown; read, the picture stays while the reading is used (it changed every
+    4 s), and the next one comes when asked for."""
+    samples = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_images"
+    from companion.frames import DirectorySource
+    with served(tmp_path, FRAME_SOURCE=DirectorySource(samples)) as url, \
+            phones(browser, "390x844", "360x640") as (ann, bob):
+        code = create_table(ann, url, "qwinto")
+        ann.goto(f"{url}/t/{code}")
+        ann.wait_for_selector("#camera-source")
+        assert ann.inner_text("#camera-source") == "Demo: sample picture 1 of 2 of this game"
+        with ann.expect_response(lambda r: r.url.endswith("/camera")) as first:
+            ann.click("#read-server-camera")
+        if first.value.status == 503:
+            pytest.skip("no face-reader model: camera reading unavailable")
+        ann.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+        ann.click("#use-reading")
+        picked = ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)")
+        assert picked
+        ann.wait_for_timeout(5000)      # longer than the old slideshow's 4 s
+        assert ann.inner_text("#camera-source") == "Demo: sample picture 1 of 2 of this game"
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") == picked
+        shot(ann, "camera-demo-qwinto-390")
+        ann.click("#next-picture")
+        ann.wait_for_function("document.querySelector('#camera-source').textContent.includes('2 of 2')")
+        assert ann.locator("#use-reading").is_hidden()   # the old reading is not offered for the new picture
+        # a Knister table on another phone, in German: Knister's one picture, no "next"
+        knister = create_table(bob, url, "knister")
+        bob.goto(f"{url}/t/{knister}?lang=de")
+        bob.wait_for_selector("#camera-source")
+        assert bob.inner_text("#camera-source") == "Demo: Beispielbild 1 von 1 zu diesem Spiel"
+        assert bob.locator("#next-picture").count() == 0
+        shot(bob, "camera-demo-knister-de-360")

@@ -173,18 +173,28 @@ def test_https_and_no_https_exclude_each_other(tmp_path):
 
 
 class TestFrameSources:
-    def test_demo_plays_the_pictures_of_a_folder(self, tmp_path):
+    def test_demo_shows_a_table_its_games_pictures_one_at_a_time(self, tmp_path):
+        """Each table sees the pictures named after its game, and keeps one until it asks for
+        the next (they changed every 4 s, whatever the game)."""
         import cv2
         import numpy as np
-        for i in range(2):
-            cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((40, 50, 3), 60 * i, np.uint8))
+        for i, name in enumerate(["qwinto_1", "qwinto_2", "knister_1", "mixed_10"]):
+            cv2.imwrite(str(tmp_path / f"{name}.png"), np.full((40, 50, 3), 50 * i, np.uint8))
         (tmp_path / "notes.txt").write_text("not a picture")
-        src = DirectorySource(tmp_path, seconds=0.05)
-        assert len(src.files) == 2
-        frames = {src.latest()}
-        time.sleep(0.06)
-        frames.add(src.latest())
-        assert len(frames) == 2 and all(f[:3] == b"\xff\xd8\xff" for f in frames)
+        src = DirectorySource(tmp_path)
+        assert len(src.files) == 4 and src.shown("qwinto", "AAAAA") == (1, 2)
+        first = src.latest("qwinto", "AAAAA")
+        assert first[:3] == b"\xff\xd8\xff"
+        time.sleep(0.05)
+        assert src.latest("qwinto", "AAAAA") is first            # held until asked
+        src.advance("qwinto", "AAAAA")
+        assert src.shown("qwinto", "AAAAA") == (2, 2) and src.latest("qwinto", "AAAAA") != first
+        assert src.latest("qwinto", "BBBBB") is first             # another table: its own place
+        assert src.shown("knister", "CCCCC") == (1, 1)
+        assert src.latest("kuh_vadis", "DDDDD") is None and src.shown("kuh_vadis") is None
+        src.advance("qwinto", "AAAAA")
+        assert src.latest("qwinto", "AAAAA") is first             # round again
+        assert src.describe("qwinto") == "demo: 2 sample pictures of qwinto"
 
     def test_no_camera_and_no_pictures_is_no_source(self, tmp_path):
         assert open_source(None, tmp_path) is None
@@ -196,7 +206,7 @@ class TestFrameSources:
         import cv2
         import numpy as np
         from companion.app import create_app
-        cv2.imwrite(str(tmp_path / "a.jpg"), np.full((48, 64, 3), 120, np.uint8))
+        cv2.imwrite(str(tmp_path / "qwinto_a.jpg"), np.full((48, 64, 3), 120, np.uint8))
         app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"),
                           "FRAME_SOURCE": DirectorySource(tmp_path)})
         client = app.test_client()

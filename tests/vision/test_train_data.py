@@ -111,3 +111,45 @@ def test_fine_tuning_starts_from_the_exported_model_exactly():
     assert np.abs(ours - shipped).max() < 1e-4
     with pytest.raises(ValueError, match="convolution of shape"):
         load_exported(_make_net("base"), DEFAULT_MODEL)
+
+
+class TestRenderSamples:
+    """Renders label how much of each die's top face is hidden; an unreadable die teaches nothing."""
+
+    @staticmethod
+    def _image(dice):
+        from pathlib import Path
+
+        from vision.data import LabelledDie, LabelledImage
+        return LabelledImage("renders", Path("r.jpg"), 640, 480,
+                             tuple(LabelledDie(v, box, "die", hid) for v, box, hid in dice), "render", "", False)
+
+    def test_a_hidden_top_face_is_neither_a_value_nor_not_a_die(self):
+        from vision.train import _render_samples
+        im = self._image([(5, (100, 100, 140, 140), 0.0), (3, (300, 300, 340, 340), 0.9)])
+        out = _render_samples(np.random.default_rng(0), im, [(101, 99, 141, 139), (301, 301, 341, 339),
+                                                              (500, 50, 540, 90)])
+        classes = {box: y for box, y in out}
+        assert classes[(101, 99, 141, 139)] == 5
+        assert (301, 301, 341, 339) not in classes  # the hidden die: no sample either way
+        assert all(y != 3 for y in classes.values())
+
+
+class TestLeaveOneSetOut:
+    def _root(self, tmp_path):
+        for name in ("alpha", "beta"):
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "labels.csv").write_text("filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max\n")
+        (tmp_path / "not_a_set").mkdir()
+        return tmp_path
+
+    def test_an_excluded_set_is_not_trained_on(self, tmp_path):
+        from vision.train import real_sets
+        root = self._root(tmp_path)
+        assert [p.name for p in real_sets(root)] == ["alpha", "beta"]
+        assert [p.name for p in real_sets(root, ["beta"])] == ["alpha"]
+
+    def test_a_misspelt_set_is_an_error_not_a_silent_no_op(self, tmp_path):
+        from vision.train import real_sets
+        with pytest.raises(ValueError, match="betta"):
+            real_sets(self._root(tmp_path), ["betta"])
