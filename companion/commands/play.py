@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import sys
 
+from engine.advice import advise
+from engine.advice.players import AdvisorPlayer
 from engine.dice import Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.placement import Placement
@@ -27,6 +29,9 @@ def register(sub) -> None:
                    help="seed for random dice and choices (the same seed, the same game)")
     p.add_argument("--layout", help="built-in layout name (twenty one: players get A, B, ...)")
     p.add_argument("--random", action="store_true", help="every roll and choice at random")
+    p.add_argument("--bots", type=int, default=0, metavar="N",
+                   help="the last N players are advisor bots (they roll and choose as the "
+                        "advisor says)")
     p.set_defaults(func=run)
 
 
@@ -59,8 +64,9 @@ def _cell(v) -> str:
 class Terminal:
     """Reads answers from stdin; end of input ends the game politely."""
 
-    def __init__(self, rng: random.Random, auto: bool) -> None:
+    def __init__(self, rng: random.Random, auto: bool, bots: dict | None = None) -> None:
         self.rng, self.auto = rng, auto
+        self.bots = bots or {}      # seat -> AdvisorPlayer
 
     def ask(self, prompt: str) -> str:
         print(prompt, end="", flush=True)
@@ -85,9 +91,16 @@ def run(args) -> int:
             games = [load_game(cls.name)] * args.players
     except InvalidInput as exc:
         raise BadInput(str(exc)) from None
+    if not 0 <= args.bots <= args.players:
+        raise BadInput(f"--bots must be 0-{args.players} (of the {args.players} players), "
+                       f"not {args.bots}")
     rng = random.Random(args.seed)
-    term = Terminal(rng, args.random)
-    table = Table.new(games, [f"Player {i + 1}" for i in range(args.players)])
+    people = args.players - args.bots
+    bots = {seat: AdvisorPlayer(games[seat], seed=args.seed or 0)
+            for seat in range(people, args.players)}
+    term = Terminal(rng, args.random, bots)
+    table = Table.new(games, [f"Player {i + 1}" for i in range(people)]
+                      + [f"Bot {i + 1}" for i in range(args.bots)])
     print(f"{cls.title} for {args.players}: " + ", ".join(
         f"{p} ({g.layout.info.name}{', RECON' if g.layout.info.is_recon else ''})"
         for p, g in zip(table.players, games)))
@@ -122,11 +135,32 @@ def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:
                 raise
 
 
-def play_turn(table: Table, term: Terminal) -> Table:
-    print(f"\n--- {table.players[table.next_roller]} rolls ---")
-    table = _roll(table, term, None)
+def _bot_rolls(table: Table, term: Terminal, bot) -> Table:
+    """An advisor bot rolls (Qwinto: the colours it chooses) and rolls again as advised."""
+    seat = table.next_roller
+    game = table.games[seat]
+    sheet = table.sheets[seat]
+    table = table.apply(RollDice(bot.first_roll(game, sheet, term.rng)))
     print(f"rolled: {table.roll}")
     while table.may_reroll():
+        again = bot.reroll(game, sheet, table.roll, game.max_attempts - len(table.attempts),
+                           term.rng, term.rng)
+        if again is None:
+            break
+        table = table.apply(RollDice(again))
+        print(f"attempt {len(table.attempts)}: {table.roll}")
+    return table
+
+
+def play_turn(table: Table, term: Terminal) -> Table:
+    print(f"\n--- {table.players[table.next_roller]} rolls ---")
+    bot = term.bots.get(table.next_roller)
+    if bot is not None:
+        table = _bot_rolls(table, term, bot)
+    else:
+        table = _roll(table, term, None)
+        print(f"rolled: {table.roll}")
+    while bot is None and table.may_reroll():
         if term.auto:
             if term.rng.random() < 0.3:
                 table = table.apply(RollDice(table.game.random_roll(term.rng, table.roll)))
@@ -151,6 +185,12 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
     options = sorted(table.legal(seat), key=str)
     print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
     print(sheet_text(game.sheet_to_json(table.sheets[seat])))
+    bot = term.bots.get(seat)
+    if bot is not None:
+        best = advise(game, table.sheets[seat], table.roll, table.role(seat),
+                      evaluator=bot.evaluator, seed=bot.seed).best
+        print(f"  plays {best.placement}: {best.reason}")
+        return table.apply(Place(seat, best.placement))
     if term.auto:
         choice = term.rng.choice(options)
         print(f"  plays {choice}")

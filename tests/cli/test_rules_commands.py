@@ -183,6 +183,28 @@ class TestPlay:
         # Player 1 types the dice 3 and 5, both write the 8; then input ends.
         typed = "3 5\n1\nA8@4\n"
         proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
+    def test_advisor_bots_beside_a_person(self):
+        # Player 1 types 3 and 5 and writes the 8; Bot 1 writes it where the advisor says
+        # and says why, then rolls on its own; input ends at Player 1's next choice.
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
+                               "--players", "2", "--bots", "1", "--seed", "1"],
+                              input="3 5\nA8@4\n", capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        bot = [line for line in proc.stdout.splitlines() if line.startswith("  plays ")]
+        assert bot and "holds" in bot[0] and "--- Bot 1 rolls ---" in proc.stdout
+        assert "game left unfinished" in proc.stdout
+
+    def test_bots_play_a_whole_game_the_same_way_on_the_same_seed(self, capsys):
+        argv = ["play", "--game", "qwinto", "--players", "3", "--bots", "2", "--seed", "5",
+                "--random"]
+        a = run(capsys, *argv)
+        assert a[0] == 0 and "1. Bot" in a[1]
+        assert a == run(capsys, *argv)
+
+    def test_more_bots_than_players(self, capsys):
+        code, _, err = run(capsys, "play", "--game", "qwinto", "--players", "2", "--bots", "3")
+        assert code == 2 and "--bots must be 0-2" in err
+
                                "--players", "2", "--seed", "1"], input=typed,
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0
