@@ -179,10 +179,6 @@ class TestPlay:
         b = run(capsys, "play", "--game", "qwinto", "--players", "2", "--seed", "9", "--random")
         assert a == b
 
-    def test_typed_dice_and_choices(self):
-        # Player 1 types the dice 3 and 5, both write the 8; then input ends.
-        typed = "3 5\n1\nA8@4\n"
-        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
     def test_advisor_bots_beside_a_person(self):
         # Player 1 types 3 and 5 and writes the 8; Bot 1 writes it where the advisor says
         # and says why, then rolls on its own; input ends at Player 1's next choice.
@@ -205,6 +201,10 @@ class TestPlay:
         code, _, err = run(capsys, "play", "--game", "qwinto", "--players", "2", "--bots", "3")
         assert code == 2 and "--bots must be 0-2" in err
 
+    def test_typed_dice_and_choices(self):
+        # Player 1 types the dice 3 and 5, both write the 8; then input ends.
+        typed = "3 5\n1\nA8@4\n"
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "knister",
                                "--players", "2", "--seed", "1"], input=typed,
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0
