@@ -100,6 +100,11 @@ def body_json() -> Any:
         raise ApiError(400, f"malformed JSON: {exc}") from None
 
 
+def is_seat_number(value: Any) -> bool:
+    """A seat in a request is a JSON whole number (`true` and `1.9` are not seat 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def token_for(code: str) -> str | None:
     return request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code)
 
@@ -352,7 +357,7 @@ def create_table():
     rec, table = store.create_table(game_name, players, layouts)
     claim = data.get("claim")
     if claim is not None:
-        if not isinstance(claim, int) or not 0 <= claim < n:
+        if not is_seat_number(claim) or not 0 <= claim < n:
             raise ApiError(400, f"'claim' must be a seat 0-{n - 1}")
         store.join(rec, claim, rec.creator_token)
         rec = store.table_record(rec.code)
@@ -379,7 +384,7 @@ def log(code: str):
 @bp.post("/tables/<code>/join")
 def join(code: str):
     data = body_json()
-    if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
+    if not isinstance(data, dict) or not is_seat_number(data.get("seat")):
         raise ApiError(400, "send {\"seat\": number}")
     store = get_store()
     rec = store.table_record(code)
@@ -420,7 +425,7 @@ def rejoin(code: str):
     """{"seat", "key"}: take back a joined seat on this device with the code the host shows;
     the device that had the seat keeps watching only."""
     data = body_json()
-    if not (isinstance(data, dict) and isinstance(data.get("seat"), int)
+    if not (isinstance(data, dict) and is_seat_number(data.get("seat"))
             and isinstance(data.get("key"), str)):
         raise ApiError(400, "send {\"seat\": number, \"key\": rejoin code}")
     store = get_store()
@@ -497,7 +502,7 @@ def why(code: str):
         raise ApiError(400, "send {\"seat\", \"placement\"}")
     rec, seq, table = load(code)
     s = data.get("seat")
-    if not isinstance(s, int) or not 0 <= s < len(rec.seats):
+    if not is_seat_number(s) or not 0 <= s < len(rec.seats):
         raise ApiError(400, "'seat' must be a seat number")
     placement = Placement.parse(str(data.get("placement", "")))
     if table.roll is None:

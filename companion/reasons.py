@@ -214,6 +214,13 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
     ("knister.d_combo_x", "{combo} x{m}", "{combo} x{m}"),
 
     # -- twenty one --------------------------------------------------------------------------------
+    ("twenty_one.dice_plain", "twenty one is rolled with six dice, one of each colour: {cs}; "
+     "missing: {cs2} (write each die as colour:face, e.g. red:4)",
+     "twenty one wird mit sechs Würfeln gewürfelt, einem jeder Farbe: {cs}; es fehlen: {cs2} "
+     "(jeden Würfel als Farbe:Zahl schreiben, z. B. red:4)"),
+    ("twenty_one.dice_missing", "twenty one is rolled with six dice, one of each colour: {cs}; "
+     "missing: {cs2}",
+     "twenty one wird mit sechs Würfeln gewürfelt, einem jeder Farbe: {cs}; es fehlen: {cs2}"),
     ("twenty_one.dice", "twenty one is rolled with six dice, one of each colour: {cs}",
      "twenty one wird mit sechs Würfeln gewürfelt, einer je Farbe: {cs}"),
     ("twenty_one.ones_stay", "dice that rolled a 1 must stay for the second attempt: the {cs} "
@@ -292,6 +299,10 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "die Vierlingskette geht von {sq} weiter, das ein Feld der {pl} sein muss"),
     ("kuh_vadis.dice_count", "Kuh Vadis is rolled with {n} dice, not {m}",
      "Kuh Vadis wird mit {n} Würfeln gewürfelt, nicht mit {m}"),
+    ("kuh_vadis.colour", "'{die}' names a colour: Kuh Vadis dice have none, write the faces "
+     "alone (1-5 or cow)",
+     "'{die}' nennt eine Farbe: Kuh-Vadis-Würfel haben keine, nur die Seiten schreiben "
+     "(1-5 oder cow)"),
     ("kuh_vadis.face", "'{die}' is not a Kuh Vadis face: the dice show 1-5 and a cow",
      "'{die}' ist keine Kuh-Vadis-Seite: die Würfel zeigen 1-5 und eine Kuh"),
     ("kuh_vadis.connected", "{pl} have connected {starts}", "{pl} haben {starts} verbunden"),

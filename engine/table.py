@@ -21,6 +21,7 @@ dice), and a voluntary end of a sheet side after a dice action (`EndSide`, The C
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence, Union
 
@@ -100,6 +101,13 @@ def action_to_json(action: Action) -> dict:
     return {"type": "undo", "seat": action.seat}
 
 
+def _seat(data: dict) -> int:
+    seat = data["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InvalidInput(f"'seat' must be a seat number (0, 1, ...), not {json.dumps(seat)}")
+    return seat
+
+
 def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict) or "type" not in data:
         raise InvalidInput("an action must be a JSON object with a 'type'")
@@ -110,11 +118,11 @@ def action_from_json(data: Any) -> Action:
         if kind == "correct":
             return CorrectRoll(Roll.parse(str(data["roll"])))
         if kind == "place":
-            return Place(int(data["seat"]), Placement.parse(str(data["placement"])))
+            return Place(_seat(data), Placement.parse(str(data["placement"])))
         if kind == "undo":
-            return Undo(int(data["seat"]))
+            return Undo(_seat(data))
         if kind == "end_side":
-            return EndSide(int(data["seat"]))
+            return EndSide(_seat(data))
         if kind == "keep":
             return KeepRoll()
     except (KeyError, TypeError, ValueError) as exc:

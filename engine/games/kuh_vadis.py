@@ -280,6 +280,9 @@ class KuhVadis(Game):
         if len(roll) != DICE:
             return f"Kuh Vadis is rolled with {DICE} dice, not {len(roll)}"
         for die in roll:
+            if die.colour is not None:
+                return (f"'{die}' names a colour: Kuh Vadis dice have none, write the faces "
+                        f"alone (1-5 or cow)")
             if die.face not in FACES:
                 return f"'{die}' is not a Kuh Vadis face: the dice show 1-5 and a cow"
         return None

@@ -138,7 +138,7 @@ class Qwinto(Game):
                 cells[p] = v
             rows.append(tuple(cells))
         fails = data.get("failed_attempts", 0)
-        require(isinstance(fails, int) and fails >= 0,
+        require(isinstance(fails, int) and not isinstance(fails, bool) and fails >= 0,
                 "'failed_attempts' must be a whole number, 0 or more")
         return QwintoSheet(tuple(rows), fails)
 

@@ -133,9 +133,16 @@ class TwentyOne(Game):
         return out
 
     def roll_problem(self, roll: Roll) -> str | None:
-        if len(roll) != 6 or sorted(roll.colours) != sorted(DICE_COLOURS):
-            return ("twenty one is rolled with six dice, one of each colour: "
-                    + ", ".join(DICE_COLOURS))
+        colours = roll.colours
+        if len(roll) != 6 or any(colours.count(c) != 1 for c in DICE_COLOURS):
+            text = "twenty one is rolled with six dice, one of each colour: " + \
+                ", ".join(DICE_COLOURS)
+            missing = [c for c in DICE_COLOURS if c not in colours]
+            if missing:
+                text += "; missing: " + ", ".join(missing)
+            if None in colours:
+                text += " (write each die as colour:face, e.g. red:4)"
+            return text
         for die in roll:
             if not isinstance(die.face, int) or not 1 <= die.face <= 6:
                 return f"'{die}' does not show a face 1-6"

@@ -155,6 +155,10 @@ class TestBadInput:
         (["check", "--game", "knister", "NOTJSON"], "not a JSON sheet"),
         (["check", "--game", "knister", "SHEET"], "'grid' must be a list"),
         (["score", "--game", "qwinto", "--layout", "nope", "SHEET"], "no built-in layout"),
+        (["legal", "--game", "twenty_one", "--roll", "1 2 3 4 5 6"],
+         "missing: white, black, red, blue, yellow, green (write each die as colour:face"),
+        (["legal", "--game", "kuh_vadis", "--roll", "red:1 2 3 4 5"],
+         "'red:1' names a colour: Kuh Vadis dice have none"),
     ])
     def test_one_line_on_stderr_and_exit_2(self, capsys, sheet_file, argv, message):
         argv = [sheet_file(SARAH) if a == "SHEET" else
@@ -218,6 +222,14 @@ class TestPlay:
                                "--players", "2"], input=typed,
                               capture_output=True, text=True, timeout=60)
         assert "refused: the dice add up to 8, not 9" in proc.stdout
+
+    def test_twenty_one_dice_typed_without_colours_are_refused(self):
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "twenty_one",
+                               "--players", "2"], input="1 2 3 4 5 6\n",
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert "refused: twenty one is rolled with six dice" in proc.stdout
+        assert "missing: white, black, red, blue, yellow, green" in proc.stdout
 
     def test_too_many_players(self, capsys):
         code, _, err = run(capsys, "play", "--game", "qwinto", "--players", "9")

@@ -94,6 +94,13 @@ class TestCreateAndJoin:
         code = make_table(client)
         assert client2.post(f"/api/tables/{code}/join", json={"seat": 7}).status_code == 400
         assert client2.post(f"/api/tables/{code}/join", json={"seat": "1"}).status_code == 400
+        for seat in (True, 1.9):    # neither is seat 1
+            assert client2.post(f"/api/tables/{code}/join", json={"seat": seat}).status_code == 400
+            r = client.post(f"/api/tables/{code}/why", json={"seat": seat, "placement": "pass"})
+            assert r.status_code == 400
+        r = client.post("/api/tables", json={"game": "qwinto", "players": ["A", "B"],
+                                             "claim": True})
+        assert r.status_code == 400 and "'claim' must be a seat" in r.json["error"]
 
     def test_codes_are_case_insensitive(self, client, make_table):
         code = make_table(client)
@@ -125,9 +132,16 @@ class TestErrors:
         code = make_table(client)
         for body in [{"type": "dance"}, {"kind": "roll"}, {"type": "roll"},
                      {"type": "roll", "roll": "orange:9"}, {"type": "place", "seat": 0,
-                                                            "placement": "Q@@"}]:
+                                                            "placement": "Q@@"},
+                     {"type": "undo", "seat": True}, {"type": "undo", "seat": 1.9}]:
             r = client.post(f"/api/tables/{code}/actions", json=body)
             assert r.status_code == 400, body
+
+    def test_twenty_one_dice_without_colours_say_which_are_missing(self, client, make_table):
+        code = make_table(client, game="twenty_one")
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "roll", "roll": [{"face": f} for f in range(1, 7)]})
+        assert r.status_code == 409 and "missing: white, black, red" in r.json["error"]
 
     def test_over_the_size_limit_is_413(self, client, make_table):
         code = make_table(client)

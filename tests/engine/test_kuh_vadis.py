@@ -97,6 +97,7 @@ class TestDice:
         assert game.roll_problem(Roll.parse("1 2 3 4 cow")) is None
         assert "5 dice, not 4" in game.roll_problem(Roll.parse("1 2 3 4"))
         assert "1-5 and a cow" in game.roll_problem(Roll.parse("1 2 3 4 6"))
+        assert "names a colour" in game.roll_problem(Roll.parse("red:1 2 3 4 5"))
 
     def test_three_attempts_with_free_keeps(self, game):
         # any dice may be thrown again, even ones set aside earlier: any five dice follow

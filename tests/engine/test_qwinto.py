@@ -231,6 +231,9 @@ class TestCheckMyPaperSheet:
             Q.sheet_from_json({"rows": {"red": [None] * 9}})
         with pytest.raises(InvalidInput, match="write a number or leave the field empty"):
             Q.sheet_from_json({"rows": {"orange": ["a"] + [None] * 8}})
+        for fails in (True, 1.5, -1):
+            with pytest.raises(InvalidInput, match="'failed_attempts' must be a whole number"):
+                Q.sheet_from_json({"failed_attempts": fails})
 
     def test_refused_placement_leaves_the_sheet_unchanged(self):
         s = sheet(**TIM)

@@ -191,7 +191,9 @@ class TestSaving:
 
     def test_malformed_actions_are_refused(self):
         for bad in ({}, {"type": "dance"}, {"type": "place", "seat": 0},
-                    {"type": "roll", "roll": "orange:9"}, "roll"):
+                    {"type": "roll", "roll": "orange:9"}, "roll",
+                    {"type": "undo", "seat": True}, {"type": "undo", "seat": 1.9},
+                    {"type": "place", "seat": "1", "placement": "pass"}):
             with pytest.raises(InvalidInput):
                 action_from_json(bad)
 

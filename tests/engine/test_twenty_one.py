@@ -141,6 +141,16 @@ class TestSecondAttempt:
 
     def test_six_dice_one_of_each_colour(self):
         assert "one of each colour" in A.roll_problem(roll("white:1 white:2"))
+        assert A.roll_problem(roll("white:1 white:2 red:3 blue:4 yellow:5 green:6")).endswith(
+            "; missing: black")
+
+    def test_dice_without_colours_say_which_colours_are_missing(self):
+        problem = A.roll_problem(roll("1 2 3 4 5 6"))
+        assert problem.endswith("missing: white, black, red, blue, yellow, green "
+                                "(write each die as colour:face, e.g. red:4)")
+        t = Table.new([A, B], ["Tim", "Sarah"])
+        with pytest.raises(IllegalPlacement, match="missing: white"):
+            t.apply(RollDice(roll("1 2 3 4 5 6")))
 
 
 class TestEndOfGame:
