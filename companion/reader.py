@@ -171,9 +171,10 @@ class TableReader:
                  frames: int = 3, reader=None, body_colours: bool = False) -> None:
         self.faces = list(faces)
         # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
-        # vision's general palette before they are shown (`sure_colours`), until the table names
-        # its colours by its own dice (`calibrate`)
+        # vision's general palette before they are shown (`sure_colours`); once the table names
+        # its colours by its own dice (`calibrate`), the names they give are shown
         self.body_colours = body_colours
+        self.calibrated = False
         self.words = [f for f in faces if not isinstance(f, int)]
         numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
         self.coloured = any(palette)
@@ -205,12 +206,12 @@ class TableReader:
         """Name colours under the table's light (`vision.colour.Calibration`, from the table's
         teaching page) from now on."""
         self.reader = self.reader.with_calibration(calibration)
-        self.body_colours = False   # the table's own dice name the colours: trusted
+        self.calibrated = True   # the colours are named by the dice the players named: shown
 
     def _seen(self, image, dice) -> tuple[SeenDie, ...]:
         """vision's dice as the page shows them: only colours the reader is sure of."""
         seen = tuple(_to_seen(d, self.coloured, self.words, self.faces) for d in dice)
-        if not self.coloured:
+        if not self.coloured or self.calibrated:
             return seen
         shares = [float(getattr(d, "colour_confidence", 1.0)) for d in dice]
         return sure_colours(image, seen, shares, self.body_colours)
