@@ -353,6 +353,10 @@ def create_table():
     if uploaded is not None and not isinstance(uploaded, dict):
         raise ApiError(400, "'uploaded' must be a layout object")
     layouts = [G.resolve_layout(game_name, s, uploaded) for s in specs]
+    problem = G.seat_layouts_problem(
+        game_name, [g.layout.info.name for g in games_for(game_name, layouts)])
+    if problem:
+        raise ApiError(400, problem)
     store = get_store()
     rec, table = store.create_table(game_name, players, layouts)
     claim = data.get("claim")

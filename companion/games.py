@@ -105,6 +105,21 @@ def _per_seat_layouts(game_name: str) -> bool:
     return len(names) > 1 and all(len(n) == 1 for n in names)
 
 
+def seat_layouts_problem(game_name: str, names: list[str]) -> str | None:
+    """Why these sheets (one per seat, by layout name) break the game's rule that every
+    player gets a different sheet (twenty one), or None."""
+    cls = game_class(game_name)
+    if len(names) < 2 or not _per_seat_layouts(cls.name):
+        return None
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if not twice:
+        return None
+    return (f"in {cls.title} every player gets a different sheet "
+            f"({', '.join(layout_names(cls.name))}): sheet {twice[0]} is given to "
+            f"{names.count(twice[0])} players; name one per player, or leave the sheets "
+            f"out to deal them in turn")
+
+
 def all_games() -> list[dict]:
     out = []
     for name in sorted(GAMES):

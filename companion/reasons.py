@@ -127,6 +127,11 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "{name} sitzt mit einem eigenen Gerät am Tisch: nur nach Bestätigung für {name} eintragen"),
     ("app.too_large", "the upload is too large", "die hochgeladene Datei ist zu groß"),
     ("app.same_name", "two players have the same name", "zwei Spieler haben denselben Namen"),
+    ("app.seat_layouts", "in {game} every player gets a different sheet ({names}): sheet {sheet} "
+     "is given to {n} players; name one per player, or leave the sheets out to deal them in turn",
+     "bei {game} bekommt jeder Spieler einen anderen Zettel ({names}): Zettel {sheet} haben "
+     "{n} Spieler; für jeden Spieler einen nennen oder die Zettel weglassen, dann werden sie der "
+     "Reihe nach verteilt"),
     ("app.frame_empty", "the frame is empty", "das Bild ist leer"),
     ("app.frame_type", "the frame is not a JPEG or PNG image",
      "das Bild ist kein JPEG- oder PNG-Bild"),

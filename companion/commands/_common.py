@@ -41,17 +41,25 @@ def read_json(path: str, what: str) -> Any:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
 
 
+def layout_spec(text: str) -> str | dict:
+    """A `--layout` value: a built-in layout's name, or the layout read from a .json file."""
+    return read_json(text, "layout") if Path(text).suffix == ".json" else text
+
+
 def load(args: argparse.Namespace, sheet_data: Any = None) -> Game:
-    """The game with the layout named on the command line or in the sheet."""
+    """The game with the layout named on the command line or, without one, in the sheet
+    (a sheet naming a layout the game does not have is refused, not read on another)."""
     try:
         cls = game_class(args.game)
-        layout: Any = args.layout
-        if layout is None and isinstance(sheet_data, dict):
-            named = sheet_data.get("layout")
-            if isinstance(named, str) and named in layout_names(cls.name):
-                layout = named
-        if layout is not None and Path(layout).suffix == ".json":
-            layout = read_json(layout, "layout")
+        layout: Any = None if args.layout is None else layout_spec(args.layout)
+        if layout is None and isinstance(sheet_data, dict) and "layout" in sheet_data:
+            named = sheet_data["layout"]
+            if not isinstance(named, str) or named not in layout_names(cls.name):
+                raise BadInput(
+                    f"the sheet names the layout {json.dumps(named)}, which {cls.title} does "
+                    f"not have (built in: {', '.join(layout_names(cls.name))}): give the "
+                    f"layout's file with --layout FILE")
+            layout = named
         return load_game(cls.name, layout)
     except InvalidInput as exc:
         raise BadInput(str(exc)) from None

@@ -15,10 +15,12 @@ from engine.advice.players import AdvisorPlayer
 from engine.dice import Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.placement import Placement
-from engine.registry import game_class, load_game, layout_names
+from engine.registry import game_class, load_game
 from engine.table import EndSide, KeepRoll, Place, RollDice, Table
 
 from ..cli import BadInput
+from ..games import default_layouts, seat_layouts_problem
+from ._common import layout_spec
 
 
 def register(sub) -> None:
@@ -27,7 +29,10 @@ def register(sub) -> None:
     p.add_argument("--players", type=int, default=2, metavar="N")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed for random dice and choices (the same seed, the same game)")
-    p.add_argument("--layout", help="built-in layout name (twenty one: players get A, B, ...)")
+    p.add_argument("--layout", metavar="NAME|FILE[,...]",
+                   help="a built-in layout name or a layout JSON file, for every player, or "
+                        "one per player separated by commas (twenty one: different sheets, "
+                        "by default A, B, ...)")
     p.add_argument("--random", action="store_true", help="every roll and choice at random")
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="the last N players are advisor bots (they roll and choose as the "
@@ -82,13 +87,7 @@ def run(args) -> int:
         if not cls.min_players <= args.players <= cls.max_players:
             raise BadInput(f"{cls.title} is played by {cls.min_players}-{cls.max_players} "
                            f"players, not {args.players}")
-        names = layout_names(cls.name)
-        if args.layout:
-            games = [load_game(cls.name, args.layout)] * args.players
-        elif cls.name == "twenty_one":   # each player has a different sheet
-            games = [load_game(cls.name, names[i % len(names)]) for i in range(args.players)]
-        else:
-            games = [load_game(cls.name)] * args.players
+        games = seat_games(cls.name, args.layout, args.players)
     except InvalidInput as exc:
         raise BadInput(str(exc)) from None
     if not 0 <= args.bots <= args.players:
@@ -114,6 +113,23 @@ def run(args) -> int:
     for s in table.standings():
         print(f"{s.rank}. {s.player}: {s.score.total}")
     return 0
+
+
+def seat_games(name: str, layout: str | None, players: int) -> list:
+    """One game per seat from `--layout` (one layout for all, or one per player); without
+    it the shipped defaults (twenty one deals the sheets A, B, ... in turn)."""
+    specs = [s.strip() for s in layout.split(",")] if layout else \
+        default_layouts(name, players)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise BadInput(f"--layout names {len(specs)} layouts for {players} players: one for "
+                       f"every player, or one per player")
+    games = [load_game(name, layout_spec(s)) for s in specs]
+    problem = seat_layouts_problem(name, [g.layout.info.name for g in games])
+    if problem:
+        raise BadInput(problem)
+    return games
 
 
 def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:

@@ -155,6 +155,12 @@ class TestBadInput:
         (["check", "--game", "knister", "NOTJSON"], "not a JSON sheet"),
         (["check", "--game", "knister", "SHEET"], "'grid' must be a list"),
         (["score", "--game", "qwinto", "--layout", "nope", "SHEET"], "no built-in layout"),
+        (["play", "--game", "twenty_one", "--players", "2", "--layout", "A"],
+         "in twenty one every player gets a different sheet"),
+        (["play", "--game", "qwinto", "--players", "2", "--layout", "a.json,b.json,c.json"],
+         "--layout names 3 layouts for 2 players"),
+        (["score", "--game", "twenty_one", "UNKNOWN_LAYOUT"],
+         'the sheet names the layout "Z", which twenty one does not have'),
         (["legal", "--game", "twenty_one", "--roll", "1 2 3 4 5 6"],
          "missing: white, black, red, blue, yellow, green (write each die as colour:face"),
         (["legal", "--game", "kuh_vadis", "--roll", "red:1 2 3 4 5"],
@@ -162,7 +168,9 @@ class TestBadInput:
     ])
     def test_one_line_on_stderr_and_exit_2(self, capsys, sheet_file, argv, message):
         argv = [sheet_file(SARAH) if a == "SHEET" else
-                sheet_file("{not json", "bad.json") if a == "NOTJSON" else a for a in argv]
+                sheet_file("{not json", "bad.json") if a == "NOTJSON" else
+                sheet_file({"layout": "Z", "rows": [[None] * 6] * 5}, "z.json")
+                if a == "UNKNOWN_LAYOUT" else a for a in argv]
         code, out, err = run(capsys, *argv)
         assert code == 2
         assert message in err
@@ -222,6 +230,17 @@ class TestPlay:
                                "--players", "2"], input=typed,
                               capture_output=True, text=True, timeout=60)
         assert "refused: the dice add up to 8, not 9" in proc.stdout
+
+    def test_a_users_layout_file_and_one_sheet_per_player(self, capsys, tmp_path):
+        from engine.layouts import builtin_layout_data
+        mine = tmp_path / "my-pad.json"
+        mine.write_text(json.dumps(builtin_layout_data("twenty_one", "B") | {"name": "my pad"}))
+        code, out, _ = run(capsys, "play", "--game", "twenty_one", "--players", "2",
+                           "--layout", f"{mine},E", "--seed", "2", "--random")
+        assert code == 0 and "Player 1 (my pad, RECON), Player 2 (E, RECON)" in out
+        code, out, _ = run(capsys, "play", "--game", "qwinto", "--players", "1", "--layout",
+                           str(mine), "--random")
+        assert code == 2
 
     def test_twenty_one_dice_typed_without_colours_are_refused(self):
         proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "twenty_one",

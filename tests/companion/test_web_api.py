@@ -51,6 +51,18 @@ class TestCreateAndJoin:
         layouts = [p["layout"]["name"] for p in client.get(f"/api/tables/{code}").json["players"]]
         assert layouts == ["A", "B", "C"]
 
+    @pytest.mark.parametrize("sheets", [{"layout": "A"}, {"layouts": ["B", "C", "B"]}])
+    def test_twenty_one_refuses_one_sheet_for_two_players(self, client, sheets):
+        r = client.post("/api/tables", json={"game": "twenty_one", "players": ["A", "B", "C"],
+                                             **sheets})
+        assert r.status_code == 400 and "every player gets a different sheet" in r.json["error"]
+        r = client.post("/api/tables", json={"game": "twenty_one", "players": ["A", "B"],
+                                             "layouts": ["C", "A"]})
+        assert r.status_code == 201
+        solo = client.post("/api/tables", json={"game": "twenty_one", "players": ["A"],
+                                                "layout": "D"})
+        assert solo.status_code == 201
+
     def test_uploaded_layout(self, client):
         from engine.layouts import builtin_layout_data
         mine = builtin_layout_data("twenty_one", "A") | {"name": "my pad"}
