@@ -26,6 +26,9 @@ def register(sub) -> None:
                    help="the roller or another player (default: roller)")
     p.add_argument("--attempt", type=int, default=1, metavar="N",
                    help="which attempt this roll is (default 1: a roller may roll again)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="players at the table (default: 1 for the roller, 2 for another "
+                        "player; twenty one is valued differently alone and at a table)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS, metavar="N",
                    help=f"CPU time for the advice (default {DEFAULT_BUDGET_MS})")
@@ -41,6 +44,10 @@ def run(args) -> int:
     if args.top < 0:
         raise BadInput(f"--top must be 0 (all) or more, not {args.top}")
     game, sheet = game_and_sheet(args, args.sheet)
+    players = args.players or (1 if args.role == ROLLER else 2)
+    if not game.min_players <= players <= game.max_players:
+        raise BadInput(f"{game.title} is played by {game.min_players}-{game.max_players} "
+                       f"players, not {players}")
     if not 1 <= args.attempt <= game.max_attempts:
         raise BadInput(f"--attempt must be 1-{game.max_attempts} in {game.title}, "
                        f"not {args.attempt}")
@@ -51,7 +58,8 @@ def run(args) -> int:
         return _colours(game, sheet, args)
     roll = parse_roll(game, args.roll)
     left = game.max_attempts - args.attempt if args.role == ROLLER else 0
-    advice = advise(game, sheet, roll, args.role, attempts_left=left, seed=args.seed,
+    advice = advise(game, sheet, roll, args.role, attempts_left=left, players=players,
+                    seed=args.seed,
                     budget_ms=args.budget_ms, clock=time.process_time)
     options = advice.options[:args.top] if args.top else advice.options
     if args.json:

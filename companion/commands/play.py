@@ -95,7 +95,7 @@ def run(args) -> int:
                        f"not {args.bots}")
     rng = random.Random(args.seed)
     people = args.players - args.bots
-    bots = {seat: AdvisorPlayer(games[seat], seed=args.seed or 0)
+    bots = {seat: AdvisorPlayer(games[seat], seed=args.seed or 0, players=args.players)
             for seat in range(people, args.players)}
     term = Terminal(rng, args.random, bots)
     table = Table.new(games, [f"Player {i + 1}" for i in range(people)]

@@ -23,8 +23,9 @@ __all__ = ["advise", "advise_dice", "colour_choices", "evaluator_for", "Advice",
            "DiceChoice", "Option", "Evaluator", "DEFAULT_BUDGET_MS"]
 
 
-def evaluator_for(game: Game) -> Evaluator:
-    """The evaluator of this game (built once per game object by the caller)."""
+def evaluator_for(game: Game, players: int = 1) -> Evaluator:
+    """The evaluator of this game for a table of `players` (built once per game object
+    by the caller; only twenty one values a sheet differently alone and at a table)."""
     from .kuh_vadis import KuhVadisEvaluator
     from .knister import KnisterEvaluator
     from .qwinto import QwintoEvaluator
@@ -33,15 +34,18 @@ def evaluator_for(game: Game) -> Evaluator:
     kinds = {"knister": KnisterEvaluator, "twenty_one": TwentyOneEvaluator,
              "qwinto": QwintoEvaluator, "kuh_vadis": KuhVadisEvaluator,
              "the_choice": TheChoiceEvaluator}
+    if game.name == "twenty_one":
+        return TwentyOneEvaluator(game, players)
     return kinds[game.name](game)
 
 
 def advise(game: Game, sheet, roll: Roll, role: str = ROLLER, *, attempts_left: int = 0,
-           seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS,
+           players: int = 1, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS,
            clock: Callable[[], float] | None = None, evaluator: Evaluator | None = None,
            budget: Budget | None = None) -> Advice:
-    """Advice for `role` on `roll`: `attempts_left` > 0 adds the roller's dice choices."""
-    evaluator = evaluator or evaluator_for(game)
+    """Advice for `role` on `roll` at a table of `players`: `attempts_left` > 0 adds
+    the roller's dice choices."""
+    evaluator = evaluator or evaluator_for(game, players)
     budget = budget or Budget(budget_ms / 1000, clock)
     return _advise(game, evaluator, sheet, roll, role, attempts_left=attempts_left,
                    seed=seed, budget=budget)

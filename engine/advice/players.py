@@ -77,8 +77,9 @@ class GreedyPlayer(Player):
 class AdvisorPlayer(Player):
     name = "advisor"
 
-    def __init__(self, game: Game, seed: int = 0, budget_s: float = 0.2, clock=None) -> None:
-        self.evaluator = evaluator_for(game)
+    def __init__(self, game: Game, seed: int = 0, budget_s: float = 0.2, clock=None,
+                 players: int = 1) -> None:
+        self.evaluator = evaluator_for(game, players)
         self.seed, self.budget_s, self.clock = seed, budget_s, clock
 
     def _budget(self) -> Budget:

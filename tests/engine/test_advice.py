@@ -198,11 +198,27 @@ class TestGames:
         assert all(lo <= s <= hi for s in play_game(game, players, 1))
 
 
-def test_the_shipped_twenty_one_row_values_are_the_solved_ones():
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_shipped_twenty_one_row_values_are_the_solved_ones(players):
     game = load_game("twenty_one")
-    F, R = solve_row((6, 5, 4, 3, 2, 1), game.layout.exact_hit_bonus)
-    evaluator = evaluator_for(game)
+    evaluator = evaluator_for(game, players)
+    F, R = solve_row((6, 5, 4, 3, 2, 1), game.layout.exact_hit_bonus, evaluator.turn_cost)
     shipped_F, shipped_R = evaluator.rows[0]
     assert shipped_F.keys() == F.keys() and shipped_R.keys() == R.keys()
     assert all(abs(shipped_F[k] - F[k]) < 1e-3 for k in F)
     assert all(abs(shipped_R[k] - R[k]) < 1e-3 for k in R)
+
+
+def test_twenty_one_at_a_table_writes_more_at_once_than_alone():
+    # the same roll: alone the advisor may wait for exact hits, at a table each turn
+    # a row still needs costs points, so it writes at least as many numbers
+    game = load_game("twenty_one", "A")
+    rng = random.Random(12)
+    more = 0
+    for _ in range(40):
+        sheet, roll = game.new_sheet(), game.random_roll(rng)
+        alone = advise(game, sheet, roll, players=1).best.placement
+        table = advise(game, sheet, roll, players=3).best.placement
+        assert len(table.marks) >= len(alone.marks) or table.kind != alone.kind
+        more += len(table.marks) > len(alone.marks)
+    assert more > 0
