@@ -53,7 +53,7 @@ def run(args) -> int:
     import cv2
 
     from vision.colour import PALETTES, Calibration
-    from vision.pipeline import BadImage, DiceReader, read_image_file
+    from vision.pipeline import BadImage, DiceReader, decode_image, read_image_bytes
     from vision.read import DEFAULT_MODEL, load_session
 
     try:
@@ -75,13 +75,15 @@ def run(args) -> int:
     status = EXIT_OK
     for n, path in enumerate(args.images):
         try:
-            image = read_image_file(path)
+            data = read_image_bytes(path)
+            image = None  # decoded whole only where needed: the reader decodes a large JPEG reduced
             if args.calibrate and n == 0:
+                image = decode_image(data)
                 cal = reader.calibrate(image)
                 cal.save(args.calibrate)
                 reader = reader.with_calibration(cal)
                 print(f"calibration stored in {args.calibrate}: gains {cal.gains}", file=sys.stderr)
-            roll = reader(image)
+            roll = reader(data)
         except (BadImage, OSError, ValueError) as exc:
             msg = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             print(f"dice-companion read: {path}: {msg}", file=sys.stderr)
@@ -95,7 +97,7 @@ def run(args) -> int:
             print(f"{path}: {len(roll.dice)} dice: {dice} ({roll.elapsed_ms:.1f} ms)")
         if args.draw:
             out = _draw_path(args.draw, n, len(args.images))
-            if not cv2.imwrite(str(out), roll.draw(image)):
+            if not cv2.imwrite(str(out), roll.draw(image if image is not None else decode_image(data))):
                 print(f"dice-companion read: {out}: cannot write the drawing", file=sys.stderr)
                 status = EXIT_BAD_INPUT
         sys.stdout.flush()

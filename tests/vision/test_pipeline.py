@@ -317,3 +317,43 @@ class TestSkipSureDuplicates:
             total += 1
         assert right >= total - 1
         assert sum(counted) < candidates
+
+
+class TestLargePhotos:
+    """A large JPEG is decoded at a reduced size when its dice stay readable there."""
+
+    def test_a_large_jpeg_decodes_at_half_size_and_a_small_one_whole(self):
+        from vision.pipeline import decode_reduced
+        big = np.zeros((2000, 3400, 3), np.uint8)
+        img, factor = decode_reduced(_jpeg(big))
+        assert factor == 2 and img.shape == (1000, 1700, 3)
+        img, factor = decode_reduced(_jpeg(np.zeros((480, 640, 3), np.uint8)))
+        assert factor == 1 and img.shape == (480, 640, 3)
+        png = cv2.imencode(".png", big)[1].tobytes()
+        assert decode_reduced(png)[1] == 1
+
+    def test_reduced_decoding_refuses_what_decoding_refuses(self):
+        from vision.pipeline import decode_reduced
+        with pytest.raises(BadImage):
+            decode_reduced(b"")
+        with pytest.raises(BadImage):
+            decode_reduced(_jpeg(np.zeros((2000, 3400, 3), np.uint8))[:600])
+
+    def test_big_dice_are_read_on_the_reduced_photo_in_the_photo_s_coordinates(self, dice_reader):
+        sc = _scene(31, size=(1800, 3400), n_dice=5, side_range=(150, 220))
+        data = _jpeg(sc.image)
+        roll = dice_reader(data)
+        whole = dice_reader(decode_image(data))
+        assert (roll.width, roll.height) == (3400, 1800)
+        assert sorted(roll.values) == sorted(whole.values) == sorted(d.value for d in sc.dice)
+        pairs = greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice])
+        assert len(pairs) == len(sc.dice)
+
+    def test_small_dice_in_a_large_photo_are_read_whole(self, dice_reader):
+        sc = _scene(32, size=(1800, 3400), n_dice=6, side_range=(20, 26))
+        data = _jpeg(sc.image)
+        roll = dice_reader(data)
+        whole = dice_reader(decode_image(data))
+        assert len(whole.dice) >= 4
+        assert [d.box for d in roll.dice] == [d.box for d in whole.dice]
+        assert roll.values == whole.values
