@@ -30,7 +30,7 @@ from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.placement import ENTER, Mark, Placement
 from engine.registry import game_class
-from engine.table import CorrectRoll, KeepRoll, RollDice, Table, action_from_json
+from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
 from . import games as G
 from .db import get_store
@@ -243,6 +243,7 @@ def seat_options(table: Table, s: int) -> dict:
         "can_undo": bool(table.answers) and table.answers[s] is not None,
         "reasons": {},
         "can_end_side": _may_end_side(table, s),
+        "sides": list(table.start_sides(s)),   # sides to start on, before the first mark
     }
     roll = table.roll
     game = table.games[s]
@@ -326,7 +327,8 @@ def game(name: str):
 @bp.post("/tables")
 def create_table():
     """{"game", "players": [names], "layouts": [per seat: name | "uploaded" | object]?,
-    "layout": one for all?, "uploaded": layout object?, "claim": seat?}"""
+    "layout": one for all?, "uploaded": layout object?, "claim": seat?,
+    "first": seat | "random"?}"""
     data = body_json()
     if not isinstance(data, dict):
         raise ApiError(400, "send a JSON object")
@@ -358,18 +360,34 @@ def create_table():
     if problem:
         raise ApiError(400, problem)
     store = get_store()
-    rec, table = store.create_table(game_name, players, layouts)
     claim = data.get("claim")
+    if claim is not None and (not is_seat_number(claim) or not 0 <= claim < n):
+        raise ApiError(400, f"'claim' must be a seat 0-{n - 1}")
+    first = first_roller(data.get("first"), n)
+    rec, table = store.create_table(game_name, players, layouts)
+    seq = 0
+    if first is not None:       # logged as the table's first action
+        seq, table = store.append(rec, Begin(first), -1)
     if claim is not None:
-        if not is_seat_number(claim) or not 0 <= claim < n:
-            raise ApiError(400, f"'claim' must be a seat 0-{n - 1}")
         store.join(rec, claim, rec.creator_token)
         rec = store.table_record(rec.code)
     resp = make_response(jsonify(
         {"code": rec.code, "url": f"/t/{rec.code}",
-         "state": table_state(rec, 0, table, claim, True)}), 201)
+         "state": table_state(rec, seq, table, claim, True)}), 201)
     resp.headers["Location"] = f"/api/tables/{rec.code}"
     return set_token(resp, rec.code, rec.creator_token)
+
+
+def first_roller(value: Any, n: int) -> int | None:
+    """A new table's "first": a seat number, "random" (drawn here: the rules' draw, Kuh
+    Vadis' coin toss), or absent (None: the game's own first roller, seat 0)."""
+    if value is None:
+        return None
+    if value == "random":
+        return secrets.randbelow(n)
+    if not is_seat_number(value) or not 0 <= value < n:
+        raise ApiError(400, f"'first' must be \"random\" or a seat 0-{n - 1}")
+    return value
 
 
 @bp.get("/tables/<code>")
@@ -466,7 +484,11 @@ def act(code: str):
     store = get_store()
     rec = store.table_record(code)
     seat, creator = viewer(rec)
-    if isinstance(action, (RollDice, CorrectRoll, KeepRoll)):
+    if isinstance(action, Begin):
+        if not creator:
+            raise ApiError(403, "only the table's creator says who begins")
+        check, by = None, -1
+    elif isinstance(action, (RollDice, CorrectRoll, KeepRoll)):
         def check(current: Table) -> None:
             roller = current.next_roller if isinstance(action, RollDice) else current.roller
             if not (creator or seat == roller):

@@ -83,6 +83,21 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "an diesem Tisch mit {n} Plätzen gibt es keinen Platz {seat}"),
     ("table.players", "{game} is played by {a}-{b} players, not {n}",
      "{game} wird von {a}-{b} Spielern gespielt, nicht von {n}"),
+    ("table.begin_first", "who begins is settled before the first roll",
+     "wer beginnt, wird vor dem ersten Wurf festgelegt"),
+    ("table.side_answered", "{name} has answered this roll: the side to start on is chosen "
+     "before the first mark",
+     "{name} hat auf diesen Wurf schon eingetragen: die Startseite wird vor dem ersten Eintrag "
+     "gewählt"),
+    ("table.seat", "'seat' must be a seat number (0, 1, ...), not {v}",
+     "'seat' muss eine Platznummer sein (0, 1, ...), nicht {v}"),
+    ("game.no_sides", "{game} has no sheet sides to choose",
+     "{game} hat keine Zettelseiten zur Wahl"),
+    ("the_choice.side_unknown", "no side '{side}': the sides are {sides}",
+     "keine Seite '{side}': die Seiten sind {sides}"),
+    ("the_choice.side_marked", "the side to start on is chosen before the first mark: this "
+     "sheet already has marks",
+     "die Startseite wird vor dem ersten Eintrag gewählt: auf diesem Zettel steht schon etwas"),
     ("game.no_side", "{game} has no sheet side to end",
      "{game} hat keine Zettelseite, die man beenden könnte"),
     ("game.face", "'{die}' does not show a face 1-6", "'{die}' zeigt keine Augenzahl 1-6"),
@@ -127,6 +142,8 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "{name} sitzt mit einem eigenen Gerät am Tisch: nur nach Bestätigung für {name} eintragen"),
     ("app.too_large", "the upload is too large", "die hochgeladene Datei ist zu groß"),
     ("app.same_name", "two players have the same name", "zwei Spieler haben denselben Namen"),
+    ("app.only_begin", "only the table's creator says who begins",
+     "nur wer den Tisch angelegt hat, legt fest, wer beginnt"),
     ("app.seat_layouts", "in {game} every player gets a different sheet ({names}): sheet {sheet} "
      "is given to {n} players; name one per player, or leave the sheets out to deal them in turn",
      "bei {game} bekommt jeder Spieler einen anderen Zettel ({names}): Zettel {sheet} haben "

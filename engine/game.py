@@ -166,6 +166,23 @@ class Game:
         """
         return (roller + 1) % players
 
+    def begin_with(self, sheets: Sequence[Any], seat: int) -> tuple:
+        """The sheets of a new table whose first roller is `seat` (Kuh Vadis: the pad says
+        whose move it is). The default leaves them as they are."""
+        return tuple(sheets)
+
+    def sides(self) -> tuple[str, ...]:
+        """The sides of a sheet a player chooses to start on (The Choice), else ()."""
+        return ()
+
+    def start_side_problem(self, sheet, side: str) -> str | None:
+        """Why this sheet may not be turned to start on `side` now, or None if it may."""
+        return f"{self.title} has no sheet sides to choose"
+
+    def start_on(self, sheet, side: str):
+        """Unchecked: a blank sheet that starts on `side`."""
+        raise NotImplementedError
+
     def end_side_problem(self, sheet) -> str | None:
         """Why this sheet's side may not be ended voluntarily now, or None if it may."""
         return f"{self.title} has no sheet side to end"

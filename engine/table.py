@@ -14,10 +14,15 @@ placement (the roller as "roller", the others as "other"); a kept roll takes no 
 attempt. When all have answered the turn is complete; until the next roll each player
 may still undo their own answer. The next roll starts the next player's turn.
 
+Before the first roll, `Begin` names the seat that rolls first (drawn or chosen by the
+players; Kuh Vadis: the coin toss), else the game's own first roller begins.
+
 Games adjust this through hooks on `Game` (the defaults keep the behaviour above): only
 some roles answer (`must_answer`: in Kuh Vadis only the roller marks), one sheet shared by
 all seats (`shared_sheet`), who rolls next (`roller_after`: a Kuh Vadis quad keeps the
-dice), and a voluntary end of a sheet side after a dice action (`EndSide`, The Choice).
+dice), who moves first (`begin_with`), the side of the sheet a player starts on before
+their first mark (`ChooseSide`, The Choice), and a voluntary end of a sheet side after a
+dice action (`EndSide`, The Choice).
 """
 from __future__ import annotations
 
@@ -75,6 +80,27 @@ class KeepRoll:
 
 
 @dataclass(frozen=True)
+class Begin:
+    """Before the first roll: `seat` rolls first (drawn, chosen, or the coin toss)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} begins"
+
+
+@dataclass(frozen=True)
+class ChooseSide:
+    """Before a player's first mark: start on `side` of the sheet (The Choice)."""
+
+    seat: int
+    side: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: starts on the {self.side}"
+
+
+@dataclass(frozen=True)
 class EndSide:
     """A player ends the current side of their sheet voluntarily (The Choice)."""
 
@@ -84,7 +110,7 @@ class EndSide:
         return f"seat {self.seat}: end side"
 
 
-Action = Union[RollDice, Place, Undo, CorrectRoll, KeepRoll, EndSide]
+Action = Union[RollDice, Place, Undo, CorrectRoll, KeepRoll, EndSide, Begin, ChooseSide]
 
 
 def action_to_json(action: Action) -> dict:
@@ -98,6 +124,10 @@ def action_to_json(action: Action) -> dict:
         return {"type": "end_side", "seat": action.seat}
     if isinstance(action, KeepRoll):
         return {"type": "keep"}
+    if isinstance(action, Begin):
+        return {"type": "begin", "seat": action.seat}
+    if isinstance(action, ChooseSide):
+        return {"type": "side", "seat": action.seat, "side": action.side}
     return {"type": "undo", "seat": action.seat}
 
 
@@ -125,12 +155,19 @@ def action_from_json(data: Any) -> Action:
             return EndSide(_seat(data))
         if kind == "keep":
             return KeepRoll()
+        if kind == "begin":
+            return Begin(_seat(data))
+        if kind == "side":
+            if not isinstance(data["side"], str):
+                raise InvalidInput("'side' must name a side of the sheet, e.g. \"back\"")
+            return ChooseSide(_seat(data), data["side"])
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
             raise
         raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
     raise InvalidInput(
-        f"unknown action type '{kind}': roll, correct, keep, place, undo or end_side")
+        f"unknown action type '{kind}': roll, correct, keep, place, undo, end_side, begin "
+        f"or side")
 
 
 @dataclass(frozen=True)
@@ -282,6 +319,10 @@ class Table:
             nxt = self._undo(action.seat)
         elif isinstance(action, EndSide):
             nxt = self._end_side(action.seat)
+        elif isinstance(action, Begin):
+            nxt = self._begin(action.seat)
+        elif isinstance(action, ChooseSide):
+            nxt = self._choose_side(action.seat, action.side)
         else:
             raise InvalidInput(f"unknown action {action!r}")
         return replace(nxt, history=self.history + (action,))
@@ -390,6 +431,32 @@ class Table:
         if problem:
             raise IllegalPlacement(problem)
         return replace(self, sheets=self._write(seat, game.end_side(self.sheets[seat])))
+
+    def _begin(self, seat: int) -> "Table":
+        self._check_seat(seat)
+        if self.attempts or self.turns:
+            raise IllegalPlacement("who begins is settled before the first roll")
+        return replace(self, roller=seat,
+                       sheets=self.game.begin_with(self.sheets, seat))
+
+    def start_sides(self, seat: int) -> tuple[str, ...]:
+        """The sides `seat` may still choose to start on (empty once it has marks)."""
+        if self.answers[seat] is not None:
+            return ()
+        game = self.games[seat]
+        return tuple(side for side in game.sides()
+                     if game.start_side_problem(self.sheets[seat], side) is None)
+
+    def _choose_side(self, seat: int, side: str) -> "Table":
+        self._check_seat(seat)
+        game = self.games[seat]
+        problem = game.start_side_problem(self.sheets[seat], side)
+        if problem:
+            raise IllegalPlacement(problem)
+        if self.answers[seat] is not None:
+            raise IllegalPlacement(f"{self.players[seat]} has answered this roll: the side "
+                                   f"to start on is chosen before the first mark")
+        return replace(self, sheets=self._write(seat, game.start_on(self.sheets[seat], side)))
 
     def _undo(self, seat: int) -> "Table":
         self._check_seat(seat)

@@ -16,7 +16,7 @@ from engine.dice import Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.placement import Placement
 from engine.registry import game_class, load_game
-from engine.table import EndSide, KeepRoll, Place, RollDice, Table
+from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, Table
 
 from ..cli import BadInput
 from ..games import default_layouts, seat_layouts_problem
@@ -33,6 +33,9 @@ def register(sub) -> None:
                    help="a built-in layout name or a layout JSON file, for every player, or "
                         "one per player separated by commas (twenty one: different sheets, "
                         "by default A, B, ...)")
+    p.add_argument("--first", metavar="N|random",
+                   help="who rolls first: player N (1, 2, ...) or drawn at random (Kuh Vadis: "
+                        "the coin toss); default player 1")
     p.add_argument("--random", action="store_true", help="every roll and choice at random")
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="the last N players are advisor bots (they roll and choose as the "
@@ -103,7 +106,12 @@ def run(args) -> int:
     print(f"{cls.title} for {args.players}: " + ", ".join(
         f"{p} ({g.layout.info.name}{', RECON' if g.layout.info.is_recon else ''})"
         for p, g in zip(table.players, games)))
+    first = first_seat(args.first, args.players, rng)
+    if first is not None:
+        table = table.apply(Begin(first))
+        print(f"{table.players[first]} begins")
     try:
+        table = choose_sides(table, term)
         while not table.is_over:
             table = play_turn(table, term)
     except EOFError:
@@ -130,6 +138,35 @@ def seat_games(name: str, layout: str | None, players: int) -> list:
     if problem:
         raise BadInput(problem)
     return games
+
+
+def first_seat(text: str | None, players: int, rng: random.Random) -> int | None:
+    """`--first`: a player's number (1-based, as the players are named) or "random"."""
+    if text is None:
+        return None
+    if text.strip().lower() == "random":
+        return rng.randrange(players)
+    if not text.strip().isdigit() or not 1 <= int(text) <= players:
+        raise BadInput(f"--first must be a player 1-{players} or 'random', not '{text}'")
+    return int(text) - 1
+
+
+def choose_sides(table: Table, term: Terminal) -> Table:
+    """The Choice: every player typing at the terminal picks the side to start on (Enter:
+    the first); bots and --random players start on the first side."""
+    for seat, player in enumerate(table.players):
+        sides = table.start_sides(seat)
+        if len(sides) < 2 or term.auto or seat in term.bots:
+            continue
+        while True:
+            text = term.ask(f"{player}, start on which side? ({'/'.join(sides)}, "
+                            f"Enter = {sides[0]}): ") or sides[0]
+            try:
+                table = table.apply(ChooseSide(seat, text))
+                break
+            except (InvalidInput, IllegalPlacement) as exc:
+                print(f"  refused: {exc}")
+    return table
 
 
 def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:

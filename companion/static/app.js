@@ -437,6 +437,11 @@
         actions.append(el("button", { type: "button", class: "danger", "data-special": kind, onclick: () => place(seat, kind) }, specialLabel(kind)));
       if (opt.can_undo) actions.append(el("button", { type: "button", class: "secondary", id: "undo", onclick: () => act({ type: "undo", seat }) }, T.undo));
       if (opt.can_end_side) actions.append(el("button", { type: "button", class: "secondary", onclick: () => act({ type: "end_side", seat }) }, T.end_side));
+      // The Choice: the side to start on, chosen before the first mark
+      if (opt.sides && opt.sides.length) actions.append(el("div", { class: "actions", id: "start-side" }, T.start_on + ":",
+        opt.sides.map(side => el("button", { type: "button", class: side === player.sheet.playing ? null : "secondary",
+          "data-side": side, "aria-pressed": String(side === player.sheet.playing),
+          onclick: () => act({ type: "side", seat, side }) }, T["side_" + side] || side))));
       const sc = $("#score"); sc.innerHTML = "";
       sc.append(el("h2", {}, T.score + ": " + player.score.total), scoreTable(player.score),
         el("p", { class: "note" + (player.layout.recon ? " recon" : "") }, T.layout + ": " + player.layout.name +
@@ -714,7 +719,7 @@
       n.textContent = (recon ? T.recon + ". " : "") + (l ? l.note : "");
       n.className = "note" + (recon ? " recon" : "");
     }
-    gameSel.onchange = () => { uploaded = null; $("#layout-file").value = ""; layouts(); };
+    gameSel.onchange = () => { uploaded = null; $("#layout-file").value = ""; layouts(); firstOptions(); };
     layoutSel.onchange = note;
     $("#layout-file").onchange = async e => {
       const f = e.target.files[0];
@@ -724,13 +729,26 @@
       catch (err) { $("#upload-error").textContent = err.message; uploaded = null; }
     };
     $("#add-player").onclick = () => addPlayer("");
+    // who begins: drawn (Kuh Vadis: the coin toss) or one of the players named above
+    const firstSel = $("#first");
+    const names = () => [...list.querySelectorAll("input")].map(i => i.value.trim()).filter(Boolean);
+    function firstOptions() {
+      const was = firstSel.value || "0";
+      firstSel.replaceChildren(el("option", { value: "random" }, gameSel.value === "kuh_vadis" ? T.coin_toss : T.first_random),
+        ...names().map((p, i) => el("option", { value: String(i) }, p)));
+      firstSel.value = [...firstSel.options].some(o => o.value === was) ? was : "0";
+    }
+    list.addEventListener("input", firstOptions);
+    list.addEventListener("click", () => setTimeout(firstOptions));
+    $("#add-player").addEventListener("click", firstOptions);
     let creating = false;
     $("#create").onsubmit = async e => {
       e.preventDefault();
       if (creating) return;  // a double tap makes one table
       creating = true; $("#create-button").disabled = true;
       const players = [...list.querySelectorAll("input")].map(i => i.value.trim()).filter(Boolean);
-      const body = { game: gameSel.value, players, claim: $("#claim").checked ? 0 : null };
+      const body = { game: gameSel.value, players, claim: $("#claim").checked ? 0 : null,
+        first: firstSel.value === "random" ? "random" : +firstSel.value };
       if (layoutSel.value) body.layout = layoutSel.value;
       if (uploaded) body.uploaded = uploaded;
       $("#create-error").textContent = "";
@@ -740,7 +758,7 @@
       } catch (err) { $("#create-error").textContent = err.message; creating = false; $("#create-button").disabled = false; }
     };
     addPlayer(""); addPlayer("");
-    layouts();
+    layouts(); firstOptions();
   }
 
   // ---- check my paper ------------------------------------------------------------------------

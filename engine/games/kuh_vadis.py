@@ -10,7 +10,8 @@ wins; a player whose starts can no longer be joined is cut off, and when both ar
 off the game is a tie at once.
 
 The pad is one sheet shared by both seats (`shared_sheet`). Seat 0 plays the crosses
-(X), seat 1 the circles (O); the crosses begin (the coin toss decides who sits where).
+(X), seat 1 the circles (O); the winner of the coin toss begins (`begin_with`), else the
+crosses.
 The sheet knows whose turn it is and the square a quad chain continues from, so the
 table's next roller follows from it (`roller_after`).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -436,6 +437,12 @@ class KuhVadis(Game):
 
     def first_roller(self, sheets: Sequence[Any]) -> int:
         return PLAYERS.index(sheets[0].to_move)
+
+    def begin_with(self, sheets: Sequence[Any], seat: int) -> tuple:
+        """The coin toss: seat 0 plays the crosses, seat 1 the circles; whoever won it moves
+        first."""
+        pad = replace(sheets[0], to_move=PLAYERS[seat], chain=None)
+        return (pad,) * len(sheets)
 
     def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
         return PLAYERS.index(sheets[roller].to_move)

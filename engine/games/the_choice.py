@@ -687,6 +687,20 @@ class TheChoice(Game):
         return ChoiceSheet(tuple(sides), sheet.first, stage)
 
     # -- sides -----------------------------------------------------------------------
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self._side_index)
+
+    def start_side_problem(self, sheet: ChoiceSheet, side: str) -> str | None:
+        if side not in self._side_index:
+            return f"no side '{side}': the sides are {', '.join(self._side_index)}"
+        if sheet.stage or any(s != ChoiceSide() for s in sheet.sides):
+            return ("the side to start on is chosen before the first mark: this sheet "
+                    "already has marks")
+        return None
+
+    def start_on(self, sheet: ChoiceSheet, side: str) -> ChoiceSheet:
+        return self.new_sheet(side)
+
     def end_side_problem(self, sheet: ChoiceSheet) -> str | None:
         if sheet.stage == 1:
             return ("only the first side may be ended voluntarily: the second ends with "

@@ -242,6 +242,23 @@ class TestPlay:
                            str(mine), "--random")
         assert code == 2
 
+    def test_the_choice_players_pick_their_side_and_who_begins(self):
+        typed = "back\nmiddle\n\nred:4 purple:3 purple:5\n\n"     # Player 1 back, Player 2 front
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "the_choice",
+                               "--players", "2", "--first", "2"], input=typed,
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        out = proc.stdout
+        assert "Player 2 begins" in out and "--- Player 2 rolls ---" in out
+        assert "refused: no side 'middle': the sides are front, back" in out
+        assert "Player 1 (other), your sheet:\n  first_side: back\n  playing: back" in out
+
+    @pytest.mark.parametrize("first", ["0", "3", "Bob"])
+    def test_first_must_be_a_player_or_random(self, capsys, first):
+        code, _, err = run(capsys, "play", "--game", "qwinto", "--players", "2",
+                           "--first", first, "--random")
+        assert code == 2 and "--first must be a player 1-2 or 'random'" in err
+
     def test_twenty_one_dice_typed_without_colours_are_refused(self):
         proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "twenty_one",
                                "--players", "2"], input="1 2 3 4 5 6\n",

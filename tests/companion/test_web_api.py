@@ -91,6 +91,50 @@ class TestCreateAndJoin:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and message in r.json["error"], r.json
 
+    def test_who_begins_is_chosen_or_drawn(self, client, client2):
+        r = client.post("/api/tables", json={"game": "qwinto", "players": ["Ann", "Bob", "Cy"],
+                                             "first": 2})
+        assert r.status_code == 201 and r.json["state"]["next_roller"] == 2
+        code = r.json["code"]
+        assert client.get(f"/api/tables/{code}/log").json["actions"][0]["type"] == "begin"
+        seen = set()
+        for _ in range(40):     # drawn: every seat comes up (40 draws of 3: all seen)
+            r = client.post("/api/tables", json={"game": "kuh_vadis", "players": ["A", "B"],
+                                                 "first": "random"})
+            state = r.json["state"]
+            seen.add(state["next_roller"])
+            # the coin toss: the pad says the winner moves first
+            assert state["players"][0]["sheet"]["to_move"] == "XO"[state["next_roller"]]
+        assert seen == {0, 1}
+        for bad in ("Bob", 3, True):
+            r = client.post("/api/tables", json={"game": "qwinto", "players": ["A", "B", "C"],
+                                                 "first": bad})
+            assert r.status_code == 400 and "'first' must be" in r.json["error"]
+        # only the creator says who begins, and only before the first roll
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        r = client2.post(f"/api/tables/{code}/actions", json={"type": "begin", "seat": 1})
+        assert r.status_code == 403
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:2"})
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "begin", "seat": 1})
+        assert r.status_code == 409 and "before the first roll" in r.json["error"]
+
+    def test_the_choice_player_starts_on_the_back(self, client, client2, make_table):
+        code = make_table(client, "the_choice")
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        state = client2.get(f"/api/tables/{code}").json
+        assert state["me"]["seats"]["1"]["sides"] == ["front", "back"]
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "side", "seat": 1, "side": "back"})
+        assert r.status_code == 200
+        assert r.json["players"][1]["sheet"]["playing"] == "back"
+        assert r.json["players"][1]["view"]["caption"] == "back side"
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "side", "seat": 0, "side": "back"})
+        assert r.status_code == 403          # Ann's sheet is Ann's
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "side", "seat": 0, "side": "middle"})
+        assert r.status_code == 409 and "no side 'middle'" in r.json["error"]
+
     def test_join_gives_a_token_and_a_seat_only_once(self, client, client2, make_table):
         code = make_table(client)
         r = client2.post(f"/api/tables/{code}/join", json={"seat": 1})

@@ -287,6 +287,43 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
     assert ann.locator("#still-rolling").count() == 0 and bob.locator("#keep-roll").count() == 0
 
 
+def test_who_begins_and_the_side_to_start_on(base_url, players):
+    """At table creation the host picks who begins (a player, or drawn; Kuh Vadis calls it a
+    coin toss). In The Choice each player picks the side of their sheet to start on, on their
+    sheet page, until their first mark."""
+    ann, bob = players
+    ann.goto(base_url + "/")
+    ann.select_option("#game", "kuh_vadis")
+    assert ann.locator("#first option").first.text_content() == "coin toss"
+    ann.select_option("#game", "the_choice")
+    ann.fill("#players li:nth-child(1) input", "Ann")
+    ann.fill("#players li:nth-child(2) input", "Bob")
+    assert ann.locator("#first option").all_text_contents() == ["drawn at random", "Ann", "Bob"]
+    ann.select_option("#first", label="Bob")
+    ann.click("#create-button")
+    ann.wait_for_url("**/sheet")
+    ann.wait_for_function("document.body.dataset.seq !== undefined")
+    code = ann.url.split("/t/")[1].split("/")[0]
+    assert state_of(ann, code)["next_roller"] == 1
+    assert ann.text_content("#turn") == "Bob rolls next"
+    join(bob, base_url, code)
+    bob.wait_for_selector("#start-side")
+    assert bob.locator("#start-side button").all_text_contents() == ["front", "back"]
+    assert bob.get_attribute('#start-side [data-side="front"]', "aria-pressed") == "true"
+    bob.click('#start-side [data-side="back"]')
+    bob.wait_for_selector('#start-side [data-side="back"][aria-pressed="true"]')
+    assert bob.text_content("#sheet .caption") == "back side"
+    shot(bob, "the_choice-bob-desktop-start-side")
+    for die in ("red:4", "purple:3", "purple:5"):
+        bob.click(f'#roll-entry .pad [data-die="{die}"]')
+    bob.click("#send-roll")
+    bob.wait_for_selector("#actions [data-special='misthrow']")
+    bob.click("#actions [data-special='misthrow']")
+    bob.wait_for_selector("#start-side", state="detached")   # a mark is made: the side stays
+    assert state_of(bob, code)["players"][1]["sheet"]["playing"] == "back"
+    ann.wait_for_selector("#start-side")                      # Ann may still choose hers
+
+
 def test_the_choice_ring_in_german(base_url, players):
     """The Choice's colour spaces are drawn as a ring (clockwise from the top, around the
     number area) on the sheet and table pages, at 360 px and on a desktop; a ring space is

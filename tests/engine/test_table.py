@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import IllegalPlacement, InvalidInput
-from engine.table import (CorrectRoll, KeepRoll, Place, RollDice, Table, Undo,
+from engine.table import (Begin, CorrectRoll, KeepRoll, Place, RollDice, Table, Undo,
                           action_from_json, action_to_json)
 
 from engine_helpers import game, placement, roll
@@ -156,6 +156,32 @@ class TestUndoAndCorrection:
             qwinto_table().apply(RollDice(roll("orange:3"))).apply(Place(7, placement("pass")))
 
 
+class TestWhoBegins:
+    """Qwinto "Draw to see who goes first", The Choice "Randomly determine a player", Kuh
+    Vadis' coin toss: the table is told who begins; seat 0 when nobody says."""
+
+    def test_the_chosen_seat_rolls_first_then_the_next(self):
+        t = qwinto_table().apply(Begin(2))
+        assert t.roller == 2 and t.next_roller == 2
+        t = t.apply(RollDice(roll("orange:3"))).apply(Place(2, placement("O3@2")))
+        t = t.apply(Place(0, placement("pass"))).apply(Place(1, placement("pass")))
+        assert t.next_roller == 0
+
+    def test_only_before_the_first_roll(self):
+        t = qwinto_table().apply(RollDice(roll("orange:3")))
+        with pytest.raises(IllegalPlacement, match="before the first roll"):
+            t.apply(Begin(1))
+        with pytest.raises(InvalidInput, match="no seat 5"):
+            qwinto_table().apply(Begin(5))
+
+    def test_kuh_vadis_coin_toss_won_by_the_circles(self):
+        kv = game("kuh_vadis")
+        t = Table.new(kv, ["Sarah", "Tim"]).apply(Begin(1))
+        assert t.roller == 1 and t.sheets[0].to_move == "O" and t.sheets[1] is t.sheets[0]
+        t = t.apply(RollDice(roll("1 2 3 4 5"))).apply(Place(1, placement("pass")))
+        assert t.next_roller == 0
+
+
 class TestTheEnd:
     FULL = {"grid": [[2, 4, 6, 9, 12], [3, 5, 11, 2, 8], [10, 12, 3, 5, 2],
                      [4, 9, 2, 12, 10], [4, 9, 4, 4, 9]]}
@@ -186,7 +212,7 @@ class TestRanking:
 class TestSaving:
     def test_actions_round_trip_through_json(self):
         for action in (RollDice(roll("orange:3 purple:2")), Place(1, placement("O5@2")),
-                       Undo(2), CorrectRoll(roll("orange:4")), KeepRoll()):
+                       Undo(2), CorrectRoll(roll("orange:4")), KeepRoll(), Begin(1)):
             assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
 
     def test_malformed_actions_are_refused(self):

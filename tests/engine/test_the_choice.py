@@ -35,8 +35,8 @@ from engine.layouts import builtin_layout_data
 from engine.placement import MISTHROW, Placement
 from engine.registry import load_game
 from engine.simulate import random_game
-from engine.table import (EndSide, KeepRoll, Place, RollDice, Table, action_from_json,
-                          action_to_json)
+from engine.table import (ChooseSide, EndSide, KeepRoll, Place, RollDice, Table,
+                          action_from_json, action_to_json)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "the_choice_perft.json"
 SEED_ROLL = "green:6 green:1 yellow:2"       # Linus' roll in the rule text
@@ -433,6 +433,27 @@ class TestSides:
         assert back.current == 1 and game.sheet_to_json(back)["playing"] == "back"
         with pytest.raises(InvalidInput, match="no side 'middle'"):
             game.new_sheet("middle")
+
+    def test_each_player_picks_the_side_to_start_on(self, game):
+        """"Each player places their slip of paper faceup with a side of their choice"."""
+        t = Table.new(game, ["Linus", "Sarah"])
+        assert t.start_sides(1) == ("front", "back")
+        t = t.apply(ChooseSide(1, "back"))
+        assert t.sheets[1].current == 1 and t.sheets[0].current == 0
+        t = t.apply(ChooseSide(1, "front")).apply(ChooseSide(1, "back"))   # changed mind
+        t = t.apply(RollDice(Roll.parse(SEED_ROLL))).apply(KeepRoll())
+        t = t.apply(Place(1, Placement.parse("N9@0/123")))                 # the back's 9
+        assert t.start_sides(1) == ()
+        with pytest.raises(IllegalPlacement, match="chosen before the first mark"):
+            t.apply(ChooseSide(1, "front"))
+        with pytest.raises(IllegalPlacement, match="no side 'middle'"):
+            t.apply(ChooseSide(0, "middle"))
+        assert action_from_json(action_to_json(ChooseSide(1, "back"))) == ChooseSide(1, "back")
+
+    def test_other_games_have_no_side_to_choose(self):
+        q = load_game("qwinto")
+        with pytest.raises(IllegalPlacement, match="Qwinto has no sheet sides to choose"):
+            Table.new(q, ["a", "b"]).apply(ChooseSide(0, "back"))
 
     def test_voluntary_end_of_the_first_side_after_a_dice_action(self, game):
         t = Table.new(game, ["Linus", "Sarah"])
