@@ -190,7 +190,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
     state = {
         "code": rec.code, "seq": seq,
         "game": {"name": table.game.name, "title": table.game.title,
-                 "max_attempts": table.game.max_attempts, "dice": G.dice_spec(table.game.name),
+                 "max_attempts": table.game.max_attempts, "dice": G.dice_spec_of(table.game),
                  "others_answer": table.game.must_answer(OTHER)},
         "players": players,
         "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,
@@ -244,6 +244,10 @@ def seat_options(table: Table, s: int) -> dict:
         "reasons": {},
         "can_end_side": _may_end_side(table, s),
         "sides": list(table.start_sides(s)),   # sides to start on, before the first mark
+        # Kuh Vadis: the placements that give another turn (a quad)
+        "another_turn": [str(p) for p in legal
+                         if table.roll is not None
+                         and table.games[s].gives_another_turn(table.roll, p)],
     }
     roll = table.roll
     game = table.games[s]

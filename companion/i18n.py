@@ -123,6 +123,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
+    "again_hint": {"en": "Dashed fields are a quad: mark one, then roll again.",
+                   "de": "Gestrichelte Felder sind ein Vierling: eines markieren, dann noch einmal "
+                         "würfeln."},
     "side_front": {"en": "front", "de": "Vorderseite"},
     "side_back": {"en": "back", "de": "Rückseite"},
     "who_begins": {"en": "Who begins", "de": "Wer beginnt"},

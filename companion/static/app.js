@@ -419,6 +419,14 @@
       } else {
         box.append(el("pre", { class: "json" }, JSON.stringify(player.sheet, null, 1)));
       }
+      // Kuh Vadis: a square marked with a quad gives the roller another turn
+      const again = new Set(opt.another_turn || []);
+      if (again.size) {
+        box.querySelectorAll(".cell.legal").forEach(c => {
+          if ((legal.get(c.dataset.key) || []).some(m => again.has(m))) c.classList.add("again");
+        });
+        $("#hint").textContent = T.legal_hint + " " + T.again_hint;
+      }
       const actions = $("#actions"); actions.innerHTML = "";
       if (listMode) {
         const shown = opt.legal.filter(p => !opt.specials.includes(p)).filter(p => !focus ||

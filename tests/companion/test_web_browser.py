@@ -148,10 +148,29 @@ def tap_answer(page, rng):
             page.click("#enter-marks")
         elif narrowed.count():      # placements listed: the tap narrowed them to this field
             narrowed.nth(rng.randrange(narrowed.count())).click()
+        elif page.locator("#built").count():     # The Choice: the answer is built on the sheet
+            build_answer(page, rng)
     elif pick == "listed":
         listed.nth(rng.randrange(n_listed)).click()
     else:
         specials.nth(rng.randrange(n_special)).click()
+
+
+def build_answer(page, rng):
+    """The Choice: after a first tap on the sheet, tap the dice asked for, more spaces, and
+    write once the spaces tapped are a whole answer (every tap narrows the legal answers)."""
+    for _ in range(12):
+        which = page.locator("#built [data-mark]")
+        write = page.locator("#write-built")
+        cells = page.locator("#sheet .cell.legal:not(.chosen)")
+        if which.count():
+            which.nth(rng.randrange(which.count())).click()
+        elif write.count() and (not cells.count() or rng.random() < 0.5):
+            write.click()
+            return
+        else:
+            cells.nth(rng.randrange(cells.count())).click()
+    raise AssertionError("no whole answer after 12 taps")
 
 
 GAMES = ["qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice"]
@@ -324,6 +343,31 @@ def test_who_begins_and_the_side_to_start_on(base_url, players):
     ann.wait_for_selector("#start-side")                      # Ann may still choose hers
 
 
+def test_kuh_vadis_quads_are_shown(base_url, players):
+    """Four 4s: the squares a quad marks are drawn dashed and the hint says the roller rolls
+    again; three 4s mark no quad."""
+    ann, _ = players
+    code = create_table(ann, base_url, "kuh_vadis")
+    for face in ("4", "4", "4", "4", "cow"):
+        ann.click(f'#roll-entry .pad [data-die=":{face}"]')
+    ann.click("#send-roll")
+    ann.wait_for_selector("#sheet .cell.legal.again")
+    assert ann.locator("#sheet .cell.legal.again").count() == \
+        ann.locator("#sheet .cell.legal").count() == 5
+    assert "quad: mark one, then roll again" in ann.text_content("#hint")
+    shot(ann, "kuh_vadis-ann-phone-quad")
+    ann.click('#sheet .cell[data-key="C@5"]')
+    ann.wait_for_function("+document.body.dataset.seq >= 2")
+    assert state_of(ann, code)["next_roller"] == 0              # the quad: Ann again
+    for face in ("4", "4", "4", "1", "cow"):
+        ann.click(f'#roll-entry .pad [data-die=":{face}"]')
+    ann.click("#send-roll")
+    ann.wait_for_function("+document.body.dataset.seq >= 3")
+    ann.wait_for_function("document.querySelector('#hint').textContent !== '' && "
+                          "!document.querySelector('#hint').textContent.includes('quad')")
+    assert ann.locator("#sheet .cell.again").count() == 0
+
+
 def test_the_choice_ring_in_german(base_url, players):
     """The Choice's colour spaces are drawn as a ring (clockwise from the top, around the
     number area) on the sheet and table pages, at 360 px and on a desktop; a ring space is
@@ -360,11 +404,10 @@ def test_the_choice_ring_in_german(base_url, players):
     shot(ann, "the_choice-ring-phone-de"), shot(bob, "the_choice-ring-desktop-de")
     legal_key = ann.locator(".ring-sheet > .cell.legal").first.get_attribute("data-key")
     ann.click(f'.ring-sheet > .cell[data-key="{legal_key}"]')
-    listed = ann.locator("#actions .placements button:not(#all-placements)")
-    texts = listed.all_text_contents()
-    assert texts and all(legal_key in {f"{r}@{c}" for r, c in
-                                       re.findall(r"([A-Z]+)[a-z0-9]+@(\d+)", t)}
-                         for t in texts), (legal_key, texts)
+    # the tap takes the space, or asks with which die, in words (no "Rred@3/1" notation)
+    ann.wait_for_selector("#built-so-far, #built [data-mark]")
+    words = ann.inner_text("#built")
+    assert "ankreuzen" in words and "@" not in words, words
     illegal = ann.locator(".ring-sheet > .cell:not(.legal)").first
     illegal.click()
     reason = ann.text_content("#reason")

@@ -169,3 +169,46 @@ def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, t
         assert bob.inner_text("#camera-source") == "Demo: Beispielbild 1 von 1 zu diesem Spiel"
         assert bob.locator("#next-picture").count() == 0
         shot(bob, "camera-demo-knister-de-360")
+
+
+def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, browser):
+    """The Choice on a phone: the roll's faces may be any number on any colour (the sheet's
+    description of the dice is a reconstruction: faces it does not list are pale, not missing);
+    an answer is built on the drawn sheet, a space and then the dice it uses, in words, never
+    the notation; every space is at least 44 px; the page is no longer 3,275 px of buttons."""
+    with phones(browser, "360x640", "390x844") as (ann, bob):
+        code = create_table(ann, base_url, "the_choice")
+        join(bob, base_url, code)
+        pad = ann.locator("#roll-entry .pad")
+        assert pad.locator(".die").count() == 36                       # 6 colours x 6 numbers
+        assert pad.locator(".die.unusual").count() == 18               # not in the description
+        assert ann.is_visible("#unusual-faces")
+        for die in ("red:2", "grey:2", "blue:6"):     # red 2 is not a face the description gives
+            ann.click(f'#roll-entry .pad [data-die="{die}"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector("#sheet .cell.legal")
+        assert {"colour": "red", "face": 2} in state_of(ann, code)["roll"]
+        sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap)", "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+        assert len(sizes) == 29 and min(sizes) >= 44, sorted(sizes)[:4]
+        assert ann.evaluate("document.documentElement.scrollWidth") <= 360
+        assert ann.locator("#actions .placements button").count() == 0    # no list of codes
+        # a number space first: the dice that make it are asked for in words
+        key = ann.locator('#sheet .cell.legal[data-key^="N@"]').first.get_attribute("data-key")
+        ann.click(f'#sheet .cell[data-key="{key}"]')
+        ann.wait_for_selector("#built-so-far, #built [data-mark]")
+        if ann.locator("#built [data-mark]").count():
+            ann.locator("#built [data-mark]").first.click()
+        assert "@" not in ann.inner_text("#built")
+        while not ann.locator("#write-built").count():
+            ann.locator("#sheet .cell.legal:not(.chosen)").first.click()
+            if ann.locator("#built [data-mark]").count():
+                ann.locator("#built [data-mark]").first.click()
+        placement = ann.get_attribute("#write-built", "data-placement")
+        words = ann.inner_text("#write-built")
+        assert words.startswith("Write: ") and "@" not in words and "with the" in words
+        shot(ann, "the_choice-built-360")
+        assert ann.evaluate("document.documentElement.scrollHeight") < 2400
+        ann.click("#write-built")
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('answered')")
+        state = state_of(ann, code)
+        assert state["players"][0]["answer"] == placement

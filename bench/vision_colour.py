@@ -1,0 +1,149 @@
+"""General-palette body colour on real dice labelled by colour by eye (bench/data/real_colours.csv).
+
+    python bench/vision_colour.py [--split tune|report|all] [--labels CSV] [--data DIR] [--json OUT]
+
+Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
+calibration, so the light is estimated from the photo). The labelled boxes (the set's
+``labels.csv``, all of the photo's dice) are matched to the reader's dice with
+``vision.metrics.greedy_match``; a labelled die whose colour is ``unclear`` is left out. Per set
+and split it prints the dice of a clear colour, how many the reader found, the share of found
+dice named right, and the confusion table truth -> read ("missed": not found). ``tune`` rows are
+the ones colour naming may be tuned on; ``report`` rows are for reporting (bench/data/README.md).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.colour import GENERAL  # noqa: E402
+from vision.data import default_data_root, load_folder  # noqa: E402
+from vision.metrics import greedy_match  # noqa: E402
+from vision.pipeline import DiceReader, read_image_file  # noqa: E402
+
+LABELS = Path(__file__).resolve().parent / "data" / "real_colours.csv"
+SPLITS = ("tune", "report")
+UNCLEAR = "unclear"
+MISSED = "missed"
+
+
+def load_colour_labels(path: str | Path) -> dict[tuple[str, str], dict[int, tuple[str, str]]]:
+    """(set, filename) -> {die index: (colour, split)}. Raises ValueError naming the first bad row."""
+    names = set(GENERAL.names) | {UNCLEAR}
+    out: dict[tuple[str, str], dict[int, tuple[str, str]]] = {}
+    with open(path, newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = {"set", "filename", "die", "colour", "split"} - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+        for n, r in enumerate(reader, start=2):
+            where = f"{path}:{n}"
+            if r["colour"] not in names:
+                raise ValueError(f"{where}: colour {r['colour']!r} is not a general palette name nor {UNCLEAR!r}")
+            if r["split"] not in SPLITS:
+                raise ValueError(f"{where}: split {r['split']!r} is not one of {', '.join(SPLITS)}")
+            try:
+                die = int(r["die"])
+            except ValueError:
+                raise ValueError(f"{where}: die {r['die']!r} is not a whole number") from None
+            photo = out.setdefault((r["set"], r["filename"]), {})
+            if die in photo:
+                raise ValueError(f"{where}: die {die} of {r['filename']} is labelled twice")
+            photo[die] = (r["colour"], r["split"])
+    return out
+
+
+def score_photo(labels: dict[int, tuple[str, str]], truth_boxes, read) -> list[tuple[str, str, str]]:
+    """(split, truth, read colour or "missed") of each labelled die of a clear colour in one photo.
+    ``truth_boxes``: the photo's labelled (box, box_kind) pairs in the order of labels.csv;
+    ``read``: the reader's (box, colour) pairs."""
+    pairs = dict(greedy_match(truth_boxes, [b for b, _ in read]))
+    out = []
+    for die, (colour, split) in sorted(labels.items()):
+        if colour == UNCLEAR:
+            continue
+        out.append((split, colour, read[pairs[die]][1] if die in pairs else MISSED))
+    return out
+
+
+def evaluate(reader: DiceReader, labels, data_root: Path, splits=SPLITS) -> dict[tuple[str, str], Counter]:
+    """(set, split) -> Counter of (truth, read) over the labelled photos."""
+    folders: dict[str, dict[str, object]] = {}
+    out: dict[tuple[str, str], Counter] = {}
+    for (set_name, filename), dice in sorted(labels.items()):
+        if not any(split in splits for _, split in dice.values()):
+            continue
+        if set_name not in folders:
+            folders[set_name] = {im.path.name: im for im in load_folder(data_root / set_name)}
+        im = folders[set_name].get(filename)
+        if im is None:
+            raise SystemExit(f"{set_name}/{filename}: labelled by colour but not in the set's labels.csv")
+        if max(dice) >= len(im.dice):
+            raise SystemExit(f"{set_name}/{filename}: die {max(dice)} labelled by colour, the photo has {len(im.dice)}")
+        roll = reader(read_image_file(im.path))
+        rows = score_photo(dice, [(d.box, d.box_kind) for d in im.dice], [(d.box, d.colour) for d in roll.dice])
+        for split, truth, read in rows:
+            if split in splits:
+                out.setdefault((set_name, split), Counter())[truth, read] += 1
+    return out
+
+
+def summary(counts: Counter) -> dict:
+    dice = sum(counts.values())
+    found = dice - sum(n for (_, r), n in counts.items() if r == MISSED)
+    right = sum(n for (t, r), n in counts.items() if t == r)
+    return {"dice": dice, "found": found, "right": right, "accuracy": right / found if found else None}
+
+
+def confusion_text(counts: Counter) -> str:
+    truths = [n for n in GENERAL.names if any(t == n for t, _ in counts)]
+    reads = [n for n in GENERAL.names if any(r == n for _, r in counts)] + \
+        ([MISSED] if any(r == MISSED for _, r in counts) else [])
+    width = max(7, *(len(r) + 1 for r in reads))
+    lines = ["truth\\read".ljust(12) + "".join(r.rjust(width) for r in reads)]
+    for t in truths:
+        lines.append(t.ljust(12) + "".join(str(counts.get((t, r), 0) or ".").rjust(width) for r in reads))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=[*SPLITS, "all"], default="tune")
+    ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--data", type=Path, default=default_data_root(), help="the labelled sets")
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    args = ap.parse_args(argv)
+    if not args.data.is_dir():
+        ap.error(f"--data {args.data}: no such folder")
+    try:
+        labels = load_colour_labels(args.labels)
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
+    splits = SPLITS if args.split == "all" else (args.split,)
+    results = evaluate(DiceReader(), labels, args.data, splits)
+    report = []
+    total = Counter()
+    for (set_name, split), counts in sorted(results.items(), key=lambda kv: (SPLITS.index(kv[0][1]), kv[0][0])):
+        s = summary(counts)
+        total += counts
+        report.append({"set": set_name, "split": split, **s,
+                       "confusion": [[t, r, n] for (t, r), n in sorted(counts.items())]})
+        print(f"== {set_name} ({split}): {s['dice']} dice of a clear colour, {s['found']} found, "
+              f"colour right {s['right']} = {100 * (s['accuracy'] or 0):.1f} %")
+        print("   " + confusion_text(counts).replace("\n", "\n   "))
+    if len(results) > 1:
+        s = summary(total)
+        print(f"== all ({args.split}): {s['dice']} dice, {s['found']} found, colour right {s['right']} = "
+              f"{100 * (s['accuracy'] or 0):.1f} %")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The hand labels of real dice by colour (bench/data/real_colours.csv) and how bench/vision_colour.py
+reads and scores them."""
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def bench_colour():
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import vision_colour
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return vision_colour
+
+
+def test_shipped_labels_are_well_formed(bench_colour):
+    labels = bench_colour.load_colour_labels(bench_colour.LABELS)
+    splits = Counter(split for dice in labels.values() for _, split in dice.values())
+    assert splits == {"tune": 313, "report": 555}
+    assert all(s == "byler_d6_train" for (s, _), dice in labels.items() if "tune" in {v[1] for v in dice.values()})
+
+
+def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_ones_for_reports(bench_colour, data_root):
+    from vision.data import load_folder
+    labels = bench_colour.load_colour_labels(bench_colour.LABELS)
+    for set_name in {s for s, _ in labels}:
+        photos = {im.path.name: im for im in load_folder(data_root / set_name)}
+        for (s, name), dice in labels.items():
+            if s != set_name:
+                continue
+            im = photos[name]
+            assert sorted(dice) == list(range(len(im.dice))), name
+            assert {split for _, split in dice.values()} == {"report" if im.validation else "tune"}, name
+            if set_name == "epanemu_own":
+                assert im.orig_split in ("valid", "test"), name
+
+
+@pytest.mark.parametrize("row, message", [
+    ("byler_d6_train,a.jpg,0,teal,tune", "colour 'teal' is not a general palette name"),
+    ("byler_d6_train,a.jpg,0,red,train", "split 'train' is not one of tune, report"),
+    ("byler_d6_train,a.jpg,x,red,tune", "die 'x' is not a whole number"),
+])
+def test_a_bad_label_row_is_refused_with_its_line(bench_colour, tmp_path, row, message):
+    path = tmp_path / "labels.csv"
+    path.write_text("set,filename,die,colour,split\n" + row + "\n")
+    with pytest.raises(ValueError, match=f":2: {message}"):
+        bench_colour.load_colour_labels(path)
+
+
+def test_a_die_labelled_twice_is_refused(bench_colour, tmp_path):
+    path = tmp_path / "labels.csv"
+    path.write_text("set,filename,die,colour,split\ns,a.jpg,0,red,tune\ns,a.jpg,0,blue,tune\n")
+    with pytest.raises(ValueError, match=":3: die 0 of a.jpg is labelled twice"):
+        bench_colour.load_colour_labels(path)
+
+
+def test_scoring_leaves_out_unclear_dice_and_counts_missed_ones(bench_colour):
+    truth = [((x, 0, x + 40, 40), "die") for x in (0, 100, 200, 300)]
+    labels = {0: ("red", "tune"), 1: ("purple", "tune"), 2: ("unclear", "tune"), 3: ("white", "tune")}
+    read = [((101, 1, 141, 41), "black"), ((1, 0, 40, 41), "red"), ((200, 0, 240, 40), "blue")]
+    rows = bench_colour.score_photo(labels, truth, read)
+    assert rows == [("tune", "red", "red"), ("tune", "purple", "black"), ("tune", "white", "missed")]
+    s = bench_colour.summary(Counter((t, r) for _, t, r in rows))
+    assert s == {"dice": 3, "found": 2, "right": 1, "accuracy": 0.5}
