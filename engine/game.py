@@ -129,6 +129,11 @@ class Game:
         """
         return self.apply(sheet, placement)
 
+    def gives_another_turn(self, roll: Roll, placement: Placement) -> bool:
+        """Whether this answer to `roll` lets the roller roll again at once (a Kuh Vadis
+        quad). The default: never."""
+        return False
+
     def canonical(self, placement: Placement) -> Placement:
         """The form `legal` offers for an equivalent placement (for `in` tests)."""
         return placement

@@ -17,13 +17,20 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+AGAIN = "quad: mark, then roll again"    # after a placement that gives another turn
+
+
 def run(args) -> int:
     game, sheet = game_and_sheet(args, args.sheet)
     roll = parse_roll(game, args.roll)
-    legal = sorted(str(p) for p in game.legal(sheet, roll, args.role))
+    placements = sorted(game.legal(sheet, roll, args.role), key=str)
+    legal = [str(p) for p in placements]
+    # Kuh Vadis: a square marked with a quad gives the roller another turn
+    again = [str(p) for p in placements if game.gives_another_turn(roll, p)]
     if args.json:
-        print_json({"game": game.name, "roll": str(roll), "role": args.role, "legal": legal})
+        print_json({"game": game.name, "roll": str(roll), "role": args.role, "legal": legal,
+                    "another_turn": again})
     else:
         for text in legal:
-            print(text)
+            print(f"{text}  ({AGAIN})" if text in again else text)
     return 0

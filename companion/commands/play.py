@@ -21,6 +21,7 @@ from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, 
 from ..cli import BadInput
 from ..games import default_layouts, seat_layouts_problem
 from ._common import layout_spec
+from .legal import AGAIN
 
 
 def register(sub) -> None:
@@ -249,7 +250,8 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
         print(f"  plays {choice}")
         return table.apply(Place(seat, choice))
     for i, p in enumerate(options, 1):
-        print(f"  {i:>3}. {p}")
+        # Kuh Vadis: a square marked with a quad gives the roller another turn
+        print(f"  {i:>3}. {p}" + (f"  ({AGAIN})" if game.gives_another_turn(table.roll, p) else ""))
     while True:
         text = term.ask("choice (number or placement): ")
         try:

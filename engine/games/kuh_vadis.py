@@ -388,11 +388,14 @@ class KuhVadis(Game):
             return KuhVadisSheet(tuple(owner), sheet.to_move, i)
         return KuhVadisSheet(tuple(owner), other(sheet.to_move), None)
 
+    def gives_another_turn(self, roll: Roll, placement: Placement) -> bool:
+        """A square marked with a quad's symbol: mark, then roll again."""
+        return placement.kind == ENTER and any(
+            r.quad and r.symbol == placement.marks[0].value for r in results(roll))
+
     def apply_result(self, sheet: KuhVadisSheet, roll: Roll, role: str,
                      placement: Placement) -> KuhVadisSheet:
-        again = placement.kind == ENTER and any(
-            r.quad and r.symbol == placement.marks[0].value for r in results(roll))
-        return self.apply(sheet, placement, again)
+        return self.apply(sheet, placement, self.gives_another_turn(roll, placement))
 
     def why_illegal(self, sheet: KuhVadisSheet, roll: Roll, role: str,
                     placement: Placement) -> str | None:

@@ -69,6 +69,22 @@ class TestGraphGames:
         assert code == 0 and "pass" in marks and "Acow@2" in marks
         assert all(m == "pass" or "cow" in m for m in marks)
 
+    def test_kuh_vadis_legal_says_which_marks_are_quads(self, capsys):
+        code, out, _ = run(capsys, "legal", "--game", "kuh_vadis", "--roll", "4 4 4 4 cow")
+        lines = out.splitlines()
+        assert code == 0 and "C4@5  (quad: mark, then roll again)" in lines and "pass" in lines
+        code, out, _ = run(capsys, "legal", "--game", "kuh_vadis", "--roll", "4 4 4 4 cow",
+                           "--json")
+        data = json.loads(out)
+        assert "C4@5" in data["another_turn"] and "pass" not in data["another_turn"]
+        code, out, _ = run(capsys, "legal", "--game", "kuh_vadis", "--roll", "4 4 4 cow 1",
+                           "--json")
+        assert json.loads(out)["another_turn"] == []
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "kuh_vadis",
+                               "--players", "2"], input="4 4 4 4 cow\n\n",
+                              capture_output=True, text=True, timeout=60)
+        assert "3. C4@5  (quad: mark, then roll again)" in proc.stdout
+
     def test_the_choice_sheet_scores_and_checks(self, capsys, sheet_file):
         code, out, _ = run(capsys, "legal", "--game", "the_choice",
                            "--roll", "green:6 green:1 yellow:2", "--json")

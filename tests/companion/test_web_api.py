@@ -135,6 +135,12 @@ class TestCreateAndJoin:
                         json={"type": "side", "seat": 0, "side": "middle"})
         assert r.status_code == 409 and "no side 'middle'" in r.json["error"]
 
+    def test_kuh_vadis_quads_are_named(self, client, make_table):
+        code = make_table(client, "kuh_vadis")
+        r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "4 4 4 4 cow"})
+        mine = r.json["me"]["seats"]["0"]
+        assert "C4@5" in mine["another_turn"] and set(mine["another_turn"]) < set(mine["legal"])
+
     def test_join_gives_a_token_and_a_seat_only_once(self, client, client2, make_table):
         code = make_table(client)
         r = client2.post(f"/api/tables/{code}/join", json={"seat": 1})

@@ -225,6 +225,13 @@ class TestQuadChain:
         assert t.next_roller == 1
         assert t.sheets[0].to_move == CIRCLES and t.sheets[0].chain is None
 
+    def test_the_game_says_which_marks_give_another_turn(self, game):
+        quad, three = Roll.parse("cow cow cow cow 3"), Roll.parse("cow cow 3 3 3")
+        assert game.gives_another_turn(quad, Placement.parse("Bcow@2"))
+        assert not game.gives_another_turn(quad, Placement.special(PASS))
+        assert not game.gives_another_turn(three, Placement.parse("Bcow@2"))
+        assert not game.gives_another_turn(three, Placement.parse("C3@6"))
+
     def test_directly_to_the_left_on_a_pad_that_has_it(self):
         data = builtin_layout_data("kuh_vadis", "default")
         data["name"] = "cow-left-of-3"
