@@ -272,8 +272,11 @@ def _kuh_vadis_view(game: Game, data: dict) -> dict:
                           "printed": str(printed), "shape": "square",
                           "start": printed in ("X", "O")})
         rows.append({"label": labels[r], "colour": None, "cells": cells})
-    return {"columns": size, "rows": rows, "extras": [], "value": "printed",
-            "caption": f"{data.get('to_move', '')} to move"}
+    # whose move it is: asked when a pad is typed in ("options": one is chosen)
+    return {"columns": size, "rows": rows, "value": "printed",
+            "caption": f"{data.get('to_move', '')} to move",
+            "extras": [{"key": "to_move", "label": "to move", "value": data.get("to_move"),
+                        "options": ["X", "O"]}]}
 
 
 @view("the_choice")
@@ -380,10 +383,11 @@ def _twenty_one_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict
 
 @_writer("kuh_vadis")
 def _kuh_vadis_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
-    """Typed x / o per square; printed starts may stay empty. The crosses begin, so the
-    side with fewer marks is to move."""
+    """Typed x / o per square; printed starts may stay empty. Whose move it is cannot be
+    told from the marks (a quad gives another turn; either player may begin), so it is
+    asked: `extras["to_move"]`, "X" or "O"; a pad with marks needs it."""
     labels = "ABCDEFGHIJ"
-    rows, counts = [], {"X": 0, "O": 0}
+    rows, marked = [], False
     for r, line in enumerate(data["pad"]):
         chars = []
         for c in range(len(line.split())):
@@ -392,11 +396,16 @@ def _kuh_vadis_cells(game: Game, data: dict, cells: dict, extras: dict) -> dict:
             if v not in ("", "x", "o"):
                 raise InvalidInput(f"square {labels[r]}{c}: write x (crosses) or o (circles)")
             chars.append(v or ".")
-            if v:
-                counts[v.upper()] += 1
+            marked = marked or bool(v)
         rows.append(" ".join(chars))
     data["pad"] = rows
-    data["to_move"] = "O" if counts["X"] > counts["O"] else "X"
+    to_move = extras.get("to_move")
+    if to_move is None and marked:
+        raise InvalidInput("whose move is it? say it with 'to_move': X (crosses) or O (circles)")
+    if to_move is not None:
+        if str(to_move).upper() not in ("X", "O"):
+            raise InvalidInput(f"'to_move' is X (crosses) or O (circles), not '{to_move}'")
+        data["to_move"] = str(to_move).upper()
     data["chain"] = None
     return data
 

@@ -123,6 +123,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
+    "to_move": {"en": "To move", "de": "Am Zug"},
+    "to_move_X": {"en": "crosses (X)", "de": "Kreuze (X)"},
+    "to_move_O": {"en": "circles (O)", "de": "Kreise (O)"},
     "again_hint": {"en": "Dashed fields are a quad: mark one, then roll again.",
                    "de": "Gestrichelte Felder sind ein Vierling: eines markieren, dann noch einmal "
                          "würfeln."},

@@ -142,6 +142,10 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
      "{name} sitzt mit einem eigenen Gerät am Tisch: nur nach Bestätigung für {name} eintragen"),
     ("app.too_large", "the upload is too large", "die hochgeladene Datei ist zu groß"),
     ("app.same_name", "two players have the same name", "zwei Spieler haben denselben Namen"),
+    ("app.to_move_ask", "whose move is it? say it with 'to_move': X (crosses) or O (circles)",
+     "wer ist am Zug? mit 'to_move' angeben: X (Kreuze) oder O (Kreise)"),
+    ("app.to_move", "'to_move' is X (crosses) or O (circles), not '{v}'",
+     "'to_move' ist X (Kreuze) oder O (Kreise), nicht '{v}'"),
     ("app.only_begin", "only the table's creator says who begins",
      "nur wer den Tisch angelegt hat, legt fest, wer beginnt"),
     ("app.seat_layouts", "in {game} every player gets a different sheet ({names}): sheet {sheet} "

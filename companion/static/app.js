@@ -156,10 +156,13 @@
     for (const ex of view.extras || []) {
       const label = T[ex.key] || ex.label;
       if (opts.edit) {
-        wrap.append(el("label", { class: "extras" }, label,
+        wrap.append(el("label", { class: "extras" }, label, ex.options ?
+          // one of a few (Kuh Vadis: whose move it is)
+          el("select", { "data-extra": ex.key, onchange: opts.onInput },
+            ex.options.map(o => el("option", { value: o, selected: o === ex.value }, T[ex.key + "_" + o] || o))) :
           el("input", { type: "number", min: 0, max: ex.max, value: ex.value,
             "data-extra": ex.key, style: "width:5rem", oninput: opts.onInput })));
-      } else {
+      } else if (!ex.options) {       // a chosen one is the caption
         const boxes = [];
         for (let i = 0; i < ex.max; i++) boxes.push(el("span", { class: "box" + (i < ex.value ? " on" : "") }, i < ex.value ? (ex.points === "" ? "✗" : ex.points) : ""));
         wrap.append(el("div", { class: "extras" }, label + ":", boxes));
@@ -803,7 +806,7 @@
     async function check() {
       const cells = {}, extras = {};
       document.querySelectorAll("#sheet input[data-key]").forEach(i => { if (i.value.trim()) cells[i.dataset.key] = i.value.trim(); });
-      document.querySelectorAll("#sheet input[data-extra]").forEach(i => { extras[i.dataset.extra] = +i.value || 0; });
+      document.querySelectorAll("#sheet [data-extra]").forEach(i => { extras[i.dataset.extra] = i.tagName === "SELECT" ? i.value : +i.value || 0; });
       try { show(await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, cells, extras })); }
       catch (e) { showError(e.message); }
     }

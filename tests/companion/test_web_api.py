@@ -408,10 +408,16 @@ class TestCheck:
         assert r.json["score"]["total"] == 21 + 21
 
     def test_kuh_vadis_cells(self, client):
-        r = client.post("/api/check", json={"game": "kuh_vadis", "cells": {
-            "B@1": "x", "B@2": "o", "C@2": "x"}})
+        cells = {"B@1": "x", "B@2": "o", "C@2": "x"}
+        # whose move it is cannot be told from the marks (a quad gives another turn): asked
+        r = client.post("/api/check", json={"game": "kuh_vadis", "cells": cells})
+        assert r.status_code == 400 and "whose move is it?" in r.json["error"]
+        r = client.post("/api/check", json={"game": "kuh_vadis", "cells": cells,
+                                            "extras": {"to_move": "X"}})
         assert r.status_code == 200 and r.json["ok"] is True
-        assert r.json["sheet"]["to_move"] == "O"
+        assert r.json["sheet"]["to_move"] == "X"
+        extra = r.json["view"]["extras"][0]
+        assert extra["key"] == "to_move" and extra["options"] == ["X", "O"]
         assert r.json["sheet"]["pad"][1].split()[1:3] == ["x", "o"]
         r = client.post("/api/check", json={"game": "kuh_vadis", "cells": {"B@1": "z"}})
         assert r.status_code == 400 and "write x" in r.json["error"]

@@ -440,6 +440,23 @@ def test_check_my_paper(base_url, players):
     ann.wait_for_function("document.querySelector('#check-error').textContent === ''")
 
 
+def test_check_my_paper_asks_whose_move_it_is_in_kuh_vadis(base_url, players):
+    """A typed-in Kuh Vadis pad: whose move it is is asked (after a quad the crosses may move
+    again with more marks on the pad), not guessed from the counts of marks."""
+    ann, _ = players
+    ann.goto(base_url + "/check")
+    ann.select_option("#game", "kuh_vadis")
+    ann.wait_for_selector('#sheet select[data-extra="to_move"]')
+    assert ann.locator('#sheet select[data-extra="to_move"] option').all_text_contents() == \
+        ["crosses (X)", "circles (O)"]
+    ann.fill('#sheet input[data-key="B@1"]', "x")
+    ann.wait_for_function("document.querySelector('#json').value.includes('. x .')")
+    assert '"to_move":"X"' in ann.input_value("#json")
+    ann.select_option('#sheet select[data-extra="to_move"]', "O")
+    ann.wait_for_function("document.querySelector('#json').value.includes('\"to_move\":\"O\"')")
+    shot(ann, "check-kuh_vadis-phone")
+
+
 def test_camera_posts_frames_from_a_fake_device(base_url, players):
     """Chromium's fake camera feeds getUserMedia; the page posts JPEG frames to the server,
     which reads them (or says that camera reading is unavailable without a model)."""
