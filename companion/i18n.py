@@ -95,6 +95,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
     "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},
     "tap_dice": {"en": "Tap the dice as they lie.", "de": "Tippe die Würfel an, wie sie liegen."},
+    "unusual_faces": {"en": "Pale faces are not in this sheet's description of the dice: tap them "
+                            "if your dice show them.",
+                      "de": "Blasse Seiten stehen nicht in der Würfelbeschreibung dieses "
+                            "Zettels: antippen, wenn deine Würfel sie zeigen."},
     "send_roll": {"en": "Roll", "de": "Würfeln"},
     "second_attempt": {"en": "Second attempt", "de": "Zweiter Wurf"},
     "correct_roll": {"en": "Correct the roll", "de": "Wurf korrigieren"},
@@ -149,6 +153,18 @@ STRINGS: dict[str, dict[str, str]] = {
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "
                          "Eintragen."},
     "enter_marks": {"en": "Write the chosen fields", "de": "Gewählte Felder eintragen"},
+    "choice_hint": {"en": "Tap a highlighted space, then the dice it uses; numbers in the order "
+                          "you draw the line.",
+                    "de": "Tippe ein hervorgehobenes Feld an, dann die Würfel dafür; Zahlen in "
+                          "der Reihenfolge, in der du die Linie ziehst."},
+    "choice_which": {"en": "With which dice?", "de": "Mit welchen Würfeln?"},
+    "choice_ring": {"en": "cross a {name} space", "de": "Farbfeld {name} ankreuzen"},
+    "choice_number": {"en": "mark the {name}", "de": "die {name} markieren"},
+    "choice_with": {"en": "with the {name}", "de": "mit {name}"},
+    "choice_misthrow": {"en": "and a misthrow (too few dice used)",
+                        "de": "und ein Fehlwurf (zu wenige Würfel genutzt)"},
+    "choice_chosen": {"en": "Chosen", "de": "Gewählt"},
+    "choice_write": {"en": "Write", "de": "Eintragen"},
     "undo": {"en": "Undo my entry", "de": "Meinen Eintrag zurücknehmen"},
     "end_side": {"en": "End this side", "de": "Diese Seite beenden"},
     "pass": {"en": "Pass", "de": "Passen"},

@@ -50,7 +50,7 @@
     opts = opts || {};
     const face = faceText(d.face);
     const cls = "die" + (d.colour ? " c-" + d.colour : "") + (opts.small ? " small" : "") +
-      (opts.picked ? " picked" : "");
+      (opts.picked ? " picked" : "") + (opts.unusual ? " unusual" : "");
     const label = (d.colour ? d.colour + " " : "") + d.face;
     const node = el(opts.onclick ? "button" : "span",
       { class: cls, title: label, "aria-label": label, onclick: opts.onclick,
@@ -218,6 +218,7 @@
       pad.append(el("div", { class: "padrow" },
         el("span", { class: "lbl" }, c.colour ? (T[c.colour] || c.colour) : ""),
         c.faces.map(f => dieNode({ colour: c.colour, face: f }, {
+          unusual: c.usual && !c.usual.includes(f),
           onclick: () => {
             const i = picked.findIndex(d => d.colour === c.colour);
             if (!spec.repeat_colours && i >= 0) picked[i] = { colour: c.colour, face: f };
@@ -256,7 +257,9 @@
     // a second attempt rolls the dice of the first again: say which
     const rerolled = again && state.roll ? state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
     // Element.append writes a null as the text "null": every optional part goes through el()
+    const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
+      unusual ? el("p", { class: "note", id: "unusual-faces" }, T.unusual_faces) : null,
       el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length }, T.reroll_same + ": " + rerolled.join(", ")),
       el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
         el("div", { class: "actions" }, keepBtn)] : null),
@@ -339,6 +342,7 @@
     const chosen = new Set();
     let lastSeq = -1;
     let focus = null;
+    let built = [];
 
     async function refresh() {
       try { state = await api("GET", "/api/tables/" + code + (standIn !== null ? "?stand_in=" + standIn : "")); }
@@ -349,6 +353,9 @@
         const still = new Set(opt ? opt.marks : []);
         for (const m of [...chosen]) if (!still.has(m)) chosen.delete(m);
         focus = null;
+        // an answer being built stays while its marks are still legal
+        built = built.filter(m => still.has(m));
+        asking = null;
       }
       lastSeq = state.seq;
       render();
@@ -413,12 +420,17 @@
       $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
         (state.roll && player.answered ? T.answered + ": " + answerText(player.answer, player.view) :
           waiting ? waiting : T.not_your_turn);
-      const listMode = !player.view || player.view.value === "marks-only" ||
+      // The Choice: an answer is built on the drawn sheet, a space at a time, then the dice it uses
+      const building = !!player.view && player.view.value === "marks-only" && opt.legal.length > 0;
+      const listMode = !building && (!player.view || player.view.value === "marks-only" ||
         opt.legal.some(p => p.includes(">")) || [...legal.values()].some(ms => ms.length > 1) ||
-        opt.marks.some(m => !parseMark(m));
+        opt.marks.some(m => !parseMark(m)));
+      const shownLegal = building ? builtLegal(opt) : legal;
+      if (building && legal.size) $("#hint").textContent = T.choice_hint;
       const box = $("#sheet"); box.innerHTML = "";
       if (player.view) {
-        box.append(drawSheet(player.view, { legal, chosen, focus, onCell: (cell, key) => tapCell(seat, opt, legal, cell, key, listMode) }));
+        box.append(drawSheet(player.view, { legal: shownLegal, chosen: building ? new Set(built) : chosen, focus,
+          onCell: (cell, key) => building ? tapBuilt(seat, opt, cell, key) : tapCell(seat, opt, legal, cell, key, listMode) }));
       } else {
         box.append(el("pre", { class: "json" }, JSON.stringify(player.sheet, null, 1)));
       }
@@ -431,11 +443,12 @@
         $("#hint").textContent = T.legal_hint + " " + T.again_hint;
       }
       const actions = $("#actions"); actions.innerHTML = "";
+      if (building) actions.append(builtAnswer(seat, opt));
       if (listMode) {
         const shown = opt.legal.filter(p => !opt.specials.includes(p)).filter(p => !focus ||
           p.split(/[ >]+/).some(m => { const q = parseMark(m); return q && q.row + "@" + q.col === focus; }));
         actions.append(el("div", { class: "placements" }, shown.map(p =>
-          el("button", { type: "button", class: "secondary", onclick: () => place(seat, p) }, p)),
+          el("button", { type: "button", class: "secondary", "data-placement": p, onclick: () => place(seat, p) }, answerText(p, player.view))),
           focus ? el("button", { type: "button", class: "secondary", id: "all-placements", onclick: () => { focus = null; render(); } }, "…") : null));
       }
       if (opt.multi && chosen.size) {
@@ -458,6 +471,71 @@
         el("p", { class: "note" + (player.layout.recon ? " recon" : "") }, T.layout + ": " + player.layout.name +
           (player.layout.recon ? " · " + T.recon : "")));
       rollEntry($("#roll-entry"), state, code, refresh);
+    }
+
+    // ---- an answer built on the drawn sheet (The Choice): tap a space, then the dice it uses ----
+    // `built`: the marks tapped so far, in order (numbers in the order the line is drawn). Only
+    // legal placements are ever offered: a tap narrows them to those holding the marks tapped.
+    const marksOf = p => p.split(/[ >]+/).filter(Boolean);
+    const keyOf = m => { const q = parseMark(m); return q ? q.row + "@" + q.col : m; };
+    const numbersOf = ms => ms.filter(m => m[0] === "N");
+    function candidates(opt) {
+      const nums = numbersOf(built);
+      return opt.legal.filter(p => !opt.specials.includes(p)).filter(p => {
+        const ms = marksOf(p);
+        return built.every(m => ms.includes(m)) && nums.every((m, i) => numbersOf(ms)[i] === m);
+      });
+    }
+    // the legal placement that is what was tapped (with a misthrow mark when too few dice are used)
+    const completed = opt => candidates(opt).find(p => marksOf(p).filter(m => m[0] !== "M").length === built.length) || null;
+    function builtLegal(opt) {      // the spaces a tap may take next, and those taken
+      const out = new Map();
+      for (const p of candidates(opt)) for (const m of marksOf(p)) {
+        if (m[0] === "M") continue;
+        const k = keyOf(m);
+        if (!out.has(k)) out.set(k, []);
+        if (!out.get(k).includes(m)) out.get(k).push(m);
+      }
+      return out;
+    }
+    function dieWords(i) { const d = state.roll[i - 1]; return d ? (T[d.colour] || d.colour) + " " + d.face : String(i); }
+    function markWords(m) {
+      const q = parseMark(m);
+      if (!q) return m;
+      if (q.row === "M") return T.choice_misthrow;
+      const using = (m.split("/")[1] || "").split("").map(Number).map(dieWords).join(" + ");
+      return (q.row === "R" ? fill(T.choice_ring, T[q.value] || q.value) : fill(T.choice_number, q.value)) + " " + fill(T.choice_with, using);
+    }
+    // in words, the misthrow (when too few dice are used) last
+    const placementWords = p => marksOf(p).sort((a, b) => (a[0] === "M") - (b[0] === "M")).map(markWords).join(", ");
+    function tapBuilt(seat, opt, cell, key) {
+      $("#reason").textContent = "";
+      const at = built.findIndex(m => keyOf(m) === key);
+      if (at >= 0) {            // tapped again: taken back (a number with the line drawn after it)
+        const m = built[at];
+        built = built.filter((x, i) => i < at || (x !== m && !(m[0] === "N" && x[0] === "N")));
+        asking = null; render(); return;
+      }
+      const options = [...new Set(candidates(opt).flatMap(marksOf).filter(m => keyOf(m) === key))];
+      if (!options.length) { tapCell(seat, opt, new Map(), cell, key, false); return; }
+      if (options.length === 1) { built.push(options[0]); asking = null; }
+      else asking = { key, options };        // which dice: asked below the sheet, in words
+      render();
+    }
+    let asking = null;
+    function builtAnswer(seat, opt) {
+      const box = el("div", { class: "built", id: "built" });
+      if (asking) box.append(el("p", { class: "hint" }, T.choice_which),
+        el("div", { class: "actions" }, asking.options.map(m => el("button", { type: "button", class: "secondary", "data-mark": m,
+          onclick: () => { built.push(m); asking = null; render(); } }, markWords(m)))));
+      if (built.length) box.append(el("p", { id: "built-so-far" }, T.choice_chosen + ": " + built.map(markWords).join(", ")));
+      const done = completed(opt);
+      box.append(el("div", { class: "actions" },
+        done ? el("button", { type: "button", id: "write-built", "data-placement": done, onclick: () => place(seat, done) },
+          T.choice_write + ": " + placementWords(done)) : null,
+        built.length || asking ? el("button", { type: "button", class: "secondary", id: "clear-built",
+          onclick: () => { built = []; asking = null; render(); } }, T.clear) : null));
+      return box;
     }
 
     // another player's dice still rolling: what this seat waits for, else null
@@ -491,7 +569,7 @@
 
     async function act(body) {
       if (body.seat === standIn) body = Object.assign({ stand_in: true }, body);
-      try { state = await api("POST", "/api/tables/" + code + "/actions", body); chosen.clear(); lastSeq = state.seq; render(); }
+      try { state = await api("POST", "/api/tables/" + code + "/actions", body); chosen.clear(); built = []; asking = null; lastSeq = state.seq; render(); }
       catch (e) { $("#reason").textContent = e.message; }
     }
 
