@@ -23,12 +23,21 @@ from pathlib import Path
 __all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root"]
 
 
+UNREADABLE_TOP = 0.5  # a die whose top face is hidden more than this cannot be read
+
+
 @dataclass(frozen=True)
 class LabelledDie:
     value: int
     box: tuple[float, float, float, float]
     box_kind: str = "die"  # "die" (whole die) or "pips" (bounding box of the top face's pips)
     top_hidden: float = 0.0  # share of the top face hidden by other objects (renders label it; photos 0)
+
+    @property
+    def readable(self) -> bool:
+        """False for a die whose top face is mostly hidden (a render's die stacked under another or
+        behind a tray's rim): it is a die, of no face anyone could read."""
+        return self.top_hidden <= UNREADABLE_TOP
 
 
 @dataclass(frozen=True)

@@ -99,15 +99,12 @@ def _scene_samples(rng, labels, props, neg_keep=1.0, jitters=2) -> list[tuple[tu
     return out
 
 
-HIDDEN_TOP = 0.5  # a rendered die whose top face is hidden more than this cannot be read
-
-
 def _render_samples(rng, im, props) -> list[tuple[tuple, int]]:
     """A render's samples: as a real photo's, but a die whose top face is mostly hidden (stacked
     under another, behind a tray's rim) is no sample, and proposals around it are not "not a die"
     either: it is a die, of no known face."""
-    seen = [(d.box, "die", d.value) for d in im.dice if d.top_hidden <= HIDDEN_TOP]
-    unreadable = [d.box for d in im.dice if d.top_hidden > HIDDEN_TOP]
+    seen = [(d.box, "die", d.value) for d in im.dice if d.readable]
+    unreadable = [d.box for d in im.dice if not d.readable]
     props = [p for p in props if all(box_iou(b, p) < 0.2 for b in unreadable)]
     return _scene_samples(rng, seen, props, neg_keep=0.3, jitters=1)
 
