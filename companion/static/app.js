@@ -259,7 +259,7 @@
     // Element.append writes a null as the text "null": every optional part goes through el()
     const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
-      unusual ? el("p", { class: "note", id: "unusual-faces" }, T.unusual_faces) : null,
+      el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
       el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length }, T.reroll_same + ": " + rerolled.join(", ")),
       el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
         el("div", { class: "actions" }, keepBtn)] : null),

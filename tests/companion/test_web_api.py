@@ -27,7 +27,8 @@ class TestGames:
 
     def test_knister_dice_have_no_colour_and_repeat(self, client):
         dice = client.get("/api/games/knister").json["dice"]
-        assert dice["colours"] == [{"colour": None, "faces": [1, 2, 3, 4, 5, 6]}]
+        assert dice["colours"] == [{"colour": None, "faces": [1, 2, 3, 4, 5, 6],
+                                    "usual": [1, 2, 3, 4, 5, 6]}]
         assert dice["repeat_colours"] is True
 
     def test_unknown_game_is_400(self, client):

@@ -183,6 +183,7 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
         assert pad.locator(".die").count() == 36                       # 6 colours x 6 numbers
         assert pad.locator(".die.unusual").count() == 18               # not in the description
         assert ann.is_visible("#unusual-faces")
+        assert "null" not in ann.inner_text("#roll-entry")
         for die in ("red:2", "grey:2", "blue:6"):     # red 2 is not a face the description gives
             ann.click(f'#roll-entry .pad [data-die="{die}"]')
         ann.click("#send-roll")
