@@ -244,6 +244,7 @@ def seat_options(table: Table, s: int) -> dict:
         "reasons": {},
         "can_end_side": _may_end_side(table, s),
         "sides": list(table.start_sides(s)),   # sides to start on, before the first mark
+        "erasable": table.erasable(s),         # Qwinto: fields whose wrong number may be erased
         # Kuh Vadis: the placements that give another turn (a quad)
         "another_turn": [str(p) for p in legal
                          if table.roll is not None

@@ -127,6 +127,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
+    "erase": {"en": "Wrong? Erase and cross out the", "de": "Falsch? Ausradieren und streichen:"},
     "to_move": {"en": "To move", "de": "Am Zug"},
     "to_move_X": {"en": "crosses (X)", "de": "Kreuze (X)"},
     "to_move_O": {"en": "circles (O)", "de": "Kreise (O)"},

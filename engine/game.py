@@ -188,6 +188,19 @@ class Game:
         """Unchecked: a blank sheet that starts on `side`."""
         raise NotImplementedError
 
+    def erase_problem(self, sheet, row: str, col: int) -> str | None:
+        """Why the number in field (row, col) may not be erased, or None if it may (Qwinto:
+        a number found wrong later is erased and its field crossed out)."""
+        return f"{self.title} has no erasing: undo your entry to this roll instead"
+
+    def erasable(self, sheet) -> list[tuple[str, int]]:
+        """The fields (row, col) whose number may be erased (default: none)."""
+        return []
+
+    def erase(self, sheet, row: str, col: int):
+        """Unchecked: erase the number in field (row, col). Returns a new sheet."""
+        raise NotImplementedError
+
     def end_side_problem(self, sheet) -> str | None:
         """Why this sheet's side may not be ended voluntarily now, or None if it may."""
         return f"{self.title} has no sheet side to end"

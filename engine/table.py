@@ -101,6 +101,23 @@ class ChooseSide:
 
 
 @dataclass(frozen=True)
+class Erase:
+    """A player erases a number found wrong in a later round (Qwinto): its field is crossed
+    out. `field` is "ROW@COL" ("O@4")."""
+
+    seat: int
+    field: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: erase {self.field}"
+
+    @property
+    def where(self) -> tuple[str, int]:
+        row, _, col = self.field.partition("@")
+        return row, int(col)
+
+
+@dataclass(frozen=True)
 class EndSide:
     """A player ends the current side of their sheet voluntarily (The Choice)."""
 
@@ -110,7 +127,7 @@ class EndSide:
         return f"seat {self.seat}: end side"
 
 
-Action = Union[RollDice, Place, Undo, CorrectRoll, KeepRoll, EndSide, Begin, ChooseSide]
+Action = Union[RollDice, Place, Undo, CorrectRoll, KeepRoll, EndSide, Begin, ChooseSide, Erase]
 
 
 def action_to_json(action: Action) -> dict:
@@ -128,6 +145,8 @@ def action_to_json(action: Action) -> dict:
         return {"type": "begin", "seat": action.seat}
     if isinstance(action, ChooseSide):
         return {"type": "side", "seat": action.seat, "side": action.side}
+    if isinstance(action, Erase):
+        return {"type": "erase", "seat": action.seat, "field": action.field}
     return {"type": "undo", "seat": action.seat}
 
 
@@ -161,13 +180,19 @@ def action_from_json(data: Any) -> Action:
             if not isinstance(data["side"], str):
                 raise InvalidInput("'side' must name a side of the sheet, e.g. \"back\"")
             return ChooseSide(_seat(data), data["side"])
+        if kind == "erase":
+            field = str(data["field"]).strip().upper()
+            row, at, col = field.partition("@")
+            if not (row.isalpha() and at and col.isdigit()):
+                raise InvalidInput(f"'{data['field']}' is not a field: write ROW@COLUMN, e.g. O@4")
+            return Erase(_seat(data), f"{row}@{int(col)}")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
             raise
         raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
     raise InvalidInput(
-        f"unknown action type '{kind}': roll, correct, keep, place, undo, end_side, begin "
-        f"or side")
+        f"unknown action type '{kind}': roll, correct, keep, place, undo, end_side, begin, "
+        f"side or erase")
 
 
 @dataclass(frozen=True)
@@ -323,6 +348,8 @@ class Table:
             nxt = self._begin(action.seat)
         elif isinstance(action, ChooseSide):
             nxt = self._choose_side(action.seat, action.side)
+        elif isinstance(action, Erase):
+            nxt = self._erase(action.seat, *action.where)
         else:
             raise InvalidInput(f"unknown action {action!r}")
         return replace(nxt, history=self.history + (action,))
@@ -457,6 +484,33 @@ class Table:
             raise IllegalPlacement(f"{self.players[seat]} has answered this roll: the side "
                                    f"to start on is chosen before the first mark")
         return replace(self, sheets=self._write(seat, game.start_on(self.sheets[seat], side)))
+
+    def erasable(self, seat: int) -> list[str]:
+        """The fields ("ROW@COL") whose number `seat` may erase now."""
+        if self.is_over:
+            return []
+        answer = self.answers[seat]
+        mine = {(m.row, m.col) for m in answer.marks} if answer is not None else set()
+        return [f"{row}@{col}" for row, col in self.games[seat].erasable(self.sheets[seat])
+                if (row, col) not in mine]
+
+    def _erase(self, seat: int, row: str, col: int) -> "Table":
+        self._check_seat(seat)
+        if self.is_over:
+            raise IllegalPlacement("the game is over")
+        game = self.games[seat]
+        problem = game.erase_problem(self.sheets[seat], row, col)
+        if problem:
+            raise IllegalPlacement(problem)
+        answer = self.answers[seat]
+        if answer is not None and any((m.row, m.col) == (row, col) for m in answer.marks):
+            raise IllegalPlacement(f"{row}@{col} is {self.players[seat]}'s answer to this roll: "
+                                   f"undo it instead")
+        before = self.before[seat]
+        if before is not None:      # an undo of this roll's answer keeps the erasure
+            before = game.erase(before, row, col)
+        return replace(self, sheets=self._write(seat, game.erase(self.sheets[seat], row, col)),
+                       before=_set(self.before, seat, before))
 
     def _undo(self, seat: int) -> "Table":
         self._check_seat(seat)

@@ -556,6 +556,10 @@
       if (!marks) {
         reason.textContent = cell.value !== null && cell.value !== undefined ? T.filled :
           (opt.reasons[key] || waitsForRoller(seat) || (state.roll ? T.not_your_turn : T.no_roll));
+        // Qwinto: a number found wrong later is erased, its field crossed out (a second tap)
+        if ((opt.erasable || []).includes(key))
+          reason.append(" ", el("button", { type: "button", class: "danger", id: "erase",
+            onclick: () => act({ type: "erase", seat, field: key }) }, T.erase + " " + cell.value));
         return;
       }
       if (listMode) { focus = focus === key ? null : key; render(); return; }

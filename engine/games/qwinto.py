@@ -3,6 +3,8 @@
 Rule text: shared/rules/qwinto.txt. The roller picks 1-3 of the orange, yellow and purple
 dice; the sum may be written once by every player into a row whose colour was rolled.
 The roller who writes nothing records a failed attempt (-5); the others may simply pass.
+A number found wrong in a later round is erased and cannot be entered anywhere else: its
+field is crossed out ("x"), holds no number and can never be written again.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
 
 DICE_COLOURS = ("orange", "yellow", "purple")
+CROSSED = "x"     # a field whose number was erased
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,10 @@ class QwintoLayout:
 
 @dataclass(frozen=True)
 class QwintoSheet:
-    """`rows[i][p]` is the number in row i at column position p, or None."""
+    """`rows[i][p]` is the number in row i at column position p, None (empty) or "x" (its
+    number erased: crossed out)."""
 
-    rows: tuple[tuple[int | None, ...], ...]
+    rows: tuple[tuple[int | str | None, ...], ...]
     failed_attempts: int = 0
 
 
@@ -133,8 +137,9 @@ class Qwinto(Game):
                              len(row.fields), f"the {row.colour} row")
             cells: list[int | None] = [None] * self.layout.columns
             for p, v in zip(row.fields, values):
-                require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
-                        f"the {row.colour} row holds '{v}': write a number or leave the field empty")
+                require(v is None or v == CROSSED or (isinstance(v, int) and not isinstance(v, bool)),
+                        f"the {row.colour} row holds '{v}': write a number, x for an erased "
+                        f"one, or leave the field empty")
                 cells[p] = v
             rows.append(tuple(cells))
         fails = data.get("failed_attempts", 0)
@@ -146,7 +151,7 @@ class Qwinto(Game):
         out = []
         lay = self.layout
         for i, row in enumerate(lay.rows):
-            filled = [(p, sheet.rows[i][p]) for p in row.fields if sheet.rows[i][p] is not None]
+            filled = [(p, v) for p in row.fields if isinstance(v := sheet.rows[i][p], int)]
             for p, v in filled:
                 if not 1 <= v <= lay.max_value:
                     out.append(f"{v} at column {p} of the {row.colour} row is not a sum "
@@ -159,7 +164,7 @@ class Qwinto(Game):
             seen: dict[int, int] = {}
             for r in members:
                 v = sheet.rows[r][col]
-                if v is None:
+                if not isinstance(v, int):
                     continue
                 if v in seen:
                     out.append(f"{v} stands twice in column {col} (the "
@@ -205,7 +210,7 @@ class Qwinto(Game):
         cells = sheet.rows[r]
         for q in row.fields:
             w = cells[q]
-            if w is None:
+            if not isinstance(w, int):
                 continue
             if q < p and w >= v:
                 return f"{v} must be greater than the {w} to its left in the {row.colour} row"
@@ -231,6 +236,8 @@ class Qwinto(Game):
             low = 0
             for p in row.fields:
                 w = cells[p]
+                if w == CROSSED:
+                    continue
                 if w is not None:
                     if w >= total:
                         break
@@ -248,7 +255,7 @@ class Qwinto(Game):
     def _right_ok(cells, fields, p, v) -> bool:
         """Every number to the right of p is greater than v (all of them, not only the
         nearest: a typed-in sheet may already break the ascending rule)."""
-        return all(cells[q] > v for q in fields if q > p and cells[q] is not None)
+        return all(cells[q] > v for q in fields if q > p and isinstance(cells[q], int))
 
     def apply(self, sheet: QwintoSheet, placement: Placement) -> QwintoSheet:
         if placement.kind == FAIL:
@@ -287,6 +294,9 @@ class Qwinto(Game):
         if row.colour not in roll.colours:
             return (f"the {row.colour} die was not rolled: {roll.total} may only go into the "
                     f"{' or '.join(c for c in roll.colours)} row")
+        if sheet.rows[r][mark.col] == CROSSED:
+            return (f"column {mark.col} of the {row.colour} row is crossed out: its number was "
+                    f"erased")
         if sheet.rows[r][mark.col] is not None:
             return f"column {mark.col} of the {row.colour} row already holds {sheet.rows[r][mark.col]}"
         return self._fits(sheet, r, mark.col, mark.value)
@@ -302,15 +312,43 @@ class Qwinto(Game):
                     out.append((row.label, p))
         return out
 
+    # -- erasing a wrong number -------------------------------------------------------
+    def erase_problem(self, sheet: QwintoSheet, row: str, col: int) -> str | None:
+        r = self._by_label.get(row)
+        if r is None:
+            return f"there is no row '{row}': the rows are {', '.join(self._by_label)}"
+        lay = self.layout.rows[r]
+        if col not in lay.fields:
+            return f"column {col} of the {lay.colour} row is not a field to write in"
+        v = sheet.rows[r][col]
+        if v == CROSSED:
+            return f"column {col} of the {lay.colour} row is already crossed out"
+        if v is None:
+            return f"column {col} of the {lay.colour} row holds no number to erase"
+        return None
+
+    def erasable(self, sheet: QwintoSheet) -> list[tuple[str, int]]:
+        return [(row.label, p) for r, row in enumerate(self.layout.rows) for p in row.fields
+                if isinstance(sheet.rows[r][p], int)]
+
+    def erase(self, sheet: QwintoSheet, row: str, col: int) -> QwintoSheet:
+        r = self._by_label[row]
+        cells = list(sheet.rows[r])
+        cells[col] = CROSSED
+        rows = list(sheet.rows)
+        rows[r] = tuple(cells)
+        return replace(sheet, rows=tuple(rows))
+
     # -- scoring and the end -------------------------------------------------------
     def _row_full(self, sheet: QwintoSheet, r: int) -> bool:
-        return all(sheet.rows[r][p] is not None for p in self.layout.rows[r].fields)
+        """Every field holds a number (a crossed-out field never does)."""
+        return all(isinstance(sheet.rows[r][p], int) for p in self.layout.rows[r].fields)
 
     def score(self, sheet: QwintoSheet, final: bool = False) -> Score:
         lines = []
         lay = self.layout
         for r, row in enumerate(lay.rows):
-            values = [sheet.rows[r][p] for p in row.fields if sheet.rows[r][p] is not None]
+            values = [v for p in row.fields if isinstance(v := sheet.rows[r][p], int)]
             if self._row_full(sheet, r):
                 lines.append(ScoreLine(f"{row.colour} row", values[-1],
                                        "full: the number on the far right"))
@@ -320,7 +358,7 @@ class Qwinto(Game):
         for col, members in self._columns.items():
             if len(members) != 3:
                 continue
-            if all(sheet.rows[r][col] is not None for r in members):
+            if all(isinstance(sheet.rows[r][col], int) for r in members):
                 (pr,) = [r for r in members if col in lay.rows[r].pentagons]
                 lines.append(ScoreLine(f"column {col} bonus", sheet.rows[pr][col],
                                        f"the number in the {lay.rows[pr].colour} pentagon"))

@@ -136,6 +136,31 @@ class TestCreateAndJoin:
                         json={"type": "side", "seat": 0, "side": "middle"})
         assert r.status_code == 409 and "no side 'middle'" in r.json["error"]
 
+    def test_qwinto_erase_crosses_a_wrong_number_out(self, client, client2, make_table):
+        code = make_table(client)
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        client.post(f"/api/tables/{code}/actions",
+                    json={"type": "place", "seat": 0, "placement": "O3@2"})
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "place", "seat": 1, "placement": "O3@3"})
+        assert r.json["me"]["seats"]["1"]["erasable"] == []     # this roll's answer: undo
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "yellow:5"})
+        r = client2.get(f"/api/tables/{code}")
+        assert r.json["me"]["seats"]["1"]["erasable"] == ["O@3"]
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "erase", "seat": 1, "field": "O@3"})
+        assert r.status_code == 403                               # Bob's sheet is Bob's
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "erase", "seat": 1, "field": "O@3"})
+        assert r.status_code == 200
+        assert r.json["players"][1]["sheet"]["rows"]["orange"][:2] == [None, "x"]
+        assert r.json["players"][1]["view"]["rows"][0]["cells"][3]["value"] == "x"
+        r = client2.post(f"/api/tables/{code}/actions",
+                         json={"type": "erase", "seat": 1, "field": "O@3"})
+        assert r.status_code == 409 and "already crossed out" in r.json["error"]
+
     def test_kuh_vadis_quads_are_named(self, client, make_table):
         code = make_table(client, "kuh_vadis")
         r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "4 4 4 4 cow"})

@@ -5,7 +5,8 @@ import pytest
 
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
-from engine.table import Place, RollDice, Table
+from engine.table import Erase, KeepRoll, Place, RollDice, Table, Undo, action_from_json, \
+    action_to_json
 
 from engine_helpers import game, placement, roll, shown
 
@@ -229,7 +230,7 @@ class TestCheckMyPaperSheet:
             Q.sheet_from_json({"rows": {"orange": [1, 2]}})
         with pytest.raises(InvalidInput, match="unknown row"):
             Q.sheet_from_json({"rows": {"red": [None] * 9}})
-        with pytest.raises(InvalidInput, match="write a number or leave the field empty"):
+        with pytest.raises(InvalidInput, match="write a number, x for an erased one, or leave"):
             Q.sheet_from_json({"rows": {"orange": ["a"] + [None] * 8}})
         for fails in (True, 1.5, -1):
             with pytest.raises(InvalidInput, match="'failed_attempts' must be a whole number"):
@@ -265,3 +266,63 @@ class TestLegalAgreesWithWhyIllegal:
             allowed = {placement(f"{label}{r.total}@{p}") for label, p in fields
                        if Q.why_illegal(s, r, OTHER, placement(f"{label}{r.total}@{p}")) is None}
             assert offered == allowed, (rows, str(r))
+
+
+class TestErasingAWrongNumber:
+    """"If you don't notice that a number was incorrectly entered until a later round, erase
+    the incorrectly entered number, which cannot be entered anywhere else": the field is
+    crossed out ("x"), holds no number and is never written again."""
+
+    def test_the_field_is_crossed_out_and_scores_nothing(self):
+        s = sheet(orange=[3, 9, None, None, None, None, None, None, None])
+        assert Q.erasable(s) == [("O", 2), ("O", 3)]
+        after = Q.erase(s, "O", 3)
+        assert Q.sheet_to_json(after)["rows"]["orange"][:3] == [3, "x", None]
+        assert Q.score(after).total == Q.score(sheet(orange=[3] + [None] * 8)).total
+        # a 5 may now follow the 3: the erased 9 asks nothing of its neighbours
+        r = roll("orange:5")
+        assert "O5@4" in shown(Q.legal(after, r, OTHER))
+        assert not any(p.marks and p.marks[0].col == 3 for p in Q.legal(after, r, OTHER))
+        assert Q.why_illegal(after, r, OTHER, placement("O5@3")) == \
+            "column 3 of the orange row is crossed out: its number was erased"
+        assert Q.problems(after) == []
+
+    def test_a_crossed_field_keeps_a_row_from_being_full(self):
+        full = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        assert Q._row_full(sheet(orange=full), 0)
+        crossed = Q.erase(sheet(orange=full), "O", 11)
+        assert not Q._row_full(crossed, 0) and not Q.is_finished(crossed)
+        assert Q.sheet_from_json(Q.sheet_to_json(crossed)) == crossed
+
+    def test_refusals(self):
+        s = sheet(orange=[3] + [None] * 8)
+        assert "holds no number to erase" in Q.erase_problem(s, "O", 3)
+        assert "already crossed out" in Q.erase_problem(Q.erase(s, "O", 2), "O", 2)
+        assert "no row 'Z'" in Q.erase_problem(s, "Z", 2)
+        assert "not a field" in Q.erase_problem(s, "O", 0)
+        with pytest.raises(InvalidInput, match="write a number, x for an erased one"):
+            Q.sheet_from_json({"rows": {"orange": ["y"] + [None] * 8}})
+
+    def test_at_the_table_any_time_and_kept_by_an_undo(self):
+        t = Table.new(Q, ["Linus", "Tim"]).apply(RollDice(roll("orange:3"))).apply(KeepRoll())
+        t = t.apply(Place(0, placement("O3@2"))).apply(Place(1, placement("O3@3")))
+        t = t.apply(RollDice(roll("yellow:4"))).apply(KeepRoll())
+        t = t.apply(Place(0, placement("Y4@2")))
+        with pytest.raises(IllegalPlacement, match="Y@2 is Linus's answer to this roll: undo"):
+            t.apply(Erase(0, "Y@2"))
+        assert t.erasable(0) == ["O@2"]
+        t = t.apply(Erase(0, "O@2"))        # last round's 3 was wrong
+        assert t.sheets[0].rows[0][2] == "x"
+        t = t.apply(Undo(0))                 # the answer is taken back, the erasure stays
+        assert t.sheets[0].rows[0][2] == "x" and t.sheets[0].rows[1][2] is None
+        with pytest.raises(IllegalPlacement, match="holds no number"):
+            t.apply(Erase(1, "Y@2"))
+        assert action_from_json(action_to_json(Erase(1, "O@3"))) == Erase(1, "O@3")
+        with pytest.raises(InvalidInput, match="not a field"):
+            action_from_json({"type": "erase", "seat": 0, "field": "O3"})
+
+    def test_other_games_do_not_erase(self):
+        k = game("knister")
+        t = Table.new(k, ["a"]).apply(RollDice(roll("3 4"))).apply(Place(0, placement("A7@0")))
+        with pytest.raises(IllegalPlacement, match="Knister has no erasing"):
+            t.apply(Erase(0, "A@0"))
