@@ -135,7 +135,8 @@ class TestGermanApi:
         assert all(german(l["label"]) for l in r.json["score"]["lines"])
 
     def test_a_printed_start_written_over_in_german(self, client):
-        r = client.post("/api/check", headers=DE, json={"game": "kuh_vadis", "cells": {"A@3": "o"}})
+        r = client.post("/api/check", headers=DE, json={"game": "kuh_vadis", "cells": {"A@3": "o"},
+                                                        "extras": {"to_move": "X"}})
         assert "auf A3 (0,3) ist ein Start-Kreuz gedruckt: dort kann nichts eingetragen werden" \
             in r.json["problems"], r.json
         assert translate("A0 is a printed starting circle", "de") == \

@@ -440,6 +440,35 @@ def test_check_my_paper(base_url, players):
     ann.wait_for_function("document.querySelector('#check-error').textContent === ''")
 
 
+def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
+    """Ann's 3 turns out wrong a round later: she taps it, taps "Erase", and the field is
+    crossed out (no number, never written again)."""
+    ann, _ = players
+    code = create_table(ann, base_url, "qwinto")
+    ann.click('#roll-entry .pad [data-die="orange:3"]')
+    ann.click("#send-roll")
+    ann.click('#sheet .cell[data-key="O@2"]')
+    ann.wait_for_function("+document.body.dataset.seq >= 2")
+    ann.click('#sheet .cell[data-key="O@2"]')        # written: this roll's answer, no erase
+    assert ann.locator("#erase").count() == 0 and ann.text_content("#reason") == \
+        "This field is already written."
+    ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', headers: "
+                 "{'Content-Type': 'application/json'}, body: JSON.stringify({type: 'place', "
+                 "seat: 1, placement: 'pass'})})", code)      # Bob passes; then Bob's roll
+    wait_seq([ann], 3)
+    ann.click('#roll-entry .pad [data-die="yellow:4"]')
+    ann.click("#send-roll")
+    wait_seq([ann], 4)
+    ann.click('#sheet .cell[data-key="O@2"]')
+    ann.wait_for_selector("#erase")
+    assert ann.text_content("#erase") == "Wrong? Erase and cross out the 3"
+    shot(ann, "qwinto-ann-phone-erase")
+    ann.click("#erase")
+    ann.wait_for_selector('#sheet .cell.crossed[data-key="O@2"]')
+    assert ann.text_content('#sheet .cell[data-key="O@2"]') == "✗"
+    assert state_of(ann, code)["players"][0]["sheet"]["rows"]["orange"][0] == "x"
+
+
 def test_check_my_paper_asks_whose_move_it_is_in_kuh_vadis(base_url, players):
     """A typed-in Kuh Vadis pad: whose move it is is asked (after a quad the crosses may move
     again with more marks on the pad), not guessed from the counts of marks."""
