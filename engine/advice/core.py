@@ -98,7 +98,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
         scored.append((evaluator.value(sheet, after), AFTER, placement, after))
     scored.sort(key=lambda t: (-t[0], str(t[2])))
     deepened = []
-    limit = len(scored) if budget_has_clock(budget) else DEEPEN_WITHOUT_CLOCK
+    limit = len(scored) if budget.clocked else DEEPEN_WITHOUT_CLOCK
     for i, (v, depth, placement, after) in enumerate(scored):
         if i >= limit or (deepened and budget.over()):
             break
@@ -115,14 +115,10 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
                else "not looked at within the time budget", depth)
         for v, depth, p, after in ranked + rest)
     dice: tuple[DiceChoice, ...] = ()
-    if role == ROLLER and attempts_left > 0 and not budget.over():
+    if role == ROLLER and attempts_left > 0:
         dice = advise_dice(evaluator, sheet, roll, attempts_left, seed=seed, budget=budget,
                            keep=options[0].expected if options[0].depth else None)
     return Advice(game.name, role, options, dice, evaluator.method)
-
-
-def budget_has_clock(budget: Budget) -> bool:
-    return budget._clock is not None
 
 
 def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,
@@ -134,7 +130,8 @@ def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,
     turn: all of them with their chances when there are at most EXACT_OUTCOMES (in a
     seeded order, so a cut budget leaves a fair part), else seeded draws that are the
     same dice for every choice. Without a clock a choice gets at most MAX_SAMPLE
-    outcomes; with one, the rounds go on while the budget lasts.
+    outcomes; with one, the rounds go on while the budget lasts. Every choice gets at
+    least one outcome, however short the budget.
     """
     budget = budget or Budget(0, None)
     if keep is None:
@@ -152,7 +149,7 @@ def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,
         pending.append((s, outcomes))
     seen: dict[tuple[int, ...], list[float]] = {s: [0.0, 0.0, 0] for s, _ in pending}
     size = FIRST_SAMPLE
-    clocked = budget_has_clock(budget)
+    clocked = budget.clocked
     while pending:
         for s, outcomes in pending:
             acc = seen[s]
@@ -169,8 +166,8 @@ def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,
                 if clocked and acc[2] >= 1 and budget.over():
                     break
             values[s] = acc[0] / acc[1]
-            if clocked and budget.over():
-                break
+            if clocked and budget.over() and size > FIRST_SAMPLE:
+                break           # after the first round, which reaches every choice
         pending = [(s, o) for s, o in pending
                    if o is None and seen[s][2] < MAX_SAMPLE
                    or o is not None and seen[s][2] < len(o)]

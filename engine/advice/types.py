@@ -87,5 +87,10 @@ class Budget:
         self._clock = clock
         self._end = None if clock is None else clock() + seconds
 
+    @property
+    def clocked(self) -> bool:
+        """Whether there is a clock (else the work is fixed)."""
+        return self._clock is not None
+
     def over(self) -> bool:
         return self._clock is not None and self._clock() >= self._end
