@@ -345,8 +345,9 @@ def create_table():
     players = [p.strip()[:40] for p in players]
     cls = game_class(game_name)
     if not cls.min_players <= len(players) <= cls.max_players:
-        raise ApiError(400, f"{cls.title} is played by {cls.min_players}-{cls.max_players} "
-                            f"players, not {len(players)}")
+        many = (f"{cls.min_players}" if cls.min_players == cls.max_players else
+                f"{cls.min_players}-{cls.max_players}")
+        raise ApiError(400, f"{cls.title} is played by {many} players, not {len(players)}")
     if len(set(players)) != len(players):
         raise ApiError(400, "two players have the same name")
     n = len(players)
@@ -758,10 +759,14 @@ def check():
     if "cells" in data:
         if not isinstance(data["cells"], dict):
             raise ApiError(400, "'cells' must map fields to values")
-        sheet_json = G.sheet_from_cells(g_, data["cells"], data.get("extras") or {})
+        try:
+            sheet = g_.sheet_from_json(G.sheet_from_cells(g_, data["cells"],
+                                                          data.get("extras") or {}))
+        except InvalidInput as exc:     # the page shows the message at the field it is about
+            field = G.field_refused(g_, data["cells"], data.get("extras") or {})
+            raise ApiError(400, str(exc), **({"field": field} if field else {})) from None
     else:
-        sheet_json = data.get("sheet")
-    sheet = g_.sheet_from_json(sheet_json)
+        sheet = g_.sheet_from_json(data.get("sheet"))
     problems = g_.problems(sheet)
     language = lang()
     return jsonify({"problems": [translate(p, language) for p in problems], "ok": not problems,

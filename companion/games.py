@@ -334,6 +334,22 @@ def sheet_from_cells(game: Game, cells: dict, extras: dict) -> dict:
     return writer(game, game.sheet_to_json(game.new_sheet()), parsed, extras or {})
 
 
+def field_refused(game: Game, cells: dict, extras: dict) -> str | None:
+    """Which typed field makes `sheet_from_cells` or the game's sheet check refuse the sheet:
+    the field without which the sheet is taken, else the first refused on its own (None when
+    only the whole is refused)."""
+    def taken(some: dict) -> bool:
+        try:
+            game.sheet_from_json(sheet_from_cells(game, some, extras))
+            return True
+        except InvalidInput:
+            return False
+    for key in cells:
+        if taken({k: v for k, v in cells.items() if k != key}):
+            return key
+    return next((key for key, raw in cells.items() if not taken({key: raw})), None)
+
+
 def _cell_value(raw: Any, key: str):
     if isinstance(raw, bool):
         raise InvalidInput(f"field {key}: '{raw}' is not something written on a sheet")

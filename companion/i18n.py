@@ -180,6 +180,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "game_over": {"en": "Game over", "de": "Spielende"},
     "problems": {"en": "Problems", "de": "Probleme"},
     "no_problems": {"en": "No rule problems.", "de": "Keine Regelverstöße."},
+    "not_checked": {"en": "Not checked: one field cannot be read (marked on the sheet).",
+                    "de": "Nicht geprüft: ein Feld ist nicht lesbar (auf dem Zettel markiert)."},
+    "name_blank": {"en": "A name needs a letter: type one, or remove this player.",
+                   "de": "Ein Name braucht einen Buchstaben: einen eintippen oder diesen "
+                         "Spieler entfernen."},
     "sheet_json": {"en": "Sheet as JSON", "de": "Zettel als JSON"},
     "check": {"en": "Check", "de": "Prüfen"},
     "failed_attempts": {"en": "failed attempts", "de": "Fehlwürfe"},

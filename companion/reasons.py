@@ -134,6 +134,8 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
     ("app.seat_taken", "{name} has already joined this table",
      "{name} sitzt schon an diesem Tisch"),
     ("app.no_table", "there is no table '{code}'", "es gibt keinen Tisch '{code}'"),
+    ("app.players_exactly", "{game} is played by {a} players, not {n}",
+     "{game} wird von {a} Spielern gespielt, nicht von {n}"),
     ("app.rejoin_host", "only the table's creator can show a rejoin code",
      "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen"),
     ("app.rejoin_free", "nobody has joined as {name} yet: {name} can sit down without a code",

@@ -793,8 +793,17 @@
     function addPlayer(name) {
       const n = list.children.length + 1;
       list.append(el("li", {}, el("div", { class: "row" },
-        el("input", { name: "player", value: name || "", placeholder: T.player_n + " " + n, "aria-label": T.player_n + " " + n, required: true, maxlength: 40 }),
+        el("input", { name: "player", value: name || "", placeholder: T.player_n + " " + n, "aria-label": T.player_n + " " + n, required: true, maxlength: 40,
+          oninput: e => blankName(e.target), oninvalid: e => blankName(e.target) }),
         el("button", { type: "button", class: "secondary", "aria-label": T.remove, onclick: e => { if (list.children.length > 1) e.target.closest("li").remove(); } }, "×"))));
+    }
+    // a name of only spaces is refused at its field (it was dropped, and the table had a player less)
+    function blankName(input) {
+      const blank = input.value !== "" && input.value.trim() === "";
+      input.setCustomValidity(blank ? T.name_blank : "");
+      const li = input.closest("li"), shown = li.querySelector(".field-error");
+      if (blank && !shown) li.append(el("p", { class: "error field-error", role: "alert" }, T.name_blank));
+      if (!blank && shown) shown.remove();
     }
     function layouts() {
       const g = info();
@@ -839,7 +848,7 @@
       e.preventDefault();
       if (creating) return;  // a double tap makes one table
       creating = true; $("#create-button").disabled = true;
-      const players = [...list.querySelectorAll("input")].map(i => i.value.trim()).filter(Boolean);
+      const players = [...list.querySelectorAll("input")].map(i => i.value.trim());
       const body = { game: gameSel.value, players, claim: $("#claim").checked ? 0 : null,
         first: firstSel.value === "random" ? "random" : +firstSel.value };
       if (layoutSel.value) body.layout = layoutSel.value;
@@ -890,17 +899,39 @@
       document.querySelectorAll("#sheet input[data-key]").forEach(i => { if (i.value.trim()) cells[i.dataset.key] = i.value.trim(); });
       document.querySelectorAll("#sheet [data-extra]").forEach(i => { extras[i.dataset.extra] = i.tagName === "SELECT" ? i.value : +i.value || 0; });
       try { show(await api("POST", "/api/check", { game: gameSel.value, layout: layoutSel.value, cells, extras })); }
-      catch (e) { showError(e.message); }
+      catch (e) { showError(e.message, e.data && e.data.field); }
     }
-    // a refused sheet (a letter in a number cell) says why above the last good result, which stays
+    // one state at a time: a refused sheet (a letter in a number cell) is not checked, and says
+    // why at the field it is about; the result card says so instead of the last good result
     function errorBox() {
       let e = $("#check-error");
-      if (!e) { e = el("p", { class: "error", id: "check-error", role: "alert" }); $("#result").before(e); }
+      if (!e) { e = el("p", { class: "error", id: "check-error", role: "alert" }); $("#sheet").append(e); }
       return e;
     }
-    function showError(message) { errorBox().textContent = message; }
+    function markField(field) {
+      document.querySelectorAll("#sheet .cell.bad").forEach(c => { c.classList.remove("bad"); c.querySelector("input").removeAttribute("aria-invalid"); });
+      const cell = field && $('#sheet .cell[data-key="' + field + '"]');
+      if (!cell) return null;
+      cell.classList.add("bad");
+      cell.querySelector("input").setAttribute("aria-invalid", "true");
+      return cell;
+    }
+    function showError(message, field) {
+      const cell = markField(field);
+      const e = errorBox();
+      e.textContent = message;
+      e.classList.toggle("at-field", !!cell);
+      if (cell) {   // the message right under the field, not under the whole sheet
+        const box = $("#sheet").getBoundingClientRect(), c = cell.getBoundingClientRect();
+        e.style.top = (c.bottom - box.top + 4) + "px";
+        e.style.left = Math.max(0, Math.min(c.left - box.left, box.width - 240)) + "px";
+      }
+      $("#result").replaceChildren(el("h2", {}, T.problems), el("p", { class: "error", id: "not-checked" }, T.not_checked));
+    }
     function show(r) {
       errorBox().textContent = "";
+      errorBox().classList.remove("at-field");
+      markField(null);
       const box = $("#result"); box.innerHTML = "";
       box.append(el("h2", {}, T.problems),
         r.problems.length ? el("ul", { class: "problems" }, r.problems.map(p => el("li", {}, p))) : el("p", { class: "ok" }, T.no_problems),

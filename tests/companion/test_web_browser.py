@@ -432,12 +432,13 @@ def test_check_my_paper(base_url, players):
     ann.wait_for_selector(".problems li")
     assert "must be greater than the 5" in ann.text_content(".problems")
     shot(ann, "check-phone")
-    # a letter is refused with the reason, above the last good problems and score, which stay
+    # a letter is refused with the reason at its field; the sheet is not checked meanwhile
     ann.fill('#sheet input[data-key="Y@4"]', "a")
-    ann.wait_for_selector("#check-error:has-text('write a number')")
-    assert "must be greater than the 5" in ann.text_content(".problems")
+    ann.wait_for_selector("#check-error.at-field:has-text('write a number')")
+    assert ann.locator(".problems").count() == 0 and ann.is_visible("#not-checked")
     ann.fill('#sheet input[data-key="Y@4"]', "")
     ann.wait_for_function("document.querySelector('#check-error').textContent === ''")
+    assert "must be greater than the 5" in ann.text_content(".problems")
 
 
 def test_qwinto_erase_a_number_found_wrong_later(base_url, players):

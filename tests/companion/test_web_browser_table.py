@@ -213,3 +213,49 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
         ann.wait_for_function("document.querySelector('#hint').textContent.includes('answered')")
         state = state_of(ann, code)
         assert state["players"][0]["answer"] == placement
+
+
+def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, browser):
+    """A Knister sheet with "x" in a field: the message stands under that field (outlined), and
+    the result says the sheet was not checked, instead of a red line outside the card while a
+    green "No rule problems", score 0, stayed."""
+    with phones(browser, "360x640") as (ann,):
+        ann.goto(base_url + "/check")
+        ann.select_option("#game", "knister")
+        ann.wait_for_selector('#sheet input[data-key="C@2"]')
+        ann.fill('#sheet input[data-key="A@0"]', "4")
+        ann.wait_for_selector("#result .ok")
+        ann.fill('#sheet input[data-key="C@2"]', "x")
+        ann.wait_for_selector("#check-error.at-field")
+        assert "write a number" in ann.inner_text("#check-error")
+        assert ann.locator('#sheet .cell.bad').evaluate_all("cs => cs.map(c => c.dataset.key)") == ["C@2"]
+        assert ann.locator("#result .ok").count() == 0 and ann.is_visible("#not-checked")
+        cell = box_of(ann.locator('#sheet .cell[data-key="C@2"]'))
+        bubble = box_of(ann.locator("#check-error"))
+        assert 0 <= bubble["y"] - (cell["y"] + cell["height"]) < 12     # right under the field
+        assert bubble["x"] >= 0 and bubble["x"] + bubble["width"] <= 360
+        shot(ann, "check-error-at-field-360")
+        ann.fill('#sheet input[data-key="C@2"]', "5")
+        ann.wait_for_selector("#result .ok, #result .problems")
+        assert ann.locator("#sheet .cell.bad").count() == 0 and ann.inner_text("#check-error") == ""
+
+
+def test_a_name_of_only_spaces_is_refused_at_its_field(base_url, browser):
+    """Two names typed, one of them only spaces: the table is not made (Kuh Vadis then said
+    "played by 2-2 players, not 1"); the field says why."""
+    with phones(browser, "390x844") as (ann,):
+        ann.goto(base_url + "/")
+        ann.select_option("#game", "kuh_vadis")
+        ann.fill("#players li:nth-child(1) input", "Ann")
+        ann.fill("#players li:nth-child(2) input", "   ")
+        posted = []
+        ann.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+        ann.click("#create-button")
+        ann.wait_for_selector("#players li:nth-child(2) .field-error")
+        assert "needs a letter" in ann.inner_text("#players li:nth-child(2) .field-error")
+        assert ann.evaluate("document.querySelector('#players li:nth-child(2) input').validity.valid") is False
+        assert not posted and "/t/" not in ann.url
+        shot(ann, "create-blank-name-390")
+        ann.fill("#players li:nth-child(2) input", "Bob")
+        ann.click("#create-button")
+        ann.wait_for_url("**/sheet")
