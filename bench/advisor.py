@@ -9,8 +9,9 @@ AdvisorPlayer; dice and choices from separate seeded generators):
   player at a table, seats rotated by seed; the same figures from those games;
 - head to head (Kuh Vadis, The Choice): advisor against greedy, seats swapped every
   other seed; plus greedy and random against each other for their own means;
-- time: median and p99 CPU milliseconds of one advisor call (a placement, or a dice
-  choice), on one core (`time.process_time`), with the given budget per call.
+- time: median and p99 CPU milliseconds of one advisor call (a placement, a dice
+  choice, or Qwinto's colours), on one core (`time.process_time`), with the given
+  budget per call.
 
     python bench/advisor.py [--games N] [--duel-games N] [--budget-ms 200] [--game G ...]
 
@@ -48,6 +49,11 @@ class Timed(AdvisorPlayer):
         out = f(*args)
         self.calls.append((time.process_time() - t0) * 1000)
         return out
+
+    def first_roll(self, *args):
+        if hasattr(self.evaluator, "colour_choices"):     # Qwinto: which colours
+            return self._timed(super().first_roll, *args)
+        return super().first_roll(*args)
 
     def reroll(self, *args):
         return self._timed(super().reroll, *args)

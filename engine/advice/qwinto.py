@@ -13,10 +13,9 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, product
 
-from ..dice import Die, Roll
-from ..game import ROLLER
+from ..dice import Die
 from ..games.qwinto import DICE_COLOURS, Qwinto
-from ..placement import ENTER, FAIL, PASS, Placement
+from ..placement import ENTER, FAIL, PASS, Mark, Placement
 from .core import Evaluator
 from .types import DiceChoice
 
@@ -44,6 +43,7 @@ class QwintoEvaluator(Evaluator):
         self.top = lay.max_value + 1
         self.columns3 = [(c, m, next(r for r in m if c in lay.rows[r].pentagons))
                          for c, m in game._columns.items() if len(m) == 3]
+        self._memo: tuple | None = None
 
     def _runs(self, cells, fields):
         """(first field index, fields in the run, values free) for each run of empties."""
@@ -136,19 +136,33 @@ class QwintoEvaluator(Evaluator):
                f"and {hi_open} to its right"
 
     # -- the roller's dice -------------------------------------------------------------
-    def sum_values(self, sheet, colours) -> dict[int, float]:
-        """For each sum of the dice of `colours`: the best placement's value."""
+    def _row_best(self, sheet) -> tuple[float, list[dict[int, float]]]:
+        """The value after a failed attempt, and per row and sum the best value of
+        writing that sum in that row (kept for the last sheet asked about)."""
+        if self._memo is not None and self._memo[0] is sheet:
+            return self._memo[1]
         game = self.game
         fail = self.value(sheet, game.apply(sheet, Placement.special(FAIL)))
-        out = {}
-        for s in sum_chances(len(colours)):
-            roll = Roll(Die(c, 1) for c in colours)   # only the colours and the sum count
-            best = fail
-            for p in game._legal(sheet, _with_total(roll, s), ROLLER):
-                if p.kind == ENTER:
-                    best = max(best, self.value(sheet, game.apply(sheet, p)))
-            out[s] = best
-        return out
+        best: list[dict[int, float]] = []
+        for r, row in enumerate(game.layout.rows):
+            by_sum: dict[int, float] = {}
+            for total in range(1, game.layout.max_value + 1):
+                for p in row.fields:
+                    if sheet.rows[r][p] is None and game._fits(sheet, r, p, total) is None:
+                        after = game.apply(sheet, Placement(ENTER, (Mark(row.label, p, total),)))
+                        v = self.value(sheet, after)
+                        if v > by_sum.get(total, float("-inf")):
+                            by_sum[total] = v
+            best.append(by_sum)
+        self._memo = (sheet, (fail, best))
+        return fail, best
+
+    def sum_values(self, sheet, colours) -> dict[int, float]:
+        """For each sum of the dice of `colours`: the best placement's value."""
+        fail, best = self._row_best(sheet)
+        rows = [self.game._by_colour[c] for c in colours]
+        return {s: max([fail] + [best[r][s] for r in rows if s in best[r]])
+                for s in sum_chances(len(colours))}
 
     def colour_value(self, sheet, colours, attempts: int = 2) -> float:
         """Expected final score of rolling the dice of `colours` (with a second attempt)."""
@@ -181,15 +195,3 @@ class QwintoEvaluator(Evaluator):
 
     def faces(self, index, die):
         return [Die(die.colour, f) for f in range(1, 7)]
-
-
-def _with_total(roll: Roll, total: int) -> Roll:
-    """A roll of the same colours that adds up to `total` (what Qwinto's legal reads)."""
-    faces = []
-    left = total
-    for i in range(len(roll)):
-        rest = len(roll) - i - 1
-        f = min(6, left - rest)
-        faces.append(f)
-        left -= f
-    return Roll(Die(d.colour, f) for d, f in zip(roll.dice, faces))
