@@ -200,13 +200,22 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         "still_rolling": table.still_rolling,
         "turn_complete": table.turn_complete, "is_over": table.is_over,
         "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
-                       "total": st.score.total} for st in table.standings()],
+                       "total": st.score.total, "rating": solo_rating(table, st, language)}
+                      for st in table.standings()],
     }
     with _SHARED_LOCK:
         if len(_SHARED) > 512:
             _SHARED.clear()
         _SHARED[key] = state
     return state
+
+
+def solo_rating(table: Table, standing, language: str) -> str | None:
+    """The rule book's words for a solo game's total (Knister: "very good"), else None."""
+    if len(table.players) != 1:
+        return None
+    rating = table.game.solo_rating(standing.score.total)
+    return None if rating is None else translate(rating, language)
 
 
 def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,

@@ -218,6 +218,10 @@ class Game:
         """The score of the player at `seat` (a shared sheet scores per seat)."""
         return self.score(sheet, final)
 
+    def solo_rating(self, total: int) -> str | None:
+        """What the rule book says of a solo game's final total (Knister), or None."""
+        return None
+
     def is_finished(self, sheet) -> bool:
         """True when this sheet ends the game for everyone."""
         raise NotImplementedError

@@ -19,7 +19,7 @@ from engine.registry import game_class, load_game
 from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, Table
 
 from ..cli import BadInput
-from ..games import default_layouts, seat_layouts_problem
+from ..games import default_layouts, seat_layouts_problem, sheet_view
 from ._common import layout_spec
 from .legal import AGAIN
 
@@ -64,6 +64,27 @@ def sheet_text(data: dict, indent: str = "  ") -> str:
         else:
             lines.append(f"{indent}{key}: {value}")
     return "\n".join(line for line in lines if line)
+
+
+def view_text(view: dict, indent: str = "  ") -> str:
+    """A drawn sheet (`companion.games` view) as text, row by row, each field named as on the
+    paper: twenty one by its colour, printed number and position (`yellow6@0:3`, as in the
+    mark `A3@0`), Qwinto and Knister by column position (`4:7`); '.' is empty, 'x' crossed
+    out."""
+    lines = []
+    for row in view["rows"]:
+        fields = []
+        for cell in row["cells"]:
+            if cell is None:
+                continue
+            name = (f"{cell['colour']}{cell.get('printed') or ''}@{cell['col']}"
+                    if cell.get("colour") and not row.get("colour") else str(cell["col"]))
+            fields.append(f"{name}:{'.' if cell['value'] is None else cell['value']}")
+        label = row["label"] + (f" {row['colour']}" if row.get("colour") else "")
+        lines.append(f"{indent}{label}: " + " ".join(fields))
+    lines += [f"{indent}{ex['label']}: {ex['value']}" for ex in view.get("extras", [])
+              if "options" not in ex]
+    return "\n".join(lines)
 
 
 def _cell(v) -> str:
@@ -118,9 +139,7 @@ def run(args) -> int:
     except EOFError:
         print("\nend of input: game left unfinished")
         return 0
-    print("\nGame over. Ranking:")
-    for s in table.standings():
-        print(f"{s.rank}. {s.player}: {s.score.total}")
+    print_ranking(table)
     return 0
 
 
@@ -139,6 +158,14 @@ def seat_games(name: str, layout: str | None, players: int) -> list:
     if problem:
         raise BadInput(problem)
     return games
+
+
+def print_ranking(table: Table) -> None:
+    print("\nGame over. Ranking:")
+    for s in table.standings():
+        # playing alone: the rule book's rating (Knister)
+        rating = table.game.solo_rating(s.score.total) if len(table.players) == 1 else None
+        print(f"{s.rank}. {s.player}: {s.score.total}" + (f" ({rating})" if rating else ""))
 
 
 def first_seat(text: str | None, players: int, rng: random.Random) -> int | None:
@@ -238,7 +265,11 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
     game = table.games[seat]
     options = sorted(table.legal(seat), key=str)
     print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
-    print(sheet_text(game.sheet_to_json(table.sheets[seat])))
+    view = sheet_view(game, table.sheets[seat])
+    if view and not view.get("ring") and view.get("value") != "printed":
+        print(view_text(view))      # rows of fields named as on the paper
+    else:                           # Kuh Vadis' pad and The Choice's sides as their JSON reads
+        print(sheet_text(game.sheet_to_json(table.sheets[seat])))
     bot = term.bots.get(seat)
     if bot is not None:
         best = advise(game, table.sheets[seat], table.roll, table.role(seat),

@@ -604,7 +604,8 @@
       if (chooser && !seats.contains(document.activeElement)) seatChooser(seats, state, code, () => { location.href = "/t/" + code + "/sheet"; });
       const rank = $("#ranking"); rank.innerHTML = "";
       rank.classList.toggle("hidden", !state.is_over);
-      if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", {}, s.player + " · " + s.total))));
+      if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", {}, s.player + " · " + s.total +
+        (s.rating ? " · " + s.rating : "")))));     // a solo game: the rule book's rating
       const box = $("#sheets"); box.innerHTML = "";
       for (const p of state.players) {
         box.append(el("section", { class: "card", "data-player": p.seat },

@@ -172,6 +172,17 @@ class Knister(Game):
             lines.append(ScoreLine(label, base * mult, detail))
         return Score(lines)
 
+    def solo_rating(self, total: int) -> str | None:
+        """"50 to 79 points is good, 80 to 99 points is very good, and more than 100 points
+        is amazing" (100 itself is read as amazing); under 50 the rule book says nothing."""
+        if total >= 100:
+            return "amazing: 100 points or more"
+        if total >= 80:
+            return "very good: 80 to 99 points"
+        if total >= 50:
+            return "good: 50 to 79 points"
+        return None
+
     def is_finished(self, sheet: KnisterSheet) -> bool:
         return all(v is not None for row in sheet.grid for v in row)
 

@@ -275,6 +275,31 @@ class TestPlay:
                            "--first", first, "--random")
         assert code == 2 and "--first must be a player 1-2 or 'random'" in err
 
+    @pytest.mark.parametrize("game, typed, row", [
+        ("twenty_one", "white:1 black:2 red:3 blue:4 yellow:5 green:6\n\n",
+         "  A: yellow6@0:. red5@1:. green4@2:. blue3@3:. white2@4:. black1@5:."),
+        ("qwinto", "orange:3 yellow:4\n\n", "  O orange: 2:. 3:. 4:. 6:. 7:. 8:. 9:. 10:. 11:."),
+    ])
+    def test_the_terminal_sheet_names_fields_as_the_paper_does(self, game, typed, row):
+        """twenty one's rows show their fields' colours, Qwinto's their column positions."""
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", game,
+                               "--players", "1"], input=typed, capture_output=True, text=True,
+                              timeout=60)
+        assert row in proc.stdout.splitlines(), proc.stdout
+
+    def test_a_solo_knister_game_ends_with_the_rule_books_rating(self, capsys):
+        from companion.commands.play import print_ranking
+        from engine.registry import load_game
+        from engine.table import Table
+        k = load_game("knister")
+        rows = [[2] * 5, [3] * 5, [4] * 5, [5] * 5, [6] * 5]      # five of a kind everywhere
+        print_ranking(Table.new(k, ["Player 1"], sheets=[k.sheet_from_json({"grid": rows})]))
+        out = capsys.readouterr().out
+        assert out.endswith("1. Player 1: 158 (amazing: 100 points or more)\n")
+        duo = Table.new(k, ["a", "b"], sheets=[k.sheet_from_json({"grid": rows})] * 2)
+        print_ranking(duo)
+        assert "amazing" not in capsys.readouterr().out     # a rating for playing alone only
+
     def test_twenty_one_dice_typed_without_colours_are_refused(self):
         proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "twenty_one",
                                "--players", "2"], input="1 2 3 4 5 6\n",

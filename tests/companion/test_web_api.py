@@ -3,6 +3,7 @@ import io
 
 import pytest
 
+from companion.reasons import translate
 from engine.registry import load_game
 from engine.simulate import random_game
 from engine.table import action_to_json
@@ -160,6 +161,23 @@ class TestCreateAndJoin:
         r = client2.post(f"/api/tables/{code}/actions",
                          json={"type": "erase", "seat": 1, "field": "O@3"})
         assert r.status_code == 409 and "already crossed out" in r.json["error"]
+
+    def test_a_solo_knister_game_is_rated_as_the_rule_book_says(self, client):
+        code = client.post("/api/tables", json={"game": "knister", "players": ["Ann"],
+                                                "claim": 0}).json["code"]
+        # five of a kind in every row: 2s, 3s, 4s, 5s, 6s
+        for row, dice in zip("ABCDE", ("1 1", "1 2", "2 2", "2 3", "3 3")):
+            for col in range(5):
+                client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": dice})
+                total = sum(map(int, dice.split()))
+                r = client.post(f"/api/tables/{code}/actions", json={
+                    "type": "place", "seat": 0, "placement": f"{row}{total}@{col}"})
+        assert r.json["is_over"] and r.json["standings"] == [
+            {"rank": 1, "seat": 0, "player": "Ann", "total": 158,
+             "rating": "amazing: 100 points or more"}]
+        for total, rating in ((60, "gut: 50 bis 79 Punkte"), (85, "sehr gut: 80 bis 99 Punkte"),
+                              (120, "fantastisch: 100 Punkte oder mehr")):
+            assert translate(load_game("knister").solo_rating(total), "de") == rating
 
     def test_kuh_vadis_quads_are_named(self, client, make_table):
         code = make_table(client, "kuh_vadis")

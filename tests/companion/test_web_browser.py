@@ -470,6 +470,29 @@ def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     assert state_of(ann, code)["players"][0]["sheet"]["rows"]["orange"][0] == "x"
 
 
+def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
+    ann, _ = players
+    ann.goto(base_url + "/")
+    code = ann.evaluate("""async () => {
+        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
+        const t = await post('/api/tables', {game: 'knister', players: ['Ann'], claim: 0});
+        const dice = ['1 1', '1 2', '2 2', '2 3', '3 3'];     // five of a kind in every row
+        for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) {
+            await post('/api/tables/' + t.code + '/actions', {type: 'roll', roll: dice[r]});
+            const total = dice[r].split(' ').map(Number).reduce((a, b) => a + b);
+            await post('/api/tables/' + t.code + '/actions',
+                       {type: 'place', seat: 0, placement: 'ABCDE'[r] + total + '@' + c});
+        }
+        return t.code; }""")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#ranking li")
+    assert ann.text_content("#ranking li") == "Ann · 158 · amazing: 100 points or more"
+    ann.goto(f"{base_url}/t/{code}?lang=de")
+    ann.wait_for_selector("#ranking li")
+    assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
+
+
 def test_check_my_paper_asks_whose_move_it_is_in_kuh_vadis(base_url, players):
     """A typed-in Kuh Vadis pad: whose move it is is asked (after a quad the crosses may move
     again with more marks on the pad), not guessed from the counts of marks."""

@@ -129,6 +129,21 @@ class TestEndOfGame:
         assert t.is_over and t.turns + 1 == 25
 
 
+class TestSoloRating:
+    """"50 to 79 points is good, 80 to 99 points is very good, and more than 100 points is
+    amazing!" (playing alone)."""
+
+    @pytest.mark.parametrize("total, rating", [
+        (49, None), (50, "good: 50 to 79 points"), (79, "good: 50 to 79 points"),
+        (80, "very good: 80 to 99 points"), (99, "very good: 80 to 99 points"),
+        (100, "amazing: 100 points or more"), (130, "amazing: 100 points or more")])
+    def test_the_rule_books_words(self, total, rating):
+        assert K.solo_rating(total) == rating
+
+    def test_other_games_rate_nothing(self):
+        assert game("qwinto").solo_rating(120) is None
+
+
 class TestCheckMyPaperSheet:
     def test_numbers_outside_2_to_12_are_listed(self):
         problems = K.problems(sheet([[1, 13] + [None] * 3] + [[None] * 5] * 4))
