@@ -150,6 +150,12 @@ STRINGS: dict[str, dict[str, str]] = {
                     "de": "Der zweite Wurf würfelt dieselben Würfel noch einmal"},
     "no_field_hint": {"en": "No field can take this roll: choose below.",
                       "de": "Kein Feld passt zu diesem Wurf: unten wählen."},
+    "no_field_roll_again": {"en": "No field can take this roll: roll again (attempt {i} of {n}), "
+                                  "or pass.",
+                            "de": "Kein Feld passt zu diesem Wurf: noch einmal würfeln (Wurf {i} "
+                                  "von {n}) oder passen."},
+    "roll_again": {"en": "Roll again", "de": "Noch einmal würfeln"},
+    "confirm_special": {"en": "Tap again to confirm", "de": "Zum Bestätigen noch einmal tippen"},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "
                          "Eintragen."},

@@ -117,13 +117,16 @@
       onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids);
   }
 
-  function gridOf(rows, columns, opts, labels) {
+  /* `numbers`: the column numbers to write above the grid (a sheet drawn in two halves) */
+  function gridOf(rows, columns, opts, labels, numbers) {
     const grid = el("div", { class: "sheet" + (labels ? "" : " inner"), style: "--cols:" + columns, role: "grid" });
     const first = labels ? 2 : 1;
+    const top = numbers ? 1 : 0;
+    (numbers || []).forEach((n, i) => grid.append(el("div", { class: "lbl colno", style: "grid-row:1;grid-column:" + (i + first) }, n)));
     rows.forEach((row, r) => {
-      if (labels) grid.append(el("div", { class: "lbl", style: "grid-row:" + (r + 1) + ";grid-column:1" }, row.label));
+      if (labels) grid.append(el("div", { class: "lbl", style: "grid-row:" + (r + 1 + top) + ";grid-column:1" }, row.label));
       row.cells.forEach((cell, i) => {
-        const at = "grid-row:" + (r + 1) + ";grid-column:" + ((cell && cell.x) ? cell.x + first - 1 : i + first) +
+        const at = "grid-row:" + (r + 1 + top) + ";grid-column:" + ((cell && cell.x) ? cell.x + first - 1 : i + first) +
           (cell && cell.span ? " / span " + cell.span : "");
         if (!cell) { grid.append(el("div", { class: "cell gap", style: at, "aria-hidden": "true" })); return; }
         grid.append(cellNode(cell, opts, at));
@@ -148,9 +151,22 @@
     return box;
   }
 
+  /* A sheet to tap or type on whose fields would be under a finger's 44 px (Qwinto's 12 columns
+   * on a phone: 25 px) is drawn in two halves, one above the other, each with its column numbers. */
+  const TAP = 44;
+  function halves(view, opts) {
+    if (view.ring || !(opts.onCell || opts.edit) || view.rows.some(r => r.cells.some(c => c && c.x))) return null;
+    const room = Math.min(window.innerWidth, document.documentElement.clientWidth) - 40;
+    if (room / view.columns >= TAP) return null;
+    const half = Math.ceil(view.columns / 2);
+    return [[0, half], [half, view.columns]].map(([a, b]) => gridOf(
+      view.rows.map(r => Object.assign({}, r, { cells: r.cells.slice(a, b) })), b - a, opts, true,
+      Array.from({ length: b - a }, (_, i) => a + i + 1)));
+  }
   function drawSheet(view, opts) {
     opts = opts || {};
-    const grid = view.ring ? ringOf(view, opts) : gridOf(view.rows, view.columns, opts, true);
+    const split = halves(view, opts);
+    const grid = view.ring ? ringOf(view, opts) : split ? el("div", { class: "halves" }, split) : gridOf(view.rows, view.columns, opts, true);
     const wrap = el("div", {}, grid);
     if (view.caption) wrap.append(el("p", { class: "note caption" }, view.caption));
     for (const ex of view.extras || []) {
@@ -457,8 +473,29 @@
         actions.append(el("button", { type: "button", id: "enter-marks", disabled: !ok, onclick: () => place(seat, text) },
           T.enter_marks + " (" + chosen.size + ")"));
       }
-      for (const kind of opt.specials)
-        actions.append(el("button", { type: "button", class: "danger", "data-special": kind, onclick: () => place(seat, kind) }, specialLabel(kind)));
+      // no field takes the roll but the roller may roll again: that first (Kuh Vadis' 3 attempts)
+      const rollAgain = !legal.size && !building && state.may_reroll && seat === state.roller && state.me.can_roll;
+      if (rollAgain) {
+        $("#hint").textContent = T.no_field_roll_again.replace("{i}", state.attempts.length + 1).replace("{n}", state.game.max_attempts);
+        actions.append(el("button", { type: "button", id: "roll-again", onclick: () => {
+          const entry = $("#roll-entry"); entry.scrollIntoView({ block: "start" });
+          const first = entry.querySelector(".pad button"); if (first) first.focus();
+        } }, T.roll_again));
+      }
+      // a special answer costs points or a turn (a failed attempt, a misthrow): away from the fields,
+      // and a second tap confirms it; "Pass" costs nothing
+      const specials = el("div", { class: "actions specials" });
+      for (const kind of opt.specials) {
+        const costly = kind !== "pass";
+        const btn = el("button", { type: "button", class: costly && !rollAgain ? "danger" : "secondary", "data-special": kind,
+          onclick: () => {
+            if (!costly || btn.dataset.armed) { place(seat, kind); return; }
+            btn.dataset.armed = "1"; btn.textContent = T.confirm_special + ": " + specialLabel(kind);
+            setTimeout(() => { if (btn.isConnected) { delete btn.dataset.armed; btn.textContent = specialLabel(kind); } }, 5000);
+          } }, specialLabel(kind));
+        specials.append(btn);
+      }
+      if (opt.specials.length) actions.append(specials);
       if (opt.can_undo) actions.append(el("button", { type: "button", class: "secondary", id: "undo", onclick: () => act({ type: "undo", seat }) }, T.undo));
       if (opt.can_end_side) actions.append(el("button", { type: "button", class: "secondary", onclick: () => act({ type: "end_side", seat }) }, T.end_side));
       // The Choice: the side to start on, chosen before the first mark

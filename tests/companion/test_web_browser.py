@@ -153,7 +153,11 @@ def tap_answer(page, rng):
     elif pick == "listed":
         listed.nth(rng.randrange(n_listed)).click()
     else:
-        specials.nth(rng.randrange(n_special)).click()
+        special = specials.nth(rng.randrange(n_special))
+        kind = special.get_attribute("data-special")
+        special.click()
+        if kind != "pass":      # one that costs points asks for a second tap
+            page.click(f"#actions [data-special='{kind}'][data-armed]")
 
 
 def build_answer(page, rng):
@@ -338,6 +342,7 @@ def test_who_begins_and_the_side_to_start_on(base_url, players):
     bob.click("#send-roll")
     bob.wait_for_selector("#actions [data-special='misthrow']")
     bob.click("#actions [data-special='misthrow']")
+    bob.click("#actions [data-special='misthrow'][data-armed]")       # confirmed
     bob.wait_for_selector("#start-side", state="detached")   # a mark is made: the side stays
     assert state_of(bob, code)["players"][1]["sheet"]["playing"] == "back"
     ann.wait_for_selector("#start-side")                      # Ann may still choose hers

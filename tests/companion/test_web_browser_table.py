@@ -259,3 +259,68 @@ def test_a_name_of_only_spaces_is_refused_at_its_field(base_url, browser):
         ann.fill("#players li:nth-child(2) input", "Bob")
         ann.click("#create-button")
         ann.wait_for_url("**/sheet")
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844"])
+def test_every_field_to_tap_is_a_fingers_width(base_url, browser, size):
+    """At 360 and 390 px every field of every game's sheet that a player taps is at least 44 px
+    (Qwinto's 12 columns were 25 px: the sheet is drawn in two halves with column numbers), the
+    tap pad's dice too, and nothing scrolls sideways."""
+    with phones(browser, size) as (ann,):
+        width = PHONES[size][0]
+        for game in ("qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice"):
+            code = create_table(ann, base_url, game)
+            ann.goto(f"{base_url}/t/{code}/sheet")
+            ann.wait_for_selector("#sheet .cell:not(.gap)")
+            ann.wait_for_selector("#roll-entry .pad .die")
+            ann.wait_for_function("document.body.dataset.seq !== undefined")
+            # the targets shown (a live update may be redrawing the page: hidden ones are skipped)
+            sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap), #roll-entry .pad .die", "els => els.filter(e => e.offsetParent !== null).map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+            assert len(sizes) > 20 and min(sizes) >= 44, (game, sorted(sizes)[:3])
+            assert ann.evaluate("document.documentElement.scrollWidth") <= width, game
+            if game == "qwinto":
+                assert ann.locator("#sheet .halves .sheet").count() == 2
+                assert ann.locator("#sheet .lbl.colno").all_text_contents() == [str(i) for i in range(1, 13)]
+                shot(ann, f"qwinto-halves-{size}")
+
+
+def test_a_failed_attempt_asks_for_a_second_tap(base_url, browser):
+    """Qwinto's red "Failed attempt" (-5) stands apart from the fields and is written only after
+    a second tap; a single tap changes nothing."""
+    with phones(browser, "360x640") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        ann.click('#roll-entry .pad [data-die="orange:3"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector("#actions [data-special='fail']")
+        seq = state_of(ann, code)["seq"]
+        ann.click("#actions [data-special='fail']")
+        assert ann.inner_text("#actions [data-special='fail']").startswith("Tap again to confirm")
+        ann.wait_for_timeout(300)
+        assert state_of(ann, code)["seq"] == seq                     # nothing written yet
+        fail, cell = box_of(ann.locator("#actions [data-special='fail']")), box_of(ann.locator("#sheet .cell.legal").last)
+        assert fail["y"] - (cell["y"] + cell["height"]) >= 16          # not right beside the fields
+        ann.click("#actions [data-special='fail'][data-armed]")
+        wait_seq([ann], seq + 1)
+        assert state_of(ann, code)["players"][0]["answer"] == "fail"
+        ann.wait_for_selector("#undo")                                  # and it can be taken back
+
+
+def test_kuh_vadis_offers_the_next_attempt_before_passing(base_url, browser):
+    """Kuh Vadis, attempt 1 of 3, a roll no field takes: the page offers to roll again first."""
+    from engine.dice import Roll
+    from engine.registry import load_game
+    game = load_game("kuh_vadis")
+    sheet = game.new_sheet()
+    roll = next(r for r in (Roll.parse(t) for t in ("2 5 5 2 3", "1 1 1 1 1", "cow cow 2 2 3"))
+                if [str(p) for p in game.legal(sheet, r, "roller")] == ["pass"])
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "kuh_vadis")
+        for die in roll:
+            ann.click(f'#roll-entry .pad [data-die=":{die.face}"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector("#roll-again")
+        assert ann.inner_text("#hint") == "No field can take this roll: roll again (attempt 2 of 3), or pass."
+        assert "secondary" in ann.get_attribute("#actions [data-special='pass']", "class")
+        shot(ann, "kuh_vadis-roll-again-390")
+        ann.click("#roll-again")
+        ann.wait_for_function("document.activeElement.closest('#roll-entry .pad') !== null")
