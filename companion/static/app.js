@@ -220,15 +220,40 @@
     const picked = window.__picked || (window.__picked = []);
     const chosen = el("div", { class: "dice", id: "picked" });
     const msg = el("p", { class: "error", role: "alert" });
+    const coloured = spec.colours.some(c => c.colour);
+    // a die read with its confidence, kept together (they were split when the row wrapped); a die
+    // whose colour the reader was not sure of shows "?" and is given its colour with a pad tap
+    function seenDie(d, opts) {
+      const unsure = coloured && !d.colour;
+      const node = dieNode(unsure ? { colour: null, face: d.face } : d, opts);
+      if (unsure) { node.classList.add("unsure"); node.prepend(el("span", { class: "q" }, "?")); }
+      return el("span", { class: "seen" }, node,
+        d.confidence !== undefined ? el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%") : null);
+    }
+    const seen = el("div", { id: "seen-box" });
+    const why = el("p", { class: "note", id: "roll-why", role: "status" });
+    const count = spec.min_dice === spec.max_dice ? String(spec.max_dice) : spec.min_dice + "-" + spec.max_dice;
+    const rolls = T.game_rolls.replace("{game}", state.game.title).replace("{n}", count);
     function redraw() {
       chosen.innerHTML = "";
-      picked.forEach((d, i) => {
-        chosen.append(dieNode(d, { picked: true, onclick: () => { picked.splice(i, 1); redraw(); } }));
-        if (d.confidence !== undefined) chosen.append(el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%"));
-      });
-      sendBtn.disabled = sending || picked.length < spec.min_dice || picked.length > spec.max_dice;
+      picked.forEach((d, i) => chosen.append(seenDie(d, { picked: true, onclick: () => { picked.splice(i, 1); redraw(); } })));
+      // more dice seen than the game rolls: the player taps the ones that were rolled
+      seen.replaceChildren(...(reading ? [el("p", { class: "hint" }, rolls + "; " +
+        T.seen_too_many.replace("{seen}", reading.length).replace("{n}", count)),
+        el("div", { class: "dice" }, reading.map(d => seenDie(d, { picked: picked.includes(d), onclick: () => {
+          const i = picked.indexOf(d);
+          if (i >= 0) picked.splice(i, 1); else if (picked.length < spec.max_dice) picked.push(d);
+          redraw();
+        } })))] : []));
+      const unsure = picked.filter(d => coloured && !d.colour).length;
+      const wrongCount = picked.length < spec.min_dice || picked.length > spec.max_dice;
+      sendBtn.disabled = sending || wrongCount || unsure > 0;
       correctBtn.disabled = sendBtn.disabled;
+      // why the roll cannot be sent yet, in words
+      why.textContent = unsure ? T.unsure_colour : wrongCount && picked.length ? rolls + ": " +
+        T.chosen_count.replace("{k}", picked.length) : "";
     }
+    let reading = null;   // the dice of a camera reading with more dice than the game rolls
     const pad = el("div", { class: "pad" });
     for (const c of spec.colours) {
       pad.append(el("div", { class: "padrow" },
@@ -237,7 +262,11 @@
           unusual: c.usual && !c.usual.includes(f),
           onclick: () => {
             const i = picked.findIndex(d => d.colour === c.colour);
-            if (!spec.repeat_colours && i >= 0) picked[i] = { colour: c.colour, face: f };
+            // a die read without a sure colour takes the colour tapped (the one with this face first)
+            const unsure = coloured ? picked.filter(d => !d.colour) : [];
+            const open = unsure.find(d => d.face === f) || unsure[0];
+            if (open && i < 0) picked[picked.indexOf(open)] = { colour: c.colour, face: f };
+            else if (!spec.repeat_colours && i >= 0) picked[i] = { colour: c.colour, face: f };
             else if (picked.length < spec.max_dice) picked.push({ colour: c.colour, face: f });
             else { picked.shift(); picked.push({ colour: c.colour, face: f }); }
             redraw();
@@ -279,13 +308,18 @@
       el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length }, T.reroll_same + ": " + rerolled.join(", ")),
       el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
         el("div", { class: "actions" }, keepBtn)] : null),
-      pad, chosen,
+      seen, pad, chosen, why,
       // the roll's attempts are spent (or answers are written): only a correction, no new roll
       el("div", { class: "actions" }, state.roll && !state.turn_complete && !again ? null : sendBtn, canCorrect ? correctBtn : null,
-        el("button", { type: "button", class: "secondary", onclick: () => { picked.length = 0; redraw(); } }, T.clear)),
+        el("button", { type: "button", class: "secondary", onclick: () => { picked.length = 0; reading = null; redraw(); } }, T.clear)),
       msg);
     redraw();
-    window.fillRoll = dice => { picked.length = 0; dice.forEach(d => picked.push(d)); redraw(); };
+    window.fillRoll = dice => {
+      picked.length = 0;
+      reading = dice.length > spec.max_dice ? dice : null;
+      if (!reading) dice.forEach(d => picked.push(d));
+      redraw();
+    };
   }
 
   function statusBlock(state) {
@@ -780,7 +814,9 @@
         g.strokeStyle = restingOn ? "#1a7f37" : "#d4a106";
         g.strokeRect(x0, y0, x1 - x0, y1 - y0);
         // values are shown only once the dice have settled
-        if (restingOn) { g.fillStyle = "#fff"; g.fillText((d.colour ? (T[d.colour] || d.colour) : "") + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
+        // a colour the reader was not sure of is not named: "?"
+        const name = d.colour ? (T[d.colour] || d.colour) : state.game.dice.colours.some(c => c.colour) ? "?" : "";
+        if (restingOn) { g.fillStyle = "#fff"; g.fillText(name + " " + d.face + " " + Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4)); }
       }
       status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving : data.state === "covered" ? T.camera_covered : T.settling;
     }

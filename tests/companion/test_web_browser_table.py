@@ -324,3 +324,58 @@ def test_kuh_vadis_offers_the_next_attempt_before_passing(base_url, browser):
         shot(ann, "kuh_vadis-roll-again-390")
         ann.click("#roll-again")
         ann.wait_for_function("document.activeElement.closest('#roll-entry .pad') !== null")
+
+
+def test_a_reading_with_more_dice_than_the_game_rolls_asks_which(browser, tmp_path):
+    """A Knister table whose camera sees ten dice: "Use this reading" fills no roll of ten (Roll
+    greyed with no word why); it says Knister rolls 2 dice, 10 are seen, and the player taps the
+    two; each confidence stays with its die."""
+    import shutil
+
+    from companion.frames import DirectorySource
+    samples = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_images"
+    shutil.copy(samples / "mixed_10.jpg", tmp_path / "knister_10.jpg")
+    with served(tmp_path, FRAME_SOURCE=DirectorySource(tmp_path)) as url, \
+            phones(browser, "360x640") as (ann,):
+        code = create_table(ann, url, "knister")
+        ann.goto(f"{url}/t/{code}")
+        ann.wait_for_selector("#read-server-camera")
+        with ann.expect_response(lambda r: r.url.endswith("/camera")) as first:
+            ann.click("#read-server-camera")
+        if first.value.status == 503:
+            pytest.skip("no face-reader model: camera reading unavailable")
+        ann.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+        ann.click("#use-reading")
+        ann.wait_for_selector("#seen-box .hint")
+        seen = ann.locator("#seen-box .seen").count()
+        assert seen > 2
+        assert ann.inner_text("#seen-box .hint") == (f"Knister rolls 2 dice; {seen} are seen: tap the 2 "
+                                                     f"that were rolled.")
+        assert ann.locator("#picked .die").count() == 0 and ann.is_disabled("#send-roll")
+        # each die with its confidence in one piece
+        assert ann.eval_on_selector_all("#seen-box .seen", "s => s.every(x => x.querySelector('.die') && x.querySelector('.conf'))")
+        ann.locator("#seen-box .seen .die").nth(0).click()
+        assert ann.inner_text("#roll-why") == "Knister rolls 2 dice: 1 chosen"
+        ann.locator("#seen-box .seen .die").nth(1).click()
+        assert ann.locator("#picked .die").count() == 2 and not ann.is_disabled("#send-roll")
+        assert ann.inner_text("#roll-why") == ""
+        shot(ann, "camera-ten-dice-knister-360")
+
+
+def test_a_die_read_without_a_sure_colour_is_given_one_with_a_tap(base_url, browser):
+    """The camera gives a die without a colour it was sure of: the roll entry shows it as "?",
+    says why Roll waits, and a tap on the pad names it."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector("#send-roll")
+        ann.evaluate("window.fillRoll([{colour: null, face: 5, confidence: 0.93}, {colour: 'orange', face: 3, confidence: 0.99}])")
+        assert ann.locator("#picked .die.unsure").count() == 1
+        assert "?" in ann.inner_text("#picked") and ann.is_disabled("#send-roll")
+        assert ann.inner_text("#roll-why").startswith("A die marked ? was read without a sure colour")
+        ann.click('#roll-entry .pad [data-die="yellow:5"]')
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") == ["yellow:5", "orange:3"]
+        assert not ann.is_disabled("#send-roll") and ann.inner_text("#roll-why") == ""
+        ann.click("#send-roll")
+        wait_seq([ann], 1)
+        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == [("orange", 3), ("yellow", 5)]
