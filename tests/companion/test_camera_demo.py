@@ -23,7 +23,7 @@ class TestDemoPictures:
     def test_a_table_is_shown_the_pictures_of_its_game(self, demo_app, make_table):
         client = demo_app.test_client()
         source = demo_app.config["FRAME_SOURCE"]
-        for game in ("qwinto", "knister", "twenty_one"):
+        for game in ("qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice"):
             code = make_table(client, game=game)
             info = client.get(f"/api/camera?table={code}").json
             own = [p for p in source.files if p.stem.startswith(game + "_")]
@@ -38,6 +38,24 @@ class TestDemoPictures:
             assert len(seen) == len(own)
             others = {p.read_bytes() for p in source.files if p not in own}
             assert not seen & others
+
+    @pytest.mark.parametrize("game, dice", [
+        ("kuh_vadis", [(None, "1"), (None, "2"), (None, "3"), (None, "5"), (None, "cow")]),
+        ("the_choice", [("blue", "2"), ("red", "4"), ("yellow", "6")]),
+    ])
+    def test_the_special_games_demo_pictures_are_read(self, demo_app, make_table, game, dice):
+        """Kuh Vadis and The Choice have demo pictures too (renders of vision.special_dice,
+        sample_images/render_special.py), read by the shipped reader like any table camera."""
+        client = demo_app.test_client()
+        code = make_table(client, game=game)
+        for _ in range(6):
+            r = client.post(f"/api/tables/{code}/camera")
+            if r.status_code == 503:
+                pytest.skip("no face-reader model")
+            if r.json["settled"]:
+                break
+        assert r.json["settled"]
+        assert sorted((d["colour"], str(d["face"])) for d in r.json["dice"]) == sorted(dice, key=str)
 
     def test_a_picture_stays_until_the_next_is_asked_for(self, demo_app, make_table):
         client = demo_app.test_client()
