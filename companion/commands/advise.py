@@ -27,8 +27,9 @@ def register(sub) -> None:
     p.add_argument("--attempt", type=int, default=1, metavar="N",
                    help="which attempt this roll is (default 1: a roller may roll again)")
     p.add_argument("--players", type=int, metavar="N",
-                   help="players at the table (default: 1 for the roller, 2 for another "
-                        "player; twenty one is valued differently alone and at a table)")
+                   help="players at the table (default: the fewest the game allows, at "
+                        "least 2 for another player; twenty one is valued differently alone "
+                        "and at a table)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS, metavar="N",
                    help=f"CPU time for the advice (default {DEFAULT_BUDGET_MS})")
@@ -44,7 +45,7 @@ def run(args) -> int:
     if args.top < 0:
         raise BadInput(f"--top must be 0 (all) or more, not {args.top}")
     game, sheet = game_and_sheet(args, args.sheet)
-    players = args.players or (1 if args.role == ROLLER else 2)
+    players = args.players or max(game.min_players, 1 if args.role == ROLLER else 2)
     if not game.min_players <= players <= game.max_players:
         raise BadInput(f"{game.title} is played by {game.min_players}-{game.max_players} "
                        f"players, not {players}")

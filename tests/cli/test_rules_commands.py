@@ -142,6 +142,13 @@ class TestAdvise:
         expected = [o["expected"] for o in data["options"]]
         assert expected == sorted(expected, reverse=True)
 
+    def test_kuh_vadis_a_two_player_game_by_default_with_the_dice_to_keep(self, capsys):
+        code, out, _ = run(capsys, "advise", "--game", "kuh_vadis", "--roll", "cow cow 3 3 1",
+                           "--json")
+        data = json.loads(out)
+        assert code == 0 and data["options"][0]["expected"] <= 1
+        assert any(d["action"] == "reroll" for d in data["dice"])
+
     def test_qwinto_before_the_roll_which_colours(self, capsys):
         code, out, _ = run(capsys, "advise", "--game", "qwinto", "--json")
         data = json.loads(out)
