@@ -5,9 +5,12 @@ spaces x life) and (line + LINE_SHARE x reach x life), where `reach` is the long
 the line can still go through unused number spaces (13 on an empty grid), `life` falls
 from 1 to 0 with the side's misthrows (3 end it), and the point tables are read between
 their steps (8 points at 7 crosses, 13 at 10: 10.5 at 8.5). A side already scored counts
-its points; a side not begun counts what an empty side is worth. The shares were chosen
-on seeded head-to-head games (docs/advisor.md). The advisor never ends a first side
-early: ending it only gives up the side's open spaces.
+its points; a side not begun counts what an empty side is worth. The advisor never ends
+a first side early: ending it only gives up the side's open spaces.
+
+The shares, on the same 40 seeded games against greedy (advisor's mean, share of games
+won): RING_SHARE 0.6 / LINE_SHARE 0.6: 33.6, 78 %; 0.4 / 0.6: 33.4, 75 %; 0.8 / 0.6:
+31.5, 73 %; 0.6 / 0.4: 30.9, 65 %; 0.6 / 0.8: 32.7, 79 %.
 """
 from __future__ import annotations
 
