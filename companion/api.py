@@ -788,3 +788,4 @@ def check():
 
 
 from . import teach_api  # noqa: E402,F401  (its routes are on this blueprint)
+from . import advice_api  # noqa: E402,F401  (its routes are on this blueprint)

@@ -1,0 +1,55 @@
+"""The advisor's hints for one seat (routes on `api.bp`, under `/api`):
+
+- `GET /tables/<code>/advice?seat=N` -> every legal placement of seat N for the current
+  roll, best first, each with its expected final score, a reason and its marks (so the
+  page can shade the fields), and the dice choices when N is the roller who may roll
+  again.
+
+Only the player of that seat gets its hints (and the table's creator for a seat nobody
+has claimed, whose sheet the creator writes): another player's hints are refused with
+403. The advice comes from `engine.advice` with a 200 ms CPU budget; each table's
+evaluators are built once and kept on the app (Knister's line tables take about 80 ms).
+"""
+from __future__ import annotations
+
+import time
+
+from flask import current_app, jsonify, request
+
+from engine.advice import DEFAULT_BUDGET_MS, advise, evaluator_for
+
+from .api import ApiError, bp, load, viewer
+
+
+def _evaluator(game, players: int):
+    cache = current_app.extensions.setdefault("advice_evaluators", {})
+    key = (game.name, game.layout.info.name, players)
+    if key not in cache:
+        cache[key] = evaluator_for(game, players)
+    return cache[key]
+
+
+@bp.get("/tables/<code>/advice")
+def advice(code: str):
+    rec, seq, table = load(code)
+    seat = request.args.get("seat", type=int)
+    if seat is None or not 0 <= seat < len(table.players):
+        raise ApiError(400, f"name a seat 0-{len(table.players) - 1}: ?seat=N")
+    mine, creator = viewer(rec)
+    if seat != mine and not (creator and not rec.seats[seat].claimed):
+        raise ApiError(403, "hints are shown only to the player whose sheet it is")
+    out = {"seat": seat, "seq": seq, "options": [], "dice": [], "best": None}
+    legal = table.legal(seat)
+    if not legal:
+        return jsonify(out)
+    game = table.games[seat]
+    roller = seat == table.roller
+    left = game.max_attempts - len(table.attempts) if roller and table.may_reroll() else 0
+    result = advise(game, table.sheets[seat], table.roll, table.role(seat), attempts_left=left,
+                    players=len(table.players), seed=seq, budget_ms=DEFAULT_BUDGET_MS,
+                    clock=time.process_time, evaluator=_evaluator(game, len(table.players)))
+    out["options"] = [dict(o.to_json(), marks=[str(m) for m in o.placement.marks])
+                      for o in result.options]
+    out["dice"] = [d.to_json() for d in result.dice]
+    out["best"] = str(result.best.placement)
+    return jsonify(out)

@@ -1,0 +1,51 @@
+"""The advisor's hints through the API: a player's own seat only, ranked, with marks."""
+
+
+def roll(client, code, dice):
+    r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": dice})
+    assert r.status_code in (200, 201), r.json
+    return r
+
+
+class TestAdviceRoute:
+    def test_the_roller_gets_every_legal_placement_ranked_with_the_dice(self, client,
+                                                                        make_table):
+        code = make_table(client, "qwinto", ["Ann", "Bob"])
+        roll(client, code, "orange:3 purple:5")
+        r = client.get(f"/api/tables/{code}/advice?seat=0")
+        assert r.status_code == 200
+        options = r.json["options"]
+        legal = client.get(f"/api/tables/{code}").json["me"]["seats"]["0"]["legal"]
+        assert sorted(o["placement"] for o in options) == sorted(legal)
+        assert [o["expected"] for o in options] == sorted((o["expected"] for o in options),
+                                                          reverse=True)
+        assert r.json["best"] == options[0]["placement"] and options[0]["reason"]
+        assert all(o["marks"] == ([] if o["placement"] == "fail" else [o["placement"]])
+                   for o in options)
+        assert {d["action"] for d in r.json["dice"]} == {"keep", "reroll"}
+
+    def test_nothing_to_hint_before_the_roll(self, client, make_table):
+        code = make_table(client, "knister", ["Ann"])
+        r = client.get(f"/api/tables/{code}/advice?seat=0")
+        assert r.status_code == 200 and r.json["options"] == [] and r.json["best"] is None
+
+    def test_another_players_hints_are_refused(self, client, client2, make_table):
+        code = make_table(client, "knister", ["Ann", "Bob"])
+        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        roll(client, code, "3 4")
+        assert client2.get(f"/api/tables/{code}/advice?seat=1").status_code == 200
+        for who, seat in ((client2, 0), (client, 1)):
+            r = who.get(f"/api/tables/{code}/advice?seat={seat}")
+            assert r.status_code == 403 and "only to the player" in r.json["error"]
+
+    def test_the_creator_gets_hints_for_a_seat_nobody_claimed(self, client, make_table):
+        code = make_table(client, "knister", ["Ann", "Bob"])
+        roll(client, code, "3 4")
+        r = client.get(f"/api/tables/{code}/advice?seat=1")
+        assert r.status_code == 200 and len(r.json["options"]) == 25
+
+    def test_a_seat_that_is_not_there(self, client, make_table):
+        code = make_table(client, "knister", ["Ann"])
+        for query in ("", "?seat=5", "?seat=x"):
+            r = client.get(f"/api/tables/{code}/advice{query}")
+            assert r.status_code == 400 and "name a seat" in r.json["error"]
