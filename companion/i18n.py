@@ -161,6 +161,9 @@ STRINGS: dict[str, dict[str, str]] = {
                             "de": "Kein Feld passt zu diesem Wurf: noch einmal würfeln (Wurf {i} "
                                   "von {n}) oder passen."},
     "roll_again": {"en": "Roll again", "de": "Noch einmal würfeln"},
+    "hint_switch": {"en": "Hints", "de": "Tipps"},
+    "hint_best": {"en": "Best", "de": "Am besten"},
+    "hint_expected": {"en": "expected points", "de": "erwartete Punkte"},
     "confirm_special": {"en": "Tap again to confirm", "de": "Zum Bestätigen noch einmal tippen"},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "

@@ -425,6 +425,51 @@
       return true;
     }
 
+    // the advisor's hints: a switch per player on this phone (off until turned on, then
+    // remembered); the server gives hints only for the player's own seat
+    const hintCache = new Map();
+    const hintKey = seat => "hint:" + code + ":" + seat;
+    function hintSwitch(seat) {
+      const box = el("input", { type: "checkbox", id: "hint-switch" });
+      box.checked = localStorage.getItem(hintKey(seat)) === "1";
+      box.addEventListener("change", () => { localStorage.setItem(hintKey(seat), box.checked ? "1" : "0"); render(); });
+      return el("label", { class: "hint-switch" }, box, " " + T.hint_switch);
+    }
+    async function showHints(seat, opt, box) {
+      if (localStorage.getItem(hintKey(seat)) !== "1" || !opt.legal.length) return;
+      const key = state.seq + ":" + seat;
+      let advice = hintCache.get(key);
+      if (!advice) {
+        const r = await fetch("/api/tables/" + code + "/advice?seat=" + seat);
+        if (!r.ok) return;
+        advice = await r.json();
+        hintCache.set(key, advice);
+      }
+      if (seatShown() !== seat || state.seq + ":" + seat !== key || !box.isConnected || !advice.options.length) return;
+      const best = new Map();     // field -> the most expected points of a placement writing there
+      for (const o of advice.options) for (const m of o.marks) {
+        const p = parseMark(m); if (!p) continue;
+        const k = p.row + "@" + p.col;
+        if (!best.has(k) || best.get(k) < o.expected) best.set(k, o.expected);
+      }
+      const values = [...best.values()];
+      const hi = Math.max(...values), lo = Math.min(...values);
+      box.querySelectorAll(".cell.legal").forEach(c => {
+        const v = best.get(c.dataset.key); if (v === undefined) return;
+        const level = hi > lo ? (v - lo) / (hi - lo) : 1;
+        c.classList.add(level > 0.66 ? "hint-high" : level > 0.33 ? "hint-mid" : "hint-low");
+        c.title = T.hint_expected + ": " + v.toFixed(1);
+      });
+      const top = advice.options[0];
+      for (const m of top.marks) {
+        const p = parseMark(m); if (!p) continue;
+        const c = box.querySelector(`.cell[data-key="${p.row}@${p.col}"]`);
+        if (c) c.classList.add("hint-best");
+      }
+      box.append(el("p", { id: "advice", class: "note" }, T.hint_best + ": " +
+        answerText(top.placement, state.players[seat].view) + " (" + top.expected.toFixed(1) + "): " + top.reason));
+    }
+
     function seatShown() {
       const w = state.me.writes_for;
       if (standIn !== null && state.me.stand_in === standIn) return standIn;
@@ -492,6 +537,8 @@
         });
         $("#hint").textContent = T.legal_hint + " " + T.again_hint;
       }
+      sw.append(hintSwitch(seat));
+      showHints(seat, opt, box);
       const actions = $("#actions"); actions.innerHTML = "";
       if (building) actions.append(builtAnswer(seat, opt));
       if (listMode) {
