@@ -89,6 +89,13 @@ def win_line(label: str, a: list[float], b: list[float]) -> str:
             f"(95 % CI {lo * 100:.1f}-{hi * 100:.1f} %, n={len(a)})")
 
 
+def summary(title: str, scores: dict, label: str, adv: Timed) -> list[str]:
+    out = [title] + [f"  {k:<8} {spread(v)}" for k, v in scores.items()]
+    out.append(win_line(label, scores["advisor"], scores["greedy"]))
+    out.append(f"  advisor call time: {times(adv.calls)}")
+    return out
+
+
 def solo(name: str, games: int, budget: float) -> list[str]:
     game = load_game(name)
     adv = Timed(game, budget_s=budget, clock=time.process_time)
@@ -97,11 +104,7 @@ def solo(name: str, games: int, budget: float) -> list[str]:
         scores["random"].append(play_game(game, [RandomPlayer()], seed)[0])
         scores["greedy"].append(play_game(game, [GreedyPlayer()], seed)[0])
         scores["advisor"].append(play_game(game, [adv], seed)[0])
-    out = [f"{name} solo, {games} seeded games"]
-    out += [f"  {k:<8} {spread(v)}" for k, v in scores.items()]
-    out.append(win_line("same dice", scores["advisor"], scores["greedy"]))
-    out.append(f"  advisor call time: {times(adv.calls)}")
-    return out
+    return summary(f"{name} solo, {games} seeded games", scores, "same dice", adv)
 
 
 def table3(name: str, games: int, budget: float) -> list[str]:
@@ -118,11 +121,8 @@ def table3(name: str, games: int, budget: float) -> list[str]:
         result = play_game(game, seats, seed)
         for p, s in zip(seats, result):
             scores[p.name].append(s)
-    out = [f"{name}, 3 players (advisor, greedy, random at one table), {games} seeded games"]
-    out += [f"  {k:<8} {spread(v)}" for k, v in scores.items()]
-    out.append(win_line("same table", scores["advisor"], scores["greedy"]))
-    out.append(f"  advisor call time: {times(adv.calls)}")
-    return out
+    return summary(f"{name}, 3 players (advisor, greedy, random at one table), {games} "
+                   f"seeded games", scores, "same table", adv)
 
 
 def duel(name: str, games: int, budget: float) -> list[str]:
