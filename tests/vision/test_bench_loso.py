@@ -1,0 +1,54 @@
+"""The leave-one-setup-out table tells the sets a model saw from those it never saw."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("vision_accuracy", ROOT / "bench" / "vision_accuracy.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class _Meta:
+    def __init__(self, meta):
+        self.custom_metadata_map = meta
+
+
+class _Session:
+    def __init__(self, meta):
+        self._meta = meta
+
+    def get_modelmeta(self):
+        return _Meta(self._meta)
+
+
+def test_a_face_reader_saw_the_real_sets_of_its_samples(bench):
+    s = _Session({"samples": json.dumps({"byler_d6_train": [1], "synth": [2], "render": [3], "epanemu_own": [4]})})
+    assert bench.trained_on(s) == {"byler_d6_train", "epanemu_own"}
+
+
+def test_a_detector_saw_its_sets_or_those_of_its_card(bench):
+    assert bench.trained_on(_Session({"sets": json.dumps(["byler_d6_train"])})) == {"byler_d6_train"}
+    assert bench.trained_on(_Session({})) == {"byler_d6_train", "matteop65"}
+
+
+def test_the_shipped_models_never_saw_the_newer_sets(bench):
+    from vision.detect import load_detector
+    from vision.read import load_session
+    seen = bench.trained_on(load_session()) | bench.trained_on(load_detector())
+    assert "epanemu_own" not in seen and "tomitomi3_crops" not in seen
+    assert "matteop65" in seen
+
+
+def test_without_takes_a_set_and_one_or_two_models(bench):
+    assert bench._without("matteop65=a.onnx") == ("matteop65", (Path("a.onnx"), None))
+    assert bench._without("matteop65=a.onnx,b.onnx") == ("matteop65", (Path("a.onnx"), Path("b.onnx")))
+    with pytest.raises(Exception, match="SET=FACE"):
+        bench._without("matteop65")
