@@ -80,6 +80,15 @@ _DETECTOR: list = []  # the die detector's session, shared the same way
 _VISION_LOCK = threading.Lock()
 
 
+def detector():
+    """vision's die detector (`DieDetector`) on the shared detector session."""
+    with _VISION_LOCK:
+        detect = importlib.import_module("vision.detect")
+        if not _DETECTOR:
+            _DETECTOR.append(detect.load_detector())
+        return detect.DieDetector(_DETECTOR[0])
+
+
 def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
     """vision's `DiceReader` for this palette and these faces, built once each (they share
     one face-reader session and one detector session); `ReaderUnavailable` when vision has no

@@ -137,6 +137,13 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
     ("app.seat_taken", "{name} has already joined this table",
      "{name} sitzt schon an diesem Tisch"),
     ("app.no_table", "there is no table '{code}'", "es gibt keinen Tisch '{code}'"),
+    ("app.teach_no_die", "no die in the middle of the photo: hold the phone close over one die, "
+                         "with the die in the middle",
+     "kein Würfel in der Bildmitte: das Handy nah über einen Würfel halten, den Würfel in der Mitte"),
+    ("app.teach_small", "the die is {n} px in the photo: come closer (at least {m} px)",
+     "der Würfel ist {n} px groß im Foto: näher herangehen (mindestens {m} px)"),
+    ("app.teach_blurred", "the photo is blurred: hold the phone still and let it focus on the die",
+     "das Foto ist unscharf: das Handy ruhig halten und auf den Würfel scharf stellen lassen"),
     ("app.players_exactly", "{game} is played by {a} players, not {n}",
      "{game} wird von {a} Spielern gespielt, nicht von {n}"),
     ("app.rejoin_host", "only the table's creator can show a rejoin code",

@@ -109,6 +109,9 @@ def teach_example(code: str):
     except (T.TeachError, BadFrame) as exc:
         raise ApiError(400, str(exc)) from None
     box = T.locate_die(image)
+    problem = T.crop_problem(image, box)
+    if problem is not None:     # a photo of the table, a tiny or a blurred die: nothing written
+        raise ApiError(422, problem)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
     _forget_reader(rec.code)
     thumb = base64.b64encode(T.thumbnail(image, box)).decode()

@@ -226,6 +226,47 @@ def locate_die(bgr) -> tuple[int, int, int, int]:
     return best[1] if best else (0, 0, int(w), int(h))
 
 
+SHARP = 20.0        # the variance of the Laplacian of the die's crop (at most 96 px)
+MIN_SIDE = 40       # px: the die's side in the photo
+MIN_SHARE = 0.15    # a die the detector finds, as a share of the photo's shorter side
+
+
+def crop_problem(bgr, box) -> str | None:
+    """Why the crop `box` of a teaching photo is no sample of a die (None: it is one): no die in
+    the middle of the photo (`locate_die` found none, and vision's detector finds no die of at
+    least 15 % of the photo's shorter side either), a die under 40 px, or a blurred crop (the
+    variance of the Laplacian of the die's crop, at most 96 px, under 20). Measured on renders of
+    the nine special designs, 8 photos each (docs/companion.md, "Teach your dice")."""
+    import cv2
+
+    from vision.read import CONTEXT, crop_square
+    h, w = bgr.shape[:2]
+    seen = _detected_sides(bgr) if tuple(box) == (0, 0, w, h) else None
+    big = [s for s in seen or () if s >= MIN_SHARE * min(h, w)]
+    if tuple(box) == (0, 0, w, h) and seen is not None and not big:
+        return ("no die in the middle of the photo: hold the phone close over one die, with "
+                "the die in the middle")
+    side = max(box[2] - box[0], box[3] - box[1])
+    if side < MIN_SIDE:
+        return f"the die is {side} px in the photo: come closer (at least {MIN_SIDE} px)"
+    # at the photo's own scale (at most 96 px): a small die enlarged would look blurred
+    grey = cv2.cvtColor(crop_square(bgr, box, int(min(96, side * CONTEXT)), CONTEXT),
+                        cv2.COLOR_BGR2GRAY)
+    if cv2.Laplacian(grey, cv2.CV_64F).var() < SHARP:
+        return "the photo is blurred: hold the phone still and let it focus on the die"
+    return None
+
+
+def _detected_sides(bgr) -> list[int] | None:
+    """The sides of the dice vision's detector finds in the photo (None: no detector)."""
+    try:
+        from .reader import detector
+        boxes = detector()(bgr).boxes
+    except (ImportError, FileNotFoundError, OSError, RuntimeError):
+        return None
+    return [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
+
+
 def thumbnail(bgr, box, side: int = 96) -> bytes:
     """A small JPEG of what was taught (the reader's square crop of the box)."""
     import cv2

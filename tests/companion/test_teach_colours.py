@@ -162,5 +162,6 @@ def test_the_calibration_survives_a_restart(app, make_table):
     yellow_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["yellow"], n_dice=1,
                                 light=WARM, dice_set=own)
     assert [d["colour"] for d in settled(again, code, yellow_alone.image)["dice"]] == ["yellow"]
+    # the standard colours do not name it yellow (orange, or no colour when the page is not sure)
     assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"), yellow_alone.image)["dice"]] \
-        == ["orange"]
+        in (["orange"], [None])

@@ -185,3 +185,26 @@ def test_each_game_teaches_its_own_faces(client, make_table, game, faces, colour
     state = client.get(f"/api/tables/{code}/teach").json
     assert state["faces"] == faces and state["colours"] == colours
     assert not state["ready"] and not state["in_use"] and state["examples"] == []
+
+
+def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, make_table, photo):
+    """A distant photo of the table labelled "6", a blurred one, a die a few pixels wide: each is
+    refused (422) saying why, and nothing is taught; a close-up is taken."""
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis")
+    table = render_special_scene(np.random.default_rng(1001), KV, n_dice=2, size=(1200, 1600),
+                                 side_range=(50, 90))
+    distant = cv2.imencode(".jpg", table.image)[1].tobytes()
+    sharp = cv2.imdecode(np.frombuffer(photo(KV, 5, seed=7), np.uint8), cv2.IMREAD_COLOR)
+    blurred = cv2.imencode(".jpg", cv2.GaussianBlur(sharp, (0, 0), 4.0))[1].tobytes()
+    tiny = cv2.imencode(".jpg", cv2.resize(sharp, (36, 36), interpolation=cv2.INTER_AREA))[1].tobytes()
+    for picture, words in ((distant, "no die in the middle of the photo"),
+                           (blurred, "the photo is blurred"), (tiny, "come closer")):
+        r = teach(client, code, "cow", picture)
+        assert r.status_code == 422 and words in r.json["error"], (words, r.json)
+    assert client.get(f"/api/tables/{code}/teach").json["examples"] == []
+    r = teach(client, code, 5, photo(KV, 5, seed=7))
+    assert r.status_code == 201
+    de = client.post(f"/api/tables/{code}/teach?lang=de", data={"face": "5", "photo": (__import__("io").BytesIO(blurred), "d.jpg")},
+                     content_type="multipart/form-data")
+    assert de.json["error"].startswith("das Foto ist unscharf")
