@@ -179,7 +179,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         players.append({
             "seat": s, "name": info.name, "claimed": info.claimed,
             "layout": {"name": layout.name, "confidence": layout.confidence,
-                       "recon": layout.is_recon, "note": layout.note},
+                       "recon": layout.is_recon, "note": translate(layout.note, language)},
             "sheet": sheet_json,
             "view": translate_view(view, language),
             "score": translate_score(sc.to_json(), language),

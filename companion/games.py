@@ -242,7 +242,7 @@ def _knister_view(game: Game, data: dict) -> dict:
         {"label": labels[r], "colour": None, "cells": [
             {"row": labels[r], "col": c, "value": v, "colour": None, "printed": None,
              "shape": "square"} for c, v in enumerate(row)]}
-        for r, row in enumerate(grid)], "extras": []}
+        for r, row in enumerate(grid)], "extras": [], "numbered": True}
 
 
 @view("twenty_one")

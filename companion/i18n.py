@@ -102,6 +102,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "send_roll": {"en": "Roll", "de": "Würfeln"},
     "second_attempt": {"en": "Second attempt", "de": "Zweiter Wurf"},
     "correct_roll": {"en": "Correct the roll", "de": "Wurf korrigieren"},
+    "roll_waiting": {"en": "The others write on this roll now. A die read or tapped wrong?",
+                     "de": "Jetzt tragen die anderen auf diesen Wurf ein. Ein Würfel falsch "
+                           "erkannt oder getippt?"},
     "clear": {"en": "Clear", "de": "Leeren"},
     "camera": {"en": "Camera", "de": "Kamera"},
     "start_camera": {"en": "Start camera", "de": "Kamera starten"},

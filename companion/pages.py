@@ -69,10 +69,16 @@ def _unknown(exc):
     return error_page(404, translate(str(exc), g.get("lang", "en")))
 
 
+def _games(language: str) -> list[dict]:
+    """Every game for a page, its layouts' notes in the page's language."""
+    return [dict(game, layouts=[dict(l, note=translate(l["note"], language)) for l in game["layouts"]])
+            for game in G.all_games()]
+
+
 @bp.get("/")
 def index():
     store = get_store()
-    games = G.all_games()
+    games = _games(g.lang)
     titles = {g["name"]: g["title"] for g in games}  # "Twenty One", not "twenty_one"
     return render_template("index.html", games=games, recent=store.list_tables(8), titles=titles,
                            public_url=current_app.config.get("PUBLIC_URL"))
@@ -123,7 +129,7 @@ def qr_home():
 
 @bp.get("/check")
 def check():
-    return render_template("check.html", games=G.all_games())
+    return render_template("check.html", games=_games(g.lang))
 
 
 def _base_url() -> str:

@@ -115,6 +115,42 @@ CATALOGUE: tuple[tuple[str, str, str], ...] = (
     ("game.sum", "the dice add up to {total}, not {v}",
      "die Würfel ergeben zusammen {total}, nicht {v}"),
 
+    # -- the shipped layouts' notes (shown where a layout is chosen; data of engine/layouts) ------
+    ("layout.note.qwinto",
+     "The printed Qwinto sheet; three independent public implementations agree (SHEETS.md).",
+     "Der gedruckte Qwinto-Zettel; drei unabhängige öffentliche Umsetzungen stimmen überein."),
+    ("layout.note.knister",
+     "The 5x5 grid with its printed combination table (rule text and SHEETS.md).",
+     "Das 5x5-Raster mit seiner gedruckten Kombinationstabelle (nach der Spielregel)."),
+    ("layout.note.twenty_one",
+     "Colour arrangement reconstructed (not published): each colour once per row, the order "
+     "rotated by sheet and row; printed numbers 6-5-4-3-2-1 (row 1 H, rows 2-5 M). Replace it "
+     "with the arrangement printed on your own sheet.",
+     "Farbanordnung rekonstruiert (nicht veröffentlicht): jede Farbe einmal pro Reihe, die "
+     "Reihenfolge je Zettel und Reihe verschoben; gedruckte Zahlen 6-5-4-3-2-1 (Reihe 1 H, Reihen "
+     "2-5 M). Ersetze sie durch die Anordnung auf deinem eigenen Zettel."),
+    ("layout.note.kuh_vadis",
+     "Reconstructed pad (SHEETS.md): it matches the reported square counts, but the printed pads "
+     "are not published. Rows top to bottom (A-G), columns left to right (0-6); C = cow, X/O = "
+     "printed starting crosses/circles. Replace it with the pad you play on.",
+     "Rekonstruierter Block: Er passt zu den berichteten Feldzahlen, die gedruckten Blöcke sind "
+     "aber nicht veröffentlicht. Reihen von oben nach unten (A-G), Spalten von links nach rechts "
+     "(0-6); C = Kuh, X/O = gedruckte Start-Kreuze/-Kreise. Ersetze ihn durch den Block, auf dem "
+     "ihr spielt."),
+    ("layout.note.the_choice",
+     "Reconstructed sheet: ring colours, number grid and the number points (except lines of 1, "
+     "10, 11 and 13 spaces) are not published. The front is the default side of SHEETS.md (it "
+     "fits Tim's path 8-12-7-3-1-9-4 and his ring crosses). The back is a second reconstruction "
+     "made to fit the rule text's four-player example, which the front cannot (Tim's three "
+     "touching colour spaces green, green, yellow and Maria's line 6-2-1). Replace it with the "
+     "sheet you play on.",
+     "Rekonstruierter Zettel: Ringfarben, Zahlenraster und Zahlenpunkte (außer für Linien aus 1, "
+     "10, 11 und 13 Feldern) sind nicht veröffentlicht. Die Vorderseite ist die rekonstruierte "
+     "Standardseite (sie passt zu Tims Weg 8-12-7-3-1-9-4 und seinen Ringkreuzen). Die Rückseite "
+     "ist eine zweite Rekonstruktion, passend zum Beispiel mit vier Spielern aus der Spielregel, "
+     "das die Vorderseite nicht erlaubt (Tims drei aneinanderliegende Farbfelder grün, grün, gelb "
+     "und Marias Linie 6-2-1). Ersetze ihn durch den Zettel, auf dem ihr spielt."),
+
     # -- the companion's own refusals -------------------------------------------------------------
     ("app.answered_you", "you have already answered this roll",
      "du hast auf diesen Wurf schon eingetragen"),

@@ -161,12 +161,14 @@
     const half = Math.ceil(view.columns / 2);
     return [[0, half], [half, view.columns]].map(([a, b]) => gridOf(
       view.rows.map(r => Object.assign({}, r, { cells: r.cells.slice(a, b) })), b - a, opts, true,
-      Array.from({ length: b - a }, (_, i) => a + i + 1)));
+      Array.from({ length: b - a }, (_, i) => a + i)));     // numbered as the engine's sentences number them
   }
   function drawSheet(view, opts) {
     opts = opts || {};
     const split = halves(view, opts);
-    const grid = view.ring ? ringOf(view, opts) : split ? el("div", { class: "halves" }, split) : gridOf(view.rows, view.columns, opts, true);
+    // `numbered`: the sheet's words name its columns (Knister's "column 0"): their numbers above
+    const numbers = view.numbered ? Array.from({ length: view.columns }, (_, i) => i) : undefined;
+    const grid = view.ring ? ringOf(view, opts) : split ? el("div", { class: "halves" }, split) : gridOf(view.rows, view.columns, opts, true, numbers);
     const wrap = el("div", {}, grid);
     if (view.caption) wrap.append(el("p", { class: "note caption" }, view.caption));
     for (const ex of view.extras || []) {
@@ -301,6 +303,16 @@
     const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
     // a second attempt rolls the dice of the first again: say which
     const rerolled = again && state.roll ? state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
+    // no new roll now (the others answer the roll): the pad only for a correction, when asked for
+    const waiting = state.roll && !state.turn_complete && !again;
+    if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
+    if (waiting && box.dataset.correcting !== String(state.seq)) {
+      box.append(el("h2", {}, T.enter_roll), el("p", { class: "note", id: "roll-waiting" }, T.roll_waiting),
+        el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", id: "open-correction",
+          onclick: () => { box.dataset.correcting = String(state.seq); rollEntry(box, state, code, refresh); } }, T.correct_roll + " …")));
+      window.fillRoll = dice => { box.dataset.correcting = String(state.seq); rollEntry(box, state, code, refresh); window.fillRoll(dice); };
+      return;
+    }
     // Element.append writes a null as the text "null": every optional part goes through el()
     const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
     box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
@@ -722,7 +734,8 @@
       if (chooser && !seats.contains(document.activeElement)) seatChooser(seats, state, code, () => { location.href = "/t/" + code + "/sheet"; });
       const rank = $("#ranking"); rank.innerHTML = "";
       rank.classList.toggle("hidden", !state.is_over);
-      if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", {}, s.player + " · " + s.total +
+      // equal scores share a rank ("1. Anna 43, 1. Ben 43"): each line's number is its rank
+      if (state.is_over) rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s => el("li", { value: s.rank }, s.player + " · " + s.total +
         (s.rating ? " · " + s.rating : "")))));     // a solo game: the rule book's rating
       const box = $("#sheets"); box.innerHTML = "";
       for (const p of state.players) {

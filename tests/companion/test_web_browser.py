@@ -827,6 +827,9 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
         ann.click('#roll-entry .pad [data-die="yellow:2"]')
         ann.click("#send-roll")
         wait_seq([ann], seq + 1)
+    ann.wait_for_selector("#open-correction")       # the pad only for a correction, when asked
+    assert ann.locator("#roll-entry .pad").count() == 0
+    ann.click("#open-correction")
     ann.wait_for_selector("#correct-roll")
     assert state_of(ann, code)["attempts"] and not state_of(ann, code)["may_reroll"]
     assert ann.locator("#send-roll").count() == 0

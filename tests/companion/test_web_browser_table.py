@@ -280,7 +280,8 @@ def test_every_field_to_tap_is_a_fingers_width(base_url, browser, size):
             assert ann.evaluate("document.documentElement.scrollWidth") <= width, game
             if game == "qwinto":
                 assert ann.locator("#sheet .halves .sheet").count() == 2
-                assert ann.locator("#sheet .lbl.colno").all_text_contents() == [str(i) for i in range(1, 13)]
+                # numbered as the rules' sentences number them ("already stands in column 4")
+                assert ann.locator("#sheet .lbl.colno").all_text_contents() == [str(i) for i in range(12)]
                 shot(ann, f"qwinto-halves-{size}")
 
 
@@ -379,3 +380,36 @@ def test_a_die_read_without_a_sure_colour_is_given_one_with_a_tap(base_url, brow
         ann.click("#send-roll")
         wait_seq([ann], 1)
         assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == [("orange", 3), ("yellow", 5)]
+
+
+def test_smaller_things_of_a_first_game(base_url, browser):
+    """Equal scores share a rank ("1. Ann, 1. Bob", not "1., 2."); Knister's sheet numbers its
+    columns as its score lines name them ("column 0"); German pages show the layouts' notes in
+    German (no "SHEETS.md"); the roller's phone shows no dice pad while the others write, only a
+    way to correct the roll."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "knister")
+        api = "(args) => fetch('/api/tables/' + args[0] + '/actions', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(args[1])}).then(r => r.json())"
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.wait_for_selector("#sheet .lbl.colno")
+        assert ann.locator("#sheet .lbl.colno").all_text_contents() == ["0", "1", "2", "3", "4"]
+        # both write the same sum in the same field every turn: equal sheets, equal scores
+        for i in range(25):
+            ann.evaluate(api, [code, {"type": "roll", "roll": "3 4"}])
+            if i == 0:
+                ann.reload()        # the roller waits for the others: no pad, a way to correct
+                ann.wait_for_selector("#roll-waiting")
+                assert ann.locator("#roll-entry .pad").count() == 0
+                assert ann.is_visible("#open-correction")
+            for seat in (0, 1):
+                state = ann.evaluate(api, [code, {"type": "place", "seat": seat,
+                                                  "placement": f"{'ABCDE'[i // 5]}7@{i % 5}"}])
+        assert state["is_over"], state
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector("#ranking li")
+        assert ann.eval_on_selector_all("#ranking li", "ls => ls.map(l => l.value)") == [1, 1]
+        shot(ann, "knister-tie-390")
+        ann.goto(f"{base_url}/?lang=de")
+        ann.select_option("#game", "kuh_vadis")
+        note = ann.inner_text("#layout-note")
+        assert note.startswith("RECON") and "Block" in note and "SHEETS.md" not in note
