@@ -433,11 +433,17 @@ def join(code: str):
         token = store.join(rec, data["seat"], rec.creator_token if creator else None)
     except SeatTaken as exc:
         raise ApiError(409, str(exc)) from None
-    rec = store.table_record(rec.code)
+    return _seated(rec.code, data["seat"], creator, token)
+
+
+def _seated(code: str, seat: int, creator: bool, token: str) -> Response:
+    """The answer to sitting down (or back) at a seat: the state for it, the seat's cookie, and
+    a `joined` event for the table's other pages."""
+    store = get_store()
+    rec = store.table_record(code)
     seq, table = store.state(rec)
-    current_app.extensions["broker"].publish(rec.code, "joined", {"seq": seq,
-                                                                  "seat": data["seat"]})
-    resp = make_response(jsonify(table_state(rec, seq, table, data["seat"], creator)))
+    current_app.extensions["broker"].publish(rec.code, "joined", {"seq": seq, "seat": seat})
+    resp = make_response(jsonify(table_state(rec, seq, table, seat, creator)))
     return set_token(resp, rec.code, token)
 
 
@@ -477,12 +483,7 @@ def rejoin(code: str):
                              rec.creator_token if creator else None)
     except SeatTaken as exc:
         raise ApiError(409, str(exc)) from None
-    rec = store.table_record(rec.code)
-    seq, table = store.state(rec)
-    current_app.extensions["broker"].publish(rec.code, "joined", {"seq": seq,
-                                                                  "seat": data["seat"]})
-    resp = make_response(jsonify(table_state(rec, seq, table, data["seat"], creator)))
-    return set_token(resp, rec.code, token)
+    return _seated(rec.code, data["seat"], creator, token)
 
 
 @bp.post("/tables/<code>/actions")

@@ -116,6 +116,16 @@ def served(tmp_path, **config):
         server.close()
 
 
+def use_table_camera(page):
+    """Read the table camera until a roll settles, and use the reading for the roll entry."""
+    with page.expect_response(lambda r: r.url.endswith("/camera")) as first:
+        page.click("#read-server-camera")
+    if first.value.status == 503:
+        pytest.skip("no face-reader model: camera reading unavailable")
+    page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+    page.click("#use-reading")
+
+
 def test_start_camera_on_a_plain_http_page_leads_to_the_https_address(browser, tmp_path):
     """A phone on the HTTP address has no camera API (not a secure origin): "Start camera" says
     where the camera works, links to this table at the HTTPS address and explains the browser's
@@ -147,12 +157,7 @@ def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, t
         ann.goto(f"{url}/t/{code}")
         ann.wait_for_selector("#camera-source")
         assert ann.inner_text("#camera-source") == "Demo: sample picture 1 of 2 of this game"
-        with ann.expect_response(lambda r: r.url.endswith("/camera")) as first:
-            ann.click("#read-server-camera")
-        if first.value.status == 503:
-            pytest.skip("no face-reader model: camera reading unavailable")
-        ann.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
-        ann.click("#use-reading")
+        use_table_camera(ann)
         picked = ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)")
         assert picked
         ann.wait_for_timeout(5000)      # longer than the old slideshow's 4 s
@@ -341,12 +346,7 @@ def test_a_reading_with_more_dice_than_the_game_rolls_asks_which(browser, tmp_pa
         code = create_table(ann, url, "knister")
         ann.goto(f"{url}/t/{code}")
         ann.wait_for_selector("#read-server-camera")
-        with ann.expect_response(lambda r: r.url.endswith("/camera")) as first:
-            ann.click("#read-server-camera")
-        if first.value.status == 503:
-            pytest.skip("no face-reader model: camera reading unavailable")
-        ann.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
-        ann.click("#use-reading")
+        use_table_camera(ann)
         ann.wait_for_selector("#seen-box .hint")
         seen = ann.locator("#seen-box .seen").count()
         assert seen > 2
