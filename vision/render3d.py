@@ -23,7 +23,7 @@ cut by the frame), ``tilt`` (degrees between the up face and vertical), ``materi
 Run it in the render environment (``bpy==5.0.1`` needs ``numpy<2``; see ``docs/render3d.md``)::
 
     python -m vision.render3d --out DIR --scenes N [--seed S] [--start K] [--size 640x480]
-        [--samples 32] [--dice pips|kuh_vadis|the_choice|mixed] [--threads T]
+        [--samples 32] [--dice pips|kuh_vadis|the_choice|mixed] [--threads T] [--device cpu|gpu]
 """
 from __future__ import annotations
 
@@ -613,6 +613,7 @@ def main(argv=None) -> int:
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
     ap.add_argument("--threads", type=int, default=0, help="Cycles threads (0: all cores)")
+    ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu", help="render on the CPU or a GPU")
     args = ap.parse_args(argv)
     try:
         from . import render3d_bpy
@@ -637,7 +638,11 @@ def main(argv=None) -> int:
             size = sizes[int(np.random.default_rng([args.seed, k, 1]).integers(len(sizes)))]
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice), args.samples)
             t0 = time.perf_counter()
-            img, hidden = render3d_bpy.render(spec, threads=args.threads)
+            try:
+                img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)
+            except RuntimeError as e:
+                print(f"render3d: {e}", file=sys.stderr)
+                return 2
             name = f"r{args.seed}_{k:06d}.jpg"
             render3d_bpy.write_jpeg(images_dir / name, img, spec.post.jpeg_quality)
             rows = label_rows(spec, img, name, hidden)

@@ -408,11 +408,32 @@ def _camera(cam: CameraSpec):
 
 # ---- render -----------------------------------------------------------------------------------
 
-def _setup(spec: SceneSpec, threads: int) -> None:
+def gpu_backend() -> str | None:
+    """The first of OptiX, CUDA, HIP, oneAPI, Metal whose devices Cycles can use here, or None."""
+    prefs = bpy.context.preferences.addons["cycles"].preferences
+    for backend in ("OPTIX", "CUDA", "HIP", "ONEAPI", "METAL"):
+        try:
+            prefs.compute_device_type = backend
+        except TypeError:  # not built into this Blender
+            continue
+        prefs.get_devices()
+        gpus = [d for d in prefs.devices if d.type == backend]
+        if gpus:
+            for d in prefs.devices:
+                d.use = d.type == backend
+            return backend
+    return None
+
+
+def _setup(spec: SceneSpec, threads: int, device: str = "cpu") -> None:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     sc = bpy.context.scene
     sc.render.engine = "CYCLES"
     sc.cycles.device = "CPU"
+    if device == "gpu":
+        if gpu_backend() is None:
+            raise RuntimeError("no GPU that Cycles can use (OptiX, CUDA, HIP, oneAPI, Metal): render with --device cpu")
+        sc.cycles.device = "GPU"
     sc.cycles.samples = spec.samples
     sc.cycles.use_denoising = True
     sc.cycles.seed = spec.index
@@ -473,9 +494,10 @@ def _hidden(spec: SceneSpec, objects: list) -> list[tuple[float, float]]:
     return out
 
 
-def render(spec: SceneSpec, threads: int = 0) -> tuple[np.ndarray, list[tuple[float, float]]]:
-    """(8-bit BGR picture as a camera gives it, per die (hidden share, top face hidden share))."""
-    _setup(spec, threads)
+def render(spec: SceneSpec, threads: int = 0, device: str = "cpu") -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """(8-bit BGR picture as a camera gives it, per die (hidden share, top face hidden share)).
+    ``device``: ``cpu`` or ``gpu`` (Cycles' GPU backends; a RuntimeError when there is none)."""
+    _setup(spec, threads, device)
     rng = np.random.default_rng([spec.seed, spec.index, 2])
     objects = [_add_die(d, i, rng) for i, d in enumerate(spec.dice)]
     _surface(spec)
