@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate, calibrate_dice,
-                           estimate_gains, measure_body, name_colour)
+                           estimate_gains, measure_body, name_colour, scene_white)
 
 
 def test_palettes_are_the_agreed_names():
@@ -116,6 +116,59 @@ class TestOneDieOfEachColour:
 
 def test_a_dark_blue_die_is_blue_not_black():
     assert name_colour([(90, 50, 20)], PALETTES["twenty_one"], estimate_light=False)[0] == ("blue",)
+
+
+class TestDarkDice:
+    """The top faces of dark plastic dice as measured on byler's training photos (the tune split
+    of bench/data/real_colours.csv), on a photo as dim as those (its white die at ~210): a dark
+    colour is not black, a black die stays black."""
+
+    SEEN = {"white": [(194, 212, 214)], "purple": [(43, 20, 40), (51, 25, 40)], "blue": [(64, 41, 25), (82, 53, 31)],
+            "red": [(38, 29, 71), (42, 37, 86)], "black": [(46, 45, 47), (21, 18, 22)]}
+
+    def test_aubergine_navy_and_burgundy_dice_keep_their_colour(self):
+        truth = [name for name, seen in self.SEEN.items() for _ in seen]
+        colours = [c for seen in self.SEEN.values() for c in seen]
+        img = np.full((60, 60 * len(colours), 3), (178, 180, 180), np.uint8)  # byler's grey card
+        boxes = []
+        for k, c in enumerate(colours):
+            img[10:50, 60 * k + 10:60 * k + 50] = c
+            boxes.append((60 * k + 10, 10, 60 * k + 50, 50))
+        assert ColourNamer(GENERAL)(img, boxes).names == tuple(truth)
+
+
+class TestTheScenesWhite:
+    """Without a stored calibration, a photo's brightest pixels (white pips and dice, paper,
+    glare) set its level and tint before the dice are named (``scene_white``)."""
+
+    @staticmethod
+    def dim_photo(paper=False):
+        img = np.full((100, 100, 3), 150, np.uint8)  # a grey table
+        img[30:70, 30:70] = (165, 170, 170)  # a white die in an underexposed photo (byler's look)
+        if paper:
+            img[:10] = 250  # a sheet of paper: the photo is not dim, so that die is grey
+        return img
+
+    def test_a_white_die_of_a_dim_photo_is_white(self):
+        assert ColourNamer(GENERAL)(self.dim_photo(), [(30, 30, 70, 70)]).names == ("white",)
+
+    def test_beside_something_white_the_same_die_is_grey(self):
+        assert scene_white(self.dim_photo(paper=True)) == Calibration()
+        assert ColourNamer(GENERAL)(self.dim_photo(paper=True), [(30, 30, 70, 70)]).names == ("grey",)
+
+    def test_the_gain_is_capped_and_never_darkens(self):
+        assert max(scene_white(np.full((50, 50, 3), 20, np.uint8)).gains) <= 1.6 * 1.25
+        assert min(scene_white(np.full((50, 50, 3), 20, np.uint8)).gains) == pytest.approx(1.6)
+        assert scene_white(np.full((50, 50, 3), 255, np.uint8)) == Calibration()
+
+    def test_a_tinted_white_is_the_lights_tint(self):
+        img = np.full((60, 60, 3), (200, 230, 240), np.uint8)  # white under a warm lamp
+        b, g, r = scene_white(img).gains
+        assert r == pytest.approx(1.0) and b > g > r and b <= 1.25 + 1e-9
+
+    def test_a_stored_calibration_replaces_it(self):
+        res = ColourNamer(GENERAL, Calibration())(self.dim_photo(), [(30, 30, 70, 70)])
+        assert res.names == ("grey",) and res.measured_bgr == ((165, 170, 170),)
 
 
 class TestTheTablesOwnDice:
