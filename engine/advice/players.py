@@ -4,9 +4,9 @@ Three kinds, used by `bench/advisor.py`, the tests and `dice-companion play --bo
 - `RandomPlayer`: any legal placement, equally likely; rolls again 3 times in 10.
 - `GreedyPlayer`: the placement that scores most now (ties: the one that writes most
   marks, then chance); rolls again only when the roll lets it write nothing.
-- `AdvisorPlayer`: follows the advisor: the best placement, the best dice choice
-  (Qwinto: the best colours to roll), and The Choice's voluntary end of a first side
-  when the evaluator says the sheet is worth more turned over.
+- `AdvisorPlayer`: follows the advisor: the best placement and the best dice choice
+  (Qwinto: the best colours to roll). Like the others it never ends a first side of The
+  Choice early (the advisor's values never gain by it).
 
 `play_game` runs one game on the unchecked core. The dice come from their own seeded
 generator and every seat's choices from another, so players of different kinds on the
@@ -37,9 +37,6 @@ class Player:
     def place(self, game: Game, sheet, roll: Roll, role: str,
               rng: random.Random) -> Placement:
         raise NotImplementedError
-
-    def end_side(self, game: Game, sheet) -> bool:
-        return False
 
 
 def _writes_nothing(game: Game, sheet, roll: Roll) -> bool:
@@ -107,10 +104,6 @@ class AdvisorPlayer(Player):
         return advise(game, sheet, roll, role, evaluator=self.evaluator, seed=self.seed,
                       budget=self._budget()).best.placement
 
-    def end_side(self, game, sheet):
-        worth = getattr(self.evaluator, "end_side_worth", None)
-        return bool(worth and game.end_side_problem(sheet) is None and worth(sheet))
-
 
 def play_game(game: Game, players: Sequence[Player], seed: int,
               max_turns: int = 10_000) -> list[int]:
@@ -136,8 +129,6 @@ def play_game(game: Game, players: Sequence[Player], seed: int,
                 continue
             placement = players[seat].place(game, sheets[seat], roll, role, rngs[seat])
             after = game.apply_result(sheets[seat], roll, role, placement)
-            if players[seat].end_side(game, after):
-                after = game.end_side(after)
             if game.shared_sheet:
                 sheets = [after] * n
             else:
