@@ -17,9 +17,9 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
 from ..dice import Die, Roll
-from ..games.kuh_vadis import (DICE, FACES, NEIGHBOURS, PLAYER_NAMES, SIZE, KuhVadis,
-                               other, results, square_name)
-from ..placement import PASS, Placement
+from ..games.kuh_vadis import (DICE, FACES, NEIGHBOURS, PLAYER_NAMES, ROW_LABELS, SIZE,
+                               KuhVadis, other, results, square_name)
+from ..placement import ENTER, PASS, Mark, Placement
 from .core import Evaluator
 
 STEEPNESS = 0.8
@@ -126,14 +126,16 @@ class KuhVadisEvaluator(Evaluator):
                 else f"the {PLAYER_NAMES[other(me)]} are cut off")
         if placement.kind == PASS:
             return f"no square helps: pass ({need}, {them})"
-        where = square_name("ABCDEFG".index(placement.marks[0].row) * SIZE
+        where = square_name(ROW_LABELS.index(placement.marks[0].row) * SIZE
                             + placement.marks[0].col)
         block = " and it blocks them" if theirs > was else ""
         return f"{where}: {need}, {them}{block}"
 
     # -- the dice ----------------------------------------------------------------------
     def _hand_values(self, sheet):
-        """For the pad `sheet`: best value of each hand with 0, 1, 2 attempts left."""
+        """For the pad `sheet`: (hands, keeps). hands[k][hand]: the chance to win holding
+        these five dice with k more attempts; keeps[k][kept]: the chance when the dice
+        `kept` stay and the others are thrown, with k more attempts after that throw."""
         if self._hands is not None and self._hands[0] == sheet:
             return self._hands[1]
         game = self.game
@@ -144,35 +146,31 @@ class KuhVadisEvaluator(Evaluator):
         for hand in ALL_HANDS:
             if sum(hand) != DICE:
                 continue
-            roll = _faces_key(hand)
             best = pass_value
-            for res in results(roll):
+            for res in results(_faces_key(hand)):
                 if res not in by_result:
                     v = pass_value
                     for i in game._targets(sheet, res.symbol):
-                        mark = Placement.parse(f"{square_name(i)[0]}{res.symbol}@{i % SIZE}")
-                        after = game.apply(sheet, mark, res.quad)
-                        v = max(v, self._chance(after, me))
+                        mark = Placement(ENTER, (Mark(ROW_LABELS[i // SIZE], i % SIZE,
+                                                      res.symbol),))
+                        v = max(v, self._chance(game.apply(sheet, mark, res.quad), me))
                     by_result[res] = v
                 best = max(best, by_result[res])
             final[hand] = best
-        levels = [final]
+        hands, keeps = [final], []
         for _ in range(2):
-            prev = levels[-1]
-            keep_value = {}
-            for kept in ALL_HANDS:
-                n = DICE - sum(kept)
-                keep_value[kept] = sum(
-                    p * prev[tuple(a + b for a, b in zip(kept, t))] for t, p in throws(n))
-            levels.append({h: max(v, max(keep_value[k] for k in _sub_counts(h)))
-                           for h, v in final.items()})
-            levels[-1]["_keep"] = keep_value
-        self._hands = (sheet, levels)
-        return levels
+            keep = {kept: sum(p * hands[-1][tuple(a + b for a, b in zip(kept, t))]
+                              for t, p in throws(DICE - sum(kept)))
+                    for kept in ALL_HANDS}
+            keeps.append(keep)
+            hands.append({h: max(v, max(keep[k] for k in _sub_counts(h)))
+                          for h, v in final.items()})
+        self._hands = (sheet, (hands, keeps))
+        return hands, keeps
 
     def roll_value(self, sheet, roll, attempts_left):
-        levels = self._hand_values(sheet)
-        return levels[min(attempts_left, 2)][_counts(roll)]
+        hands, _ = self._hand_values(sheet)
+        return hands[min(attempts_left, 2)][_counts(roll)]
 
     def reroll_sets(self, sheet, roll):
         faces = [d.face for d in roll.dice]
@@ -192,12 +190,12 @@ class KuhVadisEvaluator(Evaluator):
         return list(seen.values())
 
     def reroll_value(self, sheet, roll, dice, attempts_left):
-        levels = self._hand_values(sheet)
+        _, keeps = self._hand_values(sheet)
         kept = [0] * len(FACES)
         for i, d in enumerate(roll.dice):
             if i not in dice:
                 kept[FACES.index(d.face)] += 1
-        return levels[min(attempts_left + 1, 2)]["_keep"][tuple(kept)]
+        return keeps[min(attempts_left, 1)][tuple(kept)]
 
     def faces(self, index, die):
         return [Die(die.colour, f) for f in FACES]
