@@ -197,7 +197,8 @@ def main(argv=None) -> int:
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "data" / "dice")
     ap.add_argument("--only", choices=["seen", "held-out", "real"], default=None)
     ap.add_argument("--no-contrast", action="store_true",
-                    help="read as before the fifth session: no ink-contrast view of unsure dice")
+                    help="read unsure dice without their ink-contrast view (the plain crop in its "
+                         "quarter turns only), to measure what the view adds")
     ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx", help="face-embedding model")
     args = ap.parse_args(argv)
     global EMBEDDER, CONTRAST
