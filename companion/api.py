@@ -16,7 +16,7 @@ action with the engine before it is written):
 from __future__ import annotations
 
 import functools
-import json
+import re
 import secrets
 import time
 from typing import Any
@@ -33,6 +33,7 @@ from engine.registry import game_class
 from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
 from . import games as G
+from .bodies import BadJson, parse_json
 from .db import get_store
 from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
@@ -91,12 +92,19 @@ def _invalid(exc):
 
 
 # -- helpers ------------------------------------------------------------------------------
-def body_json() -> Any:
-    """The request's JSON body, or 400 "malformed JSON"."""
-    raw = request.get_data(cache=True)   # 413 when over MAX_CONTENT_LENGTH
+SMALL_BODY = 16 * 1024      # an action, a seat, a teaching switch
+LAYOUT_BODY = 64 * 1024     # a new table or a sheet to check, with uploaded layouts
+
+
+def body_json(limit: int = SMALL_BODY) -> Any:
+    """The request's JSON body, decoded and checked by `bodies.parse_json`; 400 "malformed
+    JSON: why" when refused, 413 when over `limit` bytes (the routes that take layouts pass
+    `LAYOUT_BODY`)."""
+    request.max_content_length = min(limit, current_app.config["MAX_CONTENT_LENGTH"] or limit)
+    raw = request.get_data(cache=True)   # 413 when over the limit
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return parse_json(raw)
+    except BadJson as exc:
         raise ApiError(400, f"malformed JSON: {exc}") from None
 
 
@@ -105,8 +113,14 @@ def is_seat_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def token_for(code: str) -> str | None:
-    return request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code)
+    """The request's token for table `code` (header `X-Token`, else the table's cookie); one
+    that is no token the server makes (URL-safe ASCII, at most 64 characters) is none."""
+    token = request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code)
+    return token if token and _TOKEN.fullmatch(token) else None
 
 
 def set_token(resp: Response, code: str, token: str) -> Response:
@@ -343,7 +357,7 @@ def create_table():
     """{"game", "players": [names], "layouts": [per seat: name | "uploaded" | object]?,
     "layout": one for all?, "uploaded": layout object?, "claim": seat?,
     "first": seat | "random"?}"""
-    data = body_json()
+    data = body_json(LAYOUT_BODY)
     if not isinstance(data, dict):
         raise ApiError(400, "send a JSON object")
     game_name = game_class(str(data.get("game", ""))).name
@@ -759,7 +773,7 @@ def events(code: str):
 def check():
     """{"game", "layout": name | object, "sheet": sheet JSON} or {..., "cells": {"Y@3": 7},
     "extras": {...}} -> every rule problem and the score with its breakdown."""
-    data = body_json()
+    data = body_json(LAYOUT_BODY)
     if not isinstance(data, dict):
         raise ApiError(400, "send a JSON object")
     game_name = game_class(str(data.get("game", ""))).name

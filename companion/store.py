@@ -323,7 +323,7 @@ class Store:
         code, `SeatTaken` when the seat changed meanwhile."""
         expected = self.rejoin_key(rec, seat)
         given = "".join(str(key).split()).upper()
-        if expected is None or not secrets.compare_digest(expected, given):
+        if expected is None or not given.isascii() or not secrets.compare_digest(expected, given):
             raise InvalidInput(f"that is not {rec.seats[seat].name}'s rejoin code: "
                                f"ask the host for the code shown now")
         token = token or secrets.token_urlsafe(24)

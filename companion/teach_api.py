@@ -138,7 +138,7 @@ def teach_withdraw(code: str):
     store = get_store()
     rec = store.table_record(code)
     _may_teach(rec)
-    body = body_json() if request.get_data() else {}
+    body = body_json() if request.content_length else {}
     state = _state(rec)
     if not state.examples:
         raise ApiError(409, "nothing has been taught yet")

@@ -12,6 +12,7 @@ from engine.errors import InvalidInput
 from engine.game import Game
 from engine.registry import GAMES, game_class, layout_names, load_game
 
+from ..bodies import BadJson, parse_json
 from ..cli import BadInput
 
 MAX_JSON_BYTES = 1_000_000
@@ -26,19 +27,23 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_json(path: str, what: str) -> Any:
-    p = Path(path)
+    """A JSON file, checked by `bodies.parse_json`. At most `MAX_JSON_BYTES` are read, whatever
+    size the file reports (a pipe or /dev/zero reports none)."""
     try:
-        if p.stat().st_size > MAX_JSON_BYTES:
-            raise BadInput(f"{path}: {what} is larger than 1 MB")
-        return json.loads(p.read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            raw = f.read(MAX_JSON_BYTES + 1)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
     except IsADirectoryError:
         raise BadInput(f"{path}: is a folder, not a {what} file") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInput(f"{path}: not a JSON {what} ({exc})") from None
     except OSError as exc:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
+    if len(raw) > MAX_JSON_BYTES:
+        raise BadInput(f"{path}: {what} is larger than 1 MB")
+    try:
+        return parse_json(raw)
+    except BadJson as exc:
+        raise BadInput(f"{path}: not a JSON {what} ({exc})") from None
 
 
 def layout_spec(text: str) -> str | dict:

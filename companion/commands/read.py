@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.commands._common import read_json
 from companion.commands.teach import dice_set_reader
 
 # game -> palette name in vision.colour.PALETTES (Knister and games without coloured dice: general)
@@ -62,9 +63,10 @@ def run(args) -> int:
         raise BadInput(str(exc)) from None
     calibration = None
     if args.calibration:
+        data = read_json(str(args.calibration), "calibration")   # bounded and checked
         try:
-            calibration = Calibration.load(args.calibration)
-        except (OSError, ValueError, KeyError) as exc:
+            calibration = Calibration.from_json(json.dumps(data))
+        except (ValueError, KeyError, TypeError) as exc:
             raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
     extra = {"find_with": args.find} if args.find else {}
     try:

@@ -199,6 +199,30 @@ class TestBadInput:
         assert message in err
         assert len(err.strip().splitlines()) == 1 or "usage:" in err
 
+    @pytest.mark.parametrize("text, message", [
+        ("[" * 5000 + "]" * 5000, "nested more than 20 deep"),
+        ('{"rows": {"orange": [' + "9" * 5000 + "]}}", "is too large"),
+        ('{"rows": {"orange": [1e999]}}', "is too large"),
+        ('{"rows": {"orange": [NaN]}}', "NaN is not a JSON number"),
+        ('{"rows": {"orange": ["\\ud800"]}}', "lone surrogate"),
+    ], ids=["deep", "4300 digits", "1e999", "NaN", "surrogate"])
+    def test_hostile_json_files_exit_2_with_one_line(self, capsys, sheet_file, text, message):
+        for command in ("score", "check"):
+            code, out, err = run(capsys, command, "--game", "qwinto", sheet_file(text))
+            assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+    def test_a_layout_file_nested_too_deep_exits_2(self, capsys, sheet_file):
+        layout = sheet_file("[" * 3000 + "]" * 3000, "deep.json")
+        code, out, err = run(capsys, "play", "--game", "qwinto", "--players", "1",
+                             "--layout", layout)
+        assert code == 2 and "nested more than 20 deep" in err
+
+    def test_an_endless_file_is_read_only_up_to_the_limit(self):
+        # /dev/zero reports a size of 0: the limit must count what is read, not trust the size
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "score", "--game", "qwinto",
+                               "/dev/zero"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "larger than 1 MB" in done.stderr
+
 
 class TestPlay:
     @pytest.mark.parametrize("game, players", [("qwinto", 3), ("knister", 3),

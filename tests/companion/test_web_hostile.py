@@ -1,0 +1,95 @@
+"""Hostile input: whatever a fuzzer or a stranger sends gets a clean 4xx with a one-line
+message and changes nothing (no 500, no memory that stays, no work out of proportion)."""
+import pytest
+
+from engine.layouts import builtin_layout_data
+
+
+def json_routes(code):
+    """Every route that reads a JSON body, with a body it would take."""
+    return [("/api/tables", {"game": "qwinto", "players": ["Ann"]}),
+            (f"/api/tables/{code}/actions", {"type": "roll", "roll": "orange:3"}),
+            (f"/api/tables/{code}/join", {"seat": 1}),
+            (f"/api/tables/{code}/rejoin", {"seat": 1, "key": "ABCDEF"}),
+            (f"/api/tables/{code}/why", {"seat": 0, "placement": "pass"}),
+            (f"/api/tables/{code}/teach/withdraw", {"seq": 1}),
+            (f"/api/tables/{code}/teach/use", {"use": False}),
+            (f"/api/tables/{code}/teach/colours/use", {"photo": None}),
+            ("/api/check", {"game": "qwinto", "cells": {}})]
+
+
+def qwinto_layout(**changes):
+    return dict(builtin_layout_data("qwinto", "standard"), name="mine", **changes)
+
+
+class TestJsonBodies:
+    def test_nesting_thousands_deep_is_400_on_every_json_route(self, client, make_table):
+        code = make_table(client)
+        deep = "[" * 5000 + "]" * 5000
+        for path, _ in json_routes(code):
+            r = client.post(path, data=deep, content_type="application/json")
+            assert r.status_code == 400, (path, r.status_code)
+            assert r.json["error"] == "malformed JSON: nested more than 20 deep"
+        nested = {"a": 1}
+        for _ in range(30):     # within what Python parses, beyond what any body needs
+            nested = {"a": nested}
+        r = client.post(f"/api/tables/{code}/actions", json=nested)
+        assert r.status_code == 400 and "nested more than 20 deep" in r.json["error"]
+
+    @pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity", "9" * 5000,
+                                        str(2 ** 64)], ids=["1e999", "-1e999", "NaN",
+                                                            "Infinity", "5000 digits", "2**64"])
+    def test_numbers_that_overflow_are_400(self, client, make_table, number):
+        code = make_table(client)
+        for path, body in [(f"/api/tables/{code}/join", '{"seat": %s}'),
+                           (f"/api/tables/{code}/actions", '{"type": "undo", "seat": %s}'),
+                           ("/api/check", '{"game": "qwinto", "cells": {"O@1": %s}}')]:
+            r = client.post(path, data=body % number, content_type="application/json")
+            assert r.status_code == 400 and r.json["error"].startswith("malformed JSON"), path
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == []
+
+    def test_text_with_a_lone_surrogate_is_400_and_stores_nothing(self, client, make_table):
+        code = make_table(client)
+        r = client.post("/api/tables", data='{"game": "qwinto", "players": ["Ann\\ud800"]}',
+                        content_type="application/json")
+        assert r.status_code == 400 and "lone surrogate" in r.json["error"]
+        r = client.post(f"/api/tables/{code}/why",
+                        data='{"seat": 0, "placement": "\\udc00"}', content_type="application/json")
+        assert r.status_code == 400
+        r = client.post("/api/check", data=b'{"game": "qwinto", "cells": {}, "x": "\xff"}',
+                        content_type="application/json")
+        assert r.status_code == 400 and "not UTF-8" in r.json["error"]
+
+    def test_each_route_limits_its_body(self, client, make_table):
+        code = make_table(client)
+        # an action is a few dozen bytes: 16 KB is the most
+        r = client.post(f"/api/tables/{code}/actions",
+                        json={"type": "roll", "roll": "orange:3", "pad": "x" * 20_000})
+        assert r.status_code == 413 and "too large" in r.json["error"]
+        # a sheet to check with its layout: 64 KB (a 100 KB note is refused before it is read)
+        r = client.post("/api/check", json={"game": "qwinto", "cells": {},
+                                            "layout": qwinto_layout(note="n" * 100_000)})
+        assert r.status_code == 413
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == []
+
+
+class TestTokens:
+    def test_a_token_that_is_not_ascii_is_no_token(self, client, make_table, app):
+        code = make_table(client)
+        stranger = app.test_client()
+        stranger.set_cookie(f"dc_{code}", "caf\u00e9")
+        r = stranger.get(f"/api/tables/{code}")
+        assert r.status_code == 200 and r.json["me"]["seat"] is None
+        r = stranger.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        assert r.status_code == 403
+        r = app.test_client().get(f"/api/tables/{code}", headers={"X-Token": "\u00fc" * 32})
+        assert r.status_code == 200 and r.json["me"]["creator"] is False
+        # the creator's own cookie still works beside it
+        assert client.get(f"/api/tables/{code}").json["me"]["creator"] is True
+
+    def test_a_rejoin_code_that_is_not_ascii_is_refused(self, client, make_table, app):
+        code = make_table(client)
+        app.test_client().post(f"/api/tables/{code}/join", json={"seat": 1})
+        r = app.test_client().post(f"/api/tables/{code}/rejoin",
+                                   json={"seat": 1, "key": "\u00c4BCDEF"})
+        assert r.status_code == 400 and "rejoin code" in r.json["error"]
