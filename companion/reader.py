@@ -56,21 +56,35 @@ class Reading:
         return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
 
 
+DECODE_AT_ONCE = 2  # frames decoded at the same time (a 4096 px square takes 50 MB)
+_DECODING = threading.BoundedSemaphore(DECODE_AT_ONCE)
+
+
 def decode_frame(data: bytes, what: str = "frame"):
     """The frame as a BGR image; `BadFrame` when it is empty, not an image, or corrupt. `what`
-    names it in the message: "frame" (the camera's) or "photo" (one the player took)."""
+    names it in the message: "frame" (the camera's) or "photo" (one the player took).
+
+    The size is read from the header (PNG IHDR, JPEG SOF: `vision.pipeline.header_size`) and
+    an image over `MAX_SIDE` pixels a side is refused before a pixel is decoded: a 380 KB PNG
+    can claim 20000x20000 (2.4 GB decoded). At most `DECODE_AT_ONCE` frames are decoded at
+    once; the others wait their turn."""
     if not data:
         raise BadFrame(f"the {what} is empty")
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
         raise BadFrame(f"the {what} is not a JPEG or PNG image")
+    from vision.pipeline import header_size
+    size = header_size(data)
+    if size is None or min(size) <= 0:
+        raise BadFrame(f"the {what} is corrupt: its header gives no size")
+    w, h = size
+    if max(w, h) > MAX_SIDE:
+        raise BadFrame(f"the {what} is {w}x{h}: at most {MAX_SIDE} pixels a side")
     import cv2
     import numpy as np
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    with _DECODING:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise BadFrame(f"the {what} is corrupt: it could not be decoded")
-    h, w = image.shape[:2]
-    if max(h, w) > MAX_SIDE:
-        raise BadFrame(f"the {what} is {w}x{h}: at most {MAX_SIDE} pixels a side")
     return image
 
 

@@ -1,5 +1,12 @@
 """Hostile input: whatever a fuzzer or a stranger sends gets a clean 4xx with a one-line
 message and changes nothing (no 500, no memory that stays, no work out of proportion)."""
+import threading
+import time
+import zlib
+import struct
+
+import cv2
+import numpy as np
 import pytest
 
 from engine.layouts import builtin_layout_data
@@ -93,3 +100,62 @@ class TestTokens:
         r = app.test_client().post(f"/api/tables/{code}/rejoin",
                                    json={"seat": 1, "key": "\u00c4BCDEF"})
         assert r.status_code == 400 and "rejoin code" in r.json["error"]
+
+
+def png_of_size(width: int, height: int) -> bytes:
+    """A real grey PNG of width x height made without holding its pixels: a few hundred KB
+    that decode to width * height * 3 bytes."""
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    z = zlib.compressobj(9)
+    row = b"\x00" * (width + 1)
+    idat = b"".join(z.compress(row) for _ in range(height)) + z.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+class TestImages:
+    def test_a_decompression_bomb_is_refused_from_its_header(self, client, make_table,
+                                                             monkeypatch):
+        code = make_table(client)
+        bomb = png_of_size(8000, 8000)     # 8 KB here; 192 MB decoded
+        decoded = []
+        real = cv2.imdecode
+        monkeypatch.setattr(cv2, "imdecode", lambda *a: decoded.append(1) or real(*a))
+        r = client.post(f"/api/tables/{code}/frame", data=bomb, content_type="image/png")
+        assert r.status_code == 400
+        assert r.json["error"] == "the frame is 8000x8000: at most 4096 pixels a side"
+        r = client.post(f"/api/tables/{code}/teach", data={"face": "3", "photo": (
+            __import__("io").BytesIO(bomb), "die.png")}, content_type="multipart/form-data")
+        assert r.status_code == 400 and "at most 4096 pixels a side" in r.json["error"]
+        assert decoded == []
+
+    def test_a_jpeg_whose_header_gives_no_size_is_refused(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/frame", data=b"\xff\xd8\xff\xda" + b"\x00" * 100,
+                        content_type="image/jpeg")
+        assert r.status_code == 400 and "header gives no size" in r.json["error"]
+
+    def test_at_most_two_frames_are_decoded_at_once(self, monkeypatch):
+        from companion import reader
+        jpeg = cv2.imencode(".jpg", np.zeros((32, 32, 3), np.uint8))[1].tobytes()
+        busy, most, guard = [0], [0], threading.Lock()
+        real = cv2.imdecode
+
+        def slow(*args):
+            with guard:
+                busy[0] += 1
+                most[0] = max(most[0], busy[0])
+            time.sleep(0.1)
+            with guard:
+                busy[0] -= 1
+            return real(*args)
+
+        monkeypatch.setattr(cv2, "imdecode", slow)
+        threads = [threading.Thread(target=reader.decode_frame, args=(jpeg,)) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert most[0] == reader.DECODE_AT_ONCE == 2
