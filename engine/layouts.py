@@ -20,6 +20,9 @@ from typing import Any
 from .errors import InvalidLayout
 
 CONFIDENCES = ("H", "M", "RECON")
+MAX_NAME = 60       # characters of a layout's name
+MAX_NOTE = 1000     # characters of its note (the shipped notes have at most 459)
+MAX_POINTS = 1000   # points a layout may give for anything, either way
 
 
 @dataclass(frozen=True)
@@ -43,13 +46,35 @@ def read_info(data: Any, game: str) -> LayoutInfo:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise InvalidLayout("a layout needs a non-empty 'name'")
+    if len(name) > MAX_NAME:
+        raise InvalidLayout(f"a layout's 'name' has at most {MAX_NAME} characters")
     confidence = data.get("confidence", "RECON")
     if confidence not in CONFIDENCES:
         raise InvalidLayout(f"'confidence' must be one of {', '.join(CONFIDENCES)}")
     note = data.get("note", "")
     if not isinstance(note, str):
         raise InvalidLayout("'note' must be text")
+    if len(note) > MAX_NOTE:
+        raise InvalidLayout(f"layout '{name}': 'note' has at most {MAX_NOTE} characters")
     return LayoutInfo(game, name, confidence, note)
+
+
+def whole(value: Any, what: str, low: int, high: int) -> int:
+    """`value` (a JSON number or numeric text, as layouts have always been read) as a whole
+    number in `low`..`high`; `InvalidLayout` naming `what` otherwise. The bounds keep a layout
+    of a few bytes from asking for millions of fields or points beyond any sheet."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidLayout(f"{what} must be a whole number, not {str(value)[:20]!r}") from None
+    if not low <= number <= high:
+        raise InvalidLayout(f"{what} must be {low}-{high}, not {str(value)[:20]}")
+    return number
+
+
+def points(value: Any, what: str) -> int:
+    """Points given by a layout: a whole number within +-`MAX_POINTS`."""
+    return whole(value, what, -MAX_POINTS, MAX_POINTS)
 
 
 @lru_cache(maxsize=None)

@@ -14,7 +14,8 @@ from typing import Any, Iterable
 from ..dice import Die, Roll
 from ..errors import InvalidLayout
 from ..game import Game, as_list, require
-from ..layouts import LayoutInfo, read_info
+from ..layouts import LayoutInfo, read_info, whole
+from ..layouts import points as layout_points
 from ..placement import ENTER, Mark, Placement, Score, ScoreLine
 
 COMBINATIONS = ("pair", "two_pairs", "three_of_a_kind", "full_house", "four_of_a_kind",
@@ -38,10 +39,15 @@ class KnisterLayout:
     @classmethod
     def parse(cls, data: Any) -> "KnisterLayout":
         info = read_info(data, "knister")
+        name = f"knister layout '{info.name}'"
         try:
-            size = int(data.get("size", 5))
-            mult = int(data.get("diagonal_multiplier", 2))
-            points = {k: int(data["points"][k]) for k in COMBINATIONS}
+            size = whole(data.get("size", 5), f"{name}: 'size'", 1, 99)
+            mult = whole(data.get("diagonal_multiplier", 2), f"{name}: 'diagonal_multiplier'",
+                         1, 10)
+            points = {k: layout_points(data["points"][k], f"{name}: points of {k}")
+                      for k in COMBINATIONS}
+        except InvalidLayout:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidLayout(f"knister layout '{info.name}': missing or bad field {exc}") from None
         if size != 5:

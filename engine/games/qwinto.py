@@ -15,10 +15,12 @@ from typing import Any, Iterable
 from ..dice import Die, Roll
 from ..errors import InvalidInput, InvalidLayout
 from ..game import OTHER, ROLLER, Game, as_list, require
-from ..layouts import LayoutInfo, read_info
+from ..layouts import LayoutInfo, points, read_info, whole
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
 
 DICE_COLOURS = ("orange", "yellow", "purple")
+MAX_COLUMNS = 40   # column positions a layout may have (the printed pad: 12)
+MAX_VALUE = 99     # the largest number a layout may allow (three dice: 18)
 CROSSED = "x"     # a field whose number was erased
 
 
@@ -43,18 +45,27 @@ class QwintoLayout:
     @classmethod
     def parse(cls, data: Any) -> "QwintoLayout":
         info = read_info(data, "qwinto")
+        name = f"qwinto layout '{info.name}'"
         try:
-            columns = int(data["columns"])
+            columns = whole(data["columns"], f"{name}: 'columns'", 1, MAX_COLUMNS)
+            if not isinstance(data["rows"], list) or len(data["rows"]) != 3:
+                raise InvalidLayout(f"{name}: needs exactly 3 rows (orange, yellow, purple)")
             rows = tuple(
                 QwintoRow(str(r["label"]).upper(), str(r["colour"]),
-                          tuple(int(p) for p in r["fields"]),
-                          tuple(int(p) for p in r.get("pentagons", [])))
+                          tuple(whole(p, f"{name}: a field", 0, columns - 1) for p in r["fields"]),
+                          tuple(whole(p, f"{name}: a pentagon", 0, columns - 1)
+                                for p in r.get("pentagons", [])))
                 for r in data["rows"])
-            layout = cls(info, columns, rows, int(data.get("max_value", 18)),
-                         int(data.get("failed_attempt_points", -5)),
-                         int(data.get("failed_attempts_to_end", 4)),
-                         int(data.get("full_rows_to_end", 2)))
-        except (KeyError, TypeError, ValueError) as exc:
+            layout = cls(info, columns, rows,
+                         whole(data.get("max_value", 18), f"{name}: 'max_value'", 1, MAX_VALUE),
+                         points(data.get("failed_attempt_points", -5),
+                                f"{name}: 'failed_attempt_points'"),
+                         whole(data.get("failed_attempts_to_end", 4),
+                               f"{name}: 'failed_attempts_to_end'", 1, 99),
+                         whole(data.get("full_rows_to_end", 2), f"{name}: 'full_rows_to_end'", 1, 3))
+        except InvalidLayout:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidLayout(f"qwinto layout '{info.name}': missing or bad field {exc}") from None
         layout._check()
         return layout

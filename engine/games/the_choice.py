@@ -31,6 +31,7 @@ from ..dice import Die, Roll
 from ..errors import InvalidLayout
 from ..game import ROLLER, Game, require
 from ..layouts import LayoutInfo, read_info
+from ..layouts import points as layout_points
 from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "grey")
@@ -91,6 +92,9 @@ def _parse_side(data: Any, name: str) -> ChoiceSideLayout:
     offsets = data.get("offsets")
     if not isinstance(rows_in, list) or not all(isinstance(r, list) for r in rows_in):
         raise InvalidLayout(f"{where}: 'numbers' must be a list of rows of numbers")
+    if len(rows_in) > NUMBER_SPACES:
+        raise InvalidLayout(f"{where}: 'numbers' has {len(rows_in)} rows for "
+                            f"{NUMBER_SPACES} number spaces")
     if not isinstance(offsets, list) or len(offsets) != len(rows_in) \
             or not all(o in (0, 1) for o in offsets):
         raise InvalidLayout(f"{where}: 'offsets' needs one 0 or 1 per row of numbers (1 = "
@@ -139,11 +143,15 @@ class TheChoiceLayout:
         if parsed[0].name == parsed[1].name:
             raise InvalidLayout(f"{name}: the two sides need different names")
         try:
-            colour_points = tuple((int(a), int(b)) for a, b in data["colour_points"])
-            number_points = tuple(int(p) for p in data["number_points"])
+            colour_points = tuple((int(a), layout_points(b, f"{name}: 'colour_points'"))
+                                  for a, b in data["colour_points"])
+            number_points = tuple(layout_points(p, f"{name}: 'number_points'")
+                                  for p in data["number_points"])
             dice = tuple({int(k): str(v).lower() for k, v in d.items()}
                          for d in data.get("dice", _DEFAULT_DICE))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except InvalidLayout:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
         mins = [a for a, _ in colour_points]
         if mins != sorted(set(mins)) or not all(1 <= a <= RING_SIZE for a in mins):

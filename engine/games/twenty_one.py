@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from ..dice import Die, Roll
 from ..errors import InvalidLayout
 from ..game import Game, as_list, require
-from ..layouts import LayoutInfo, read_info
+from ..layouts import LayoutInfo, points, read_info
 from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
 
 DICE_COLOURS = ("white", "black", "red", "blue", "yellow", "green")
@@ -45,8 +45,10 @@ class TwentyOneLayout:
                                       tuple(int(n) for n in r["numbers"]),
                                       tuple(str(c) for c in r["colours"]))
                          for r in data["rows"])
-            bonus = tuple(int(b) for b in data["exact_hit_bonus"])
-        except (KeyError, TypeError, ValueError) as exc:
+            bonus = tuple(points(b, f"{name}: 'exact_hit_bonus'") for b in data["exact_hit_bonus"])
+        except InvalidLayout:
+            raise
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
         if len(rows) != 5:
             raise InvalidLayout(f"{name}: needs 5 rows, not {len(rows)}")

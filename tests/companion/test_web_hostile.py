@@ -26,7 +26,7 @@ def json_routes(code):
 
 
 def qwinto_layout(**changes):
-    return dict(builtin_layout_data("qwinto", "standard"), name="mine", **changes)
+    return {**builtin_layout_data("qwinto", "standard"), "name": "mine", **changes}
 
 
 class TestJsonBodies:
@@ -102,6 +102,40 @@ class TestTokens:
         assert r.status_code == 400 and "rejoin code" in r.json["error"]
 
 
+class TestLayoutBounds:
+    @pytest.mark.parametrize("columns", ["1e400", "1e10", "5000000", "0", "\"12x\""])
+    def test_a_layout_of_absurd_size_is_400_at_once(self, client, columns):
+        text = ('{"game": "qwinto", "cells": {}, "layout": {"game": "qwinto", "name": "big", '
+                '"columns": %s, "rows": [{"label": "O", "colour": "orange", "fields": [0]}, '
+                '{"label": "Y", "colour": "yellow", "fields": [1]}, '
+                '{"label": "P", "colour": "purple", "fields": [2]}]}}' % columns)
+        r = client.post("/api/check", data=text, content_type="application/json")
+        assert r.status_code == 400, r.json
+        r = client.post("/api/tables", data=text.replace('"cells": {}', '"players": ["A"]'),
+                        content_type="application/json")
+        assert r.status_code == 400
+
+    def test_a_layout_whose_fields_lie_far_out_is_400(self, client):
+        layout = qwinto_layout()
+        layout["rows"][0]["fields"] = [0, 10 ** 15]
+        r = client.post("/api/check", json={"game": "qwinto", "cells": {}, "layout": layout})
+        assert r.status_code == 400 and "a field must be 0-11" in r.json["error"]
+
+    @pytest.mark.parametrize("game, change", [
+        ("qwinto", {"max_value": 10 ** 9}),
+        ("qwinto", {"failed_attempt_points": -10 ** 9}),
+        ("knister", {"diagonal_multiplier": 10 ** 6}),
+        ("twenty_one", {"exact_hit_bonus": [0, 1, 3, 6, 10, 15, 10 ** 12]}),
+        ("qwinto", {"note": "n" * 1001}),
+        ("qwinto", {"name": "n" * 61}),
+    ], ids=["max_value", "failed points", "multiplier", "bonus", "note", "name"])
+    def test_values_beyond_any_sheet_are_400(self, client, game, change):
+        name = {"qwinto": "standard", "knister": "standard", "twenty_one": "A"}[game]
+        layout = dict(builtin_layout_data(game, name), **change)
+        r = client.post("/api/check", json={"game": game, "cells": {}, "layout": layout})
+        assert r.status_code == 400, r.json
+
+
 def png_of_size(width: int, height: int) -> bytes:
     """A real grey PNG of width x height made without holding its pixels: a few hundred KB
     that decode to width * height * 3 bytes."""
@@ -159,3 +193,4 @@ class TestImages:
         for t in threads:
             t.join()
         assert most[0] == reader.DECODE_AT_ONCE == 2
+
