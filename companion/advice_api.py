@@ -19,14 +19,15 @@ from flask import current_app, jsonify, request
 from engine.advice import DEFAULT_BUDGET_MS, advise, evaluator_for
 
 from .api import ApiError, bp, load, viewer
+from .bounded import Bounded
+
+EVALUATORS_KEPT = 32   # (game, layout, players) whose evaluators are kept built
 
 
 def _evaluator(game, players: int):
-    cache = current_app.extensions.setdefault("advice_evaluators", {})
-    key = (game.name, game.layout.info.name, players)
-    if key not in cache:
-        cache[key] = evaluator_for(game, players)
-    return cache[key]
+    cache = current_app.extensions.setdefault("advice_evaluators", Bounded(EVALUATORS_KEPT))
+    return cache.get_or_make((game.name, game.layout.info.name, players),
+                             lambda: evaluator_for(game, players))
 
 
 @bp.get("/tables/<code>/advice")

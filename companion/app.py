@@ -13,6 +13,8 @@ from flask import Flask, g, jsonify, request
 
 from . import db
 
+READERS_KEPT = 64   # tables whose frame reader (and its settled roll) is kept; others rebuild
+
 
 def create_app(config: Mapping[str, Any] | None = None,
                instance_path: str | None = None) -> Flask:
@@ -40,9 +42,10 @@ def create_app(config: Mapping[str, Any] | None = None,
     db.init_app(app)
     db.init_db(app.config["DATABASE"])      # the app creates and migrates its own schema
 
+    from .bounded import Bounded
     from .events import Broker
     app.extensions["broker"] = Broker()
-    app.extensions["readers"] = {}          # table code -> reader.TableReader
+    app.extensions["readers"] = Bounded(READERS_KEPT)   # table code -> reader.TableReader
 
     from . import api, pages
     from .reasons import translate

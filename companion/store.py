@@ -32,6 +32,8 @@ from engine.game import Game
 from engine.registry import game_class
 from engine.table import Action, Table, action_from_json, action_to_json
 
+from .bounded import Bounded
+
 SCHEMA_VERSION = 3
 
 # Each step takes the database from version i to i + 1.
@@ -155,35 +157,28 @@ class TableRecord:
         return games_for(self.game, self.layouts)
 
 
-_LAYOUTS_CACHE: dict[str, tuple[dict, ...]] = {}
+# Caches kept between requests, each bounded (`Bounded`: least recently used dropped first):
+# a client can send any number of layouts and create any number of tables.
+LAYOUTS_CACHED = 256    # distinct stored layout texts, parsed
+GAMES_CACHED = 64       # distinct layouts' game objects (the shipped ones: 10)
+TABLES_CACHED = 256     # tables' replayed states
+_LAYOUTS_CACHE: Bounded[tuple[dict, ...]] = Bounded(LAYOUTS_CACHED)
 
 
 def _layouts(text: str) -> tuple[dict, ...]:
     """The stored layouts of a table, parsed once per distinct text (they never change)."""
-    hit = _LAYOUTS_CACHE.get(text)
-    if hit is None:
-        if len(_LAYOUTS_CACHE) > 256:
-            _LAYOUTS_CACHE.clear()
-        hit = _LAYOUTS_CACHE[text] = tuple(json.loads(text))
-    return hit
+    return _LAYOUTS_CACHE.get_or_make(text, lambda: tuple(json.loads(text)))
 
 
-_GAME_CACHE: dict[tuple[str, str], Game] = {}
-_GAME_LOCK = threading.Lock()
+_GAME_CACHE: Bounded[Game] = Bounded(GAMES_CACHED)
 
 
 def games_for(game: str, layouts: Sequence[dict]) -> tuple[Game, ...]:
     """One game object per seat, built from stored layout data (cached by content)."""
     cls = game_class(game)
-    out = []
-    for data in layouts:
-        key = (cls.name, json.dumps(data, sort_keys=True))
-        with _GAME_LOCK:
-            g = _GAME_CACHE.get(key)
-            if g is None:
-                g = _GAME_CACHE[key] = cls(cls.parse_layout(data))
-        out.append(g)
-    return tuple(out)
+    return tuple(_GAME_CACHE.get_or_make((cls.name, json.dumps(data, sort_keys=True)),
+                                         lambda data=data: cls(cls.parse_layout(data)))
+                 for data in layouts)
 
 
 _WRITE_LOCKS: dict[str, threading.Lock] = {}
@@ -205,9 +200,10 @@ class Store:
     """The operations of the app on one SQLite connection."""
 
     # (db path, table id) -> (log length, Table); shared by all connections of a process
-    _cache: dict[tuple[str, int], tuple[int, Table]] = {}
-    _locks: dict[tuple[str, int], threading.Lock] = {}
-    _locks_guard = threading.Lock()
+    _cache: Bounded[tuple[int, Table]] = Bounded(TABLES_CACHED)
+    # one lock per table, striped: a table always maps to the same lock, and the number of
+    # locks stays fixed however many tables there are
+    _locks: tuple[threading.Lock, ...] = tuple(threading.Lock() for _ in range(256))
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self.db = db
@@ -390,12 +386,7 @@ class Store:
 
     # -- the log ---------------------------------------------------------------------
     def _lock(self, rec: TableRecord) -> threading.Lock:
-        key = (self.path, rec.id)
-        with self._locks_guard:
-            lock = self._locks.get(key)
-            if lock is None:
-                lock = self._locks[key] = threading.Lock()
-            return lock
+        return self._locks[hash((self.path, rec.id)) % len(self._locks)]
 
     def log_length(self, rec: TableRecord) -> int:
         return self.db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?",

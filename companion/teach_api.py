@@ -31,6 +31,7 @@ from flask import Response, current_app, jsonify, request
 from . import games as G
 from . import teaching as T
 from .api import ApiError, bp, body_json, viewer
+from .bounded import Bounded
 from .db import get_store
 from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette, vision_reader
 from .store import TableRecord
@@ -249,10 +250,13 @@ def _colour_photos(state: T.TeachState) -> dict[int, T.ColourPhoto]:
     return {p.seq: p for p in state.colour_photos}
 
 
+BUILT_KEPT = 32   # tables whose taught reader and colour calibration are kept built
+
+
 def _built_once(kind: str, rec: TableRecord, key, make):
     """`make()`, kept per table while `key` (what it was made from) stays the same: the taught
     reader and the colour calibration are made from stored photos, not on every request."""
-    cache = current_app.extensions.setdefault(kind, {})
+    cache = current_app.extensions.setdefault(kind, Bounded(BUILT_KEPT))
     hit = cache.get(rec.code)
     if hit is None or hit[0] != key:
         hit = cache[rec.code] = (key, make())

@@ -194,3 +194,45 @@ class TestImages:
             t.join()
         assert most[0] == reader.DECODE_AT_ONCE == 2
 
+
+class TestMemoryStaysBounded:
+    """Every cache filled by what clients send keeps at most its size (least recently used
+    dropped): a stream of new layouts, tables or cameras takes no more memory for good."""
+
+    def test_layouts_of_new_names_do_not_pile_up(self, client):
+        from companion import store
+        for i in range(store.GAMES_CACHED + 20):
+            r = client.post("/api/check", json={"game": "qwinto", "cells": {},
+                                                "layout": qwinto_layout(name=f"pad {i}",
+                                                                        note="n" * 1000)})
+            assert r.status_code == 200
+        assert len(store._GAME_CACHE) == store.GAMES_CACHED
+
+    def test_the_replayed_tables_kept_are_bounded(self, app):
+        from companion import store
+        from companion.db import get_store
+        with app.app_context():
+            s = get_store()
+            for _ in range(store.TABLES_CACHED + 10):
+                rec, _ = s.create_table("knister", ["Ann"], [builtin_layout_data("knister",
+                                                                                 "standard")])
+                s.state(s.table_record(rec.code))
+        assert len(store.Store._cache) == store.TABLES_CACHED
+
+    def test_frame_readers_are_kept_for_a_bounded_number_of_tables(self, tmp_path, make_table):
+        import os
+        from companion.app import READERS_KEPT, create_app
+        from companion.reader import TableReader
+
+        class _Nothing:
+            dice = []
+        app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
+                          "READER_FACTORY": lambda palette, faces, frames:
+                          TableReader(palette, faces, frames, reader=lambda image: _Nothing)})
+        client = app.test_client()
+        jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+        for _ in range(READERS_KEPT + 6):
+            code = make_table(client, game="knister", players=["Ann"])
+            r = client.post(f"/api/tables/{code}/frame", data=jpeg, content_type="image/jpeg")
+            assert r.status_code == 200
+        assert len(app.extensions["readers"]) == READERS_KEPT
