@@ -176,7 +176,8 @@ def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
     general: Sequence[str | None] = [d.colour for d in dice]
     if body and dice:
         colour = importlib.import_module("vision.colour")
-        measured = [colour.measure_body(image, d.box) for d in dice]
+        # named as the reader names them: the photo's white first (vision.colour.scene_white)
+        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box) for d in dice])
         general = colour.name_colour(measured, colour.GENERAL)[0]
     return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
                  else SeenDie(None, d.face, d.box, d.confidence)
