@@ -236,7 +236,7 @@ def crop_problem(bgr, box) -> str | None:
     the middle of the photo (`locate_die` found none, and vision's detector finds no die of at
     least 15 % of the photo's shorter side either), a die under 40 px, or a blurred crop (the
     variance of the Laplacian of the die's crop, at most 96 px, under 20). Measured on renders of
-    the nine special designs, 8 photos each (docs/companion.md, "Teach your dice")."""
+    the nine special designs, 8 photos each: `python bench/web_teach_crops.py`."""
     import cv2
 
     from vision.read import CONTEXT, crop_square
