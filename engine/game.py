@@ -78,6 +78,14 @@ class Game:
     def __init__(self, layout: Any) -> None:
         self.layout = layout
 
+    @classmethod
+    def check_player_count(cls, n: int) -> None:
+        """``InvalidInput`` unless ``n`` players can play ("played by 2 players", "1-6 players")."""
+        if not cls.min_players <= n <= cls.max_players:
+            count = str(cls.min_players) if cls.min_players == cls.max_players \
+                else f"{cls.min_players}-{cls.max_players}"
+            raise InvalidInput(f"{cls.title} is played by {count} players, not {n}")
+
     # -- sheets --------------------------------------------------------------------
     def new_sheet(self):
         raise NotImplementedError

@@ -227,9 +227,7 @@ class Table:
             games = (games,) * len(players)
         games = tuple(games)
         g = games[0]
-        if not g.min_players <= len(players) <= g.max_players:
-            raise InvalidInput(f"{g.title} is played by {g.min_players}-{g.max_players} "
-                               f"players, not {len(players)}")
+        g.check_player_count(len(players))
         if len(games) != len(players):
             raise InvalidInput("one sheet layout per player is needed")
         if len({type(x) for x in games}) != 1:

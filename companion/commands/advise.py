@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices
+from engine.errors import InvalidInput
 from engine.game import ROLES, ROLLER
 
 from ..cli import BadInput
@@ -46,9 +47,10 @@ def run(args) -> int:
         raise BadInput(f"--top must be 0 (all) or more, not {args.top}")
     game, sheet = game_and_sheet(args, args.sheet)
     players = args.players or max(game.min_players, 1 if args.role == ROLLER else 2)
-    if not game.min_players <= players <= game.max_players:
-        raise BadInput(f"{game.title} is played by {game.min_players}-{game.max_players} "
-                       f"players, not {players}")
+    try:
+        game.check_player_count(players)
+    except InvalidInput as exc:
+        raise BadInput(str(exc)) from None
     if not 1 <= args.attempt <= game.max_attempts:
         raise BadInput(f"--attempt must be 1-{game.max_attempts} in {game.title}, "
                        f"not {args.attempt}")

@@ -109,9 +109,7 @@ class Terminal:
 def run(args) -> int:
     try:
         cls = game_class(args.game)
-        if not cls.min_players <= args.players <= cls.max_players:
-            raise BadInput(f"{cls.title} is played by {cls.min_players}-{cls.max_players} "
-                           f"players, not {args.players}")
+        cls.check_player_count(args.players)
         games = seat_games(cls.name, args.layout, args.players)
     except InvalidInput as exc:
         raise BadInput(str(exc)) from None

@@ -59,6 +59,11 @@ class TestTurns:
             Table.new(Q, [str(i) for i in range(7)])
         assert len(Table.new(K, [str(i) for i in range(12)]).players) == 12
 
+    def test_a_game_for_exactly_two_says_two_players(self):
+        from engine.games.kuh_vadis import KuhVadis
+        with pytest.raises(InvalidInput, match=r"played by 2 players, not 1$"):
+            KuhVadis.check_player_count(1)
+
 
 class TestFinishedRolling:
     """"Once the active player has finished rolling, each player may use the roll": the
