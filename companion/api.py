@@ -99,13 +99,34 @@ LAYOUT_BODY = 64 * 1024     # a new table or a sheet to check, with uploaded lay
 def body_json(limit: int = SMALL_BODY) -> Any:
     """The request's JSON body, decoded and checked by `bodies.parse_json`; 400 "malformed
     JSON: why" when refused, 413 when over `limit` bytes (the routes that take layouts pass
-    `LAYOUT_BODY`)."""
+    `LAYOUT_BODY`), 415 when not sent as `application/json` (a page of another site cannot
+    send that type without asking: see `security`)."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
     request.max_content_length = min(limit, current_app.config["MAX_CONTENT_LENGTH"] or limit)
     raw = request.get_data(cache=True)   # 413 when over the limit
     try:
         return parse_json(raw)
     except BadJson as exc:
         raise ApiError(400, f"malformed JSON: {exc}") from None
+
+
+MAX_STREAM_SECONDS = 3600
+
+
+def limit_arg() -> float | None:
+    """`?limit=` seconds that end a stream (tests, benchmarks): None when absent, else a number
+    0-`MAX_STREAM_SECONDS`; anything else (nan, abc, inf) is a 400, not a stream without end."""
+    text = request.args.get("limit")
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= MAX_STREAM_SECONDS:     # NaN compares false
+        raise ApiError(400, f"'limit' must be a number of seconds 0-{MAX_STREAM_SECONDS}")
+    return value
 
 
 def is_seat_number(value: Any) -> bool:
@@ -677,7 +698,7 @@ def camera_stream():
     source = current_app.config.get("FRAME_SOURCE")
     if source is None:
         raise ApiError(404, "the server has no camera and no demo pictures")
-    limit = request.args.get("limit", type=float)
+    limit = limit_arg()
     code = request.args.get("table")
     rec = get_store().table_record(code) if code else None
     game, table_code = (rec.game, rec.code) if rec else (None, None)
@@ -759,7 +780,7 @@ def events(code: str):
     store = get_store()
     rec = store.table_record(code)
     seq = rec.log_seen
-    limit = request.args.get("limit", type=float)
+    limit = limit_arg()
     stream = current_app.extensions["broker"].subscribe(
         rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit)
     resp = Response(stream_with_context(stream), mimetype="text/event-stream")

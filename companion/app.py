@@ -47,8 +47,9 @@ def create_app(config: Mapping[str, Any] | None = None,
     app.extensions["broker"] = Broker()
     app.extensions["readers"] = Bounded(READERS_KEPT)   # table code -> reader.TableReader
 
-    from . import api, pages
+    from . import api, pages, security
     from .reasons import translate
+    security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
 

@@ -54,7 +54,10 @@ def _inject():
             https_url.rstrip("/") + request.full_path.rstrip("?"),
             "https_off": not request.is_secure and not https_url,
             "cert_note": (https_url or "").startswith("https:") or request.is_secure,
-            "i18n_json": json.dumps(g.get("T") or strings("en"), ensure_ascii=False)}
+            # a JSON data block (no inline script: see `security`); "<" escaped so that no
+            # text in it can end the block
+            "i18n_json": json.dumps(g.get("T") or strings("en"),
+                                    ensure_ascii=False).replace("<", "\\u003c")}
 
 
 def error_page(status: int, message: str):

@@ -3,7 +3,7 @@
  * (server-sent events) for changes; legality always comes from the server. */
 "use strict";
 (function () {
-  const T = window.I18N || {};
+  const T = JSON.parse((document.getElementById("i18n") || {}).textContent || "{}");
   const $ = (sel, root) => (root || document).querySelector(sel);
   const page = document.body.dataset.page;
 
@@ -14,6 +14,7 @@
       if (k === "class") node.className = v;
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else if (k === "text") node.textContent = v;
+      else if (k === "style") node.style.cssText = v;   // the CSP refuses style attributes
       else node.setAttribute(k, v === true ? "" : v);
     }
     for (const kid of kids.flat()) {

@@ -20,10 +20,11 @@ def phones(browser, *sizes, desktop=False):
     contexts, pages, errors = [], [], []
     for size in sizes:
         w, h = PHONES[size]
-        contexts.append(browser.new_context(viewport={"width": w, "height": h}, is_mobile=True,
-                                            has_touch=True, device_scale_factor=1))
+        contexts.append(browser.new_context(bypass_csp=True, viewport={"width": w, "height": h},
+                                            is_mobile=True, has_touch=True,
+                                            device_scale_factor=1))
     if desktop:
-        contexts.append(browser.new_context(viewport={"width": 1280, "height": 860}))
+        contexts.append(browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860}))
     for context in contexts:
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
