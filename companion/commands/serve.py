@@ -80,14 +80,16 @@ def lan_address() -> str:
 
 
 def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
-    """cert.pem and key.pem in `folder`, made (self-signed, 2 years) when missing."""
+    """cert.pem and key.pem in `folder`, made (self-signed, 2 years) when missing, or when the
+    one found is a certificate authority (as made before: a phone that trusted it would trust
+    whatever its key signs). Made as a leaf: CA:false, for server authentication only."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    if cert.exists() and key.exists():
+    if cert.exists() and key.exists() and not _is_authority(cert):
         return cert, key
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
     private = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "dice companion")])
@@ -103,7 +105,14 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
                    .not_valid_before(now - datetime.timedelta(minutes=5))
                    .not_valid_after(now + datetime.timedelta(days=730))
                    .add_extension(x509.SubjectAlternativeName(alt), critical=False)
-                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                   .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False,
+                                                key_encipherment=False, data_encipherment=False,
+                                                key_agreement=False, key_cert_sign=False,
+                                                crl_sign=False, encipher_only=False,
+                                                decipher_only=False), critical=True)
+                   .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]),
+                                  critical=False)
                    .sign(private, hashes.SHA256()))
     folder.mkdir(parents=True, exist_ok=True)
     key.write_bytes(private.private_bytes(serialization.Encoding.PEM,
@@ -112,6 +121,19 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     os.chmod(key, 0o600)
     cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     return cert, key
+
+
+def _is_authority(cert: Path) -> bool:
+    """Whether the certificate in `cert` says it is a certificate authority (an unreadable one
+    counts as one: it is made again)."""
+    from cryptography import x509
+    try:
+        c = x509.load_pem_x509_certificate(cert.read_bytes())
+        return c.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    except x509.ExtensionNotFound:
+        return False
+    except ValueError:
+        return True
 
 
 def build_app(args: argparse.Namespace, public_url: str, https_url: str | None = None):

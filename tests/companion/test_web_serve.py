@@ -52,6 +52,39 @@ class TestCertificate:
         assert {"192.168.1.20", "127.0.0.1"} <= ips
         assert "localhost" in names.get_values_for_type(x509.DNSName)
 
+    def test_a_leaf_for_serving_not_an_authority(self, tmp_path):
+        from cryptography import x509
+        from cryptography.x509.oid import ExtendedKeyUsageOID
+        cert, _ = serve.ensure_certificate(tmp_path, ["192.168.1.20"])
+        c = x509.load_pem_x509_certificate(cert.read_bytes())
+        assert c.extensions.get_extension_for_class(x509.BasicConstraints).value.ca is False
+        usage = c.extensions.get_extension_for_class(x509.KeyUsage).value
+        assert usage.digital_signature and not usage.key_cert_sign
+        assert list(c.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value) \
+            == [ExtendedKeyUsageOID.SERVER_AUTH]
+
+    def test_an_authority_made_before_is_made_again_as_a_leaf(self, tmp_path):
+        import datetime
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+        private = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "dice companion")])
+        now = datetime.datetime.now(datetime.timezone.utc)
+        old = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+               .public_key(private.public_key()).serial_number(1).not_valid_before(now)
+               .not_valid_after(now + datetime.timedelta(days=1))
+               .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+               .sign(private, hashes.SHA256()))
+        (tmp_path / "cert.pem").write_bytes(old.public_bytes(serialization.Encoding.PEM))
+        (tmp_path / "key.pem").write_bytes(private.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption()))
+        cert, _ = serve.ensure_certificate(tmp_path, ["192.168.1.20"])
+        c = x509.load_pem_x509_certificate(cert.read_bytes())
+        assert c.extensions.get_extension_for_class(x509.BasicConstraints).value.ca is False
+
 
 def _start(args, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
