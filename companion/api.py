@@ -823,5 +823,12 @@ def check():
                     "view": translate_view(G.sheet_view(g_, sheet), language)})
 
 
+@bp.get("/openapi.json")
+def openapi():
+    """This API described in OpenAPI 3.1 (`companion.openapi`)."""
+    from .openapi import describe
+    return jsonify(describe())
+
+
 from . import teach_api  # noqa: E402,F401  (its routes are on this blueprint)
 from . import advice_api  # noqa: E402,F401  (its routes are on this blueprint)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from flask import Flask, g, jsonify, request
+from flask import Flask, g, jsonify, make_response, request
 
 from . import db
 
@@ -53,11 +53,22 @@ def create_app(config: Mapping[str, Any] | None = None,
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
 
-    @app.errorhandler(413)
-    def too_large(exc):
+    def http_error(exc):
+        """404 (no such route), 405 and 413 answered in the API's JSON under /api and as the
+        error page elsewhere (they arise before a blueprint's own handlers are known)."""
+        message = {404: "there is no such address", 405: "this address does not take that method",
+                   413: "the upload is too large"}[exc.code]
         if request.path.startswith("/api/"):
-            return jsonify(api.error_body("the upload is too large")), 413
-        return pages.error_page(413, translate("the upload is too large",
-                                               g.get("lang", "en")))
+            resp = jsonify(api.error_body(message))
+        else:
+            resp = make_response(pages.error_page(exc.code,
+                                                  translate(message, g.get("lang", "en"))))
+        resp.status_code = exc.code
+        if exc.code == 405:
+            resp.headers["Allow"] = ", ".join(exc.valid_methods or ())
+        return resp
+
+    for status in (404, 405, 413):
+        app.register_error_handler(status, http_error)
 
     return app

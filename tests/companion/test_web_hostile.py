@@ -236,3 +236,22 @@ class TestMemoryStaysBounded:
             r = client.post(f"/api/tables/{code}/frame", data=jpeg, content_type="image/jpeg")
             assert r.status_code == 200
         assert len(app.extensions["readers"]) == READERS_KEPT
+
+
+class TestFoundByTheFuzzer:
+    """Reproducers of what `.ci/fuzz_api.py` (schemathesis) found, kept as ordinary tests."""
+
+    @pytest.mark.parametrize("path", ["/api/tables/{code}/teach/null%2Cnull.jpg",
+                                      "/api/tables/{code}/teach/0/null%2Cnull.jpg",
+                                      "/api/tables/{code}/seats/null%2Cnull/rejoin",
+                                      "/api/tables/{code}/seats/-1/rejoin", "/api/nothing"])
+    def test_an_address_under_api_that_is_no_route_answers_json_404(self, client, make_table,
+                                                                     path):
+        r = client.get(path.format(code=make_table(client)))
+        assert r.status_code == 404 and r.mimetype == "application/json"
+        assert r.json["error"] == "there is no such address"
+
+    def test_a_method_a_route_does_not_take_answers_json_405(self, client):
+        r = client.delete("/api/games")
+        assert r.status_code == 405 and r.json["error"] and "GET" in r.headers["Allow"]
+        assert client.get("/no/such/page").status_code == 404
