@@ -73,7 +73,7 @@ def run(args) -> int:
     if not options:
         print(f"nothing to write: in {game.title} the {args.role} does not answer this roll")
         return 0
-    width = max(len(str(o.placement)) for o in options)
+    width = max(len(str(x)) for x in [o.placement for o in options] + list(advice.dice))
     for i, o in enumerate(options, 1):
         print(f"{i:>3}. {str(o.placement):<{width}}  {o.expected:7.2f}  {o.reason}")
     if advice.dice:

@@ -176,8 +176,11 @@ class TwentyOneEvaluator(Evaluator):
             pts = self.game.score(after).lines[-1].points
             return f"{what}: completes row {lay.label} for {pts} points"
         empty, hits, written = self._row_state(after, r)
-        return (f"{what}: row {lay.label} then averages "
-                f"{written + self.rows[r][0][(empty, hits)]:.1f} points")
+        worth = written + self.rows[r][0][(empty, hits)]
+        if self.turn_cost:
+            return (f"{what}: row {lay.label} then worth {worth:.1f} (its points less "
+                    f"{self.turn_cost:g} for each turn it still needs)")
+        return f"{what}: row {lay.label} then averages {worth:.1f} points"
 
     # -- rolling again: every die not showing 1 -----------------------------------------
     def reroll_sets(self, sheet, roll):
