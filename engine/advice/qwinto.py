@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from ..dice import Die
-from ..games.qwinto import DICE_COLOURS, Qwinto
+from ..games.qwinto import CROSSED, DICE_COLOURS, Qwinto
 from ..placement import ENTER, FAIL, PASS, Mark, Placement
 from .core import Evaluator
 from .types import DiceChoice
@@ -51,11 +51,15 @@ class QwintoEvaluator(Evaluator):
         self._memo: tuple | None = None
 
     def _runs(self, cells, fields):
-        """(first field index, fields in the run, values free) for each run of empties."""
+        """(first field index, fields in the run, values free) for each run of empties. A field
+        crossed out (erased, ``CROSSED``) holds no number and takes none: it is left out, and the
+        numbers on either side of it still bound the run."""
         out = []
         low, start, n = 0, 0, 0
         for i, p in enumerate(fields):
             v = cells[p]
+            if v == CROSSED:
+                continue
             if v is None:
                 if n == 0:
                     start = i
@@ -81,7 +85,8 @@ class QwintoEvaluator(Evaluator):
             runs = self._runs(cells, row.fields)
             if not runs:
                 continue
-            full = 1.0
+            # a row with a field crossed out is never full (its last field's bonus is out of reach)
+            full = 0.0 if CROSSED in cells else 1.0
             extra = 0.0
             for start, n, free in runs:
                 c = self.field_chance(n, free)
@@ -89,9 +94,13 @@ class QwintoEvaluator(Evaluator):
                 full *= c ** n
                 for p in row.fields[start:start + n]:
                     chance_at[(r, p)] = c
-            last = cells[row.fields[-1]] or (self.top - 2)
-            total += extra + full * max(0, last - len(row.fields))
+            total += extra
+            if full:
+                last = cells[row.fields[-1]] or (self.top - 2)
+                total += full * max(0, last - len(row.fields))
         for c, members, pent in self.columns3:
+            if any(after.rows[r][c] == CROSSED for r in members):
+                continue  # a column with a field crossed out earns no bonus
             missing = [chance_at[(r, c)] for r in members if after.rows[r][c] is None]
             if not missing:
                 continue
@@ -108,8 +117,8 @@ class QwintoEvaluator(Evaluator):
         """The middle of the values an empty field can still take."""
         fields = self.game.layout.rows[r].fields
         cells = sheet.rows[r]
-        low = max((cells[p] for p in fields if p < c and cells[p] is not None), default=0)
-        high = min((cells[p] for p in fields if p > c and cells[p] is not None),
+        low = max((cells[p] for p in fields if p < c and cells[p] not in (None, CROSSED)), default=0)
+        high = min((cells[p] for p in fields if p > c and cells[p] not in (None, CROSSED)),
                    default=self.top)
         return (low + high) / 2
 
@@ -130,12 +139,12 @@ class QwintoEvaluator(Evaluator):
         hi_open = sum(1 for p in right if cells[p] is None)
         text = f"{mark.value} in the {row.colour} row, field {i + 1}"
         bonus = [c for c, members, pent in self.columns3 if c == mark.col and
-                 all(after.rows[m][c] is not None for m in members)]
+                 all(isinstance(after.rows[m][c], int) for m in members)]
         if bonus:
             pent = next(p for c, m, p in self.columns3 if c == mark.col)
             return f"{text}: completes column {mark.col} for its pentagon, " \
                    f"{after.rows[pent][mark.col]} points"
-        if all(cells[p] is not None for p in row.fields):
+        if all(isinstance(cells[p], int) for p in row.fields):
             return f"{text}: fills the {row.colour} row, which scores its last number"
         return f"{text}: leaves {lo_open} open field{'s' * (lo_open != 1)} to its left " \
                f"and {hi_open} to its right"

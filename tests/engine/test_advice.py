@@ -109,6 +109,17 @@ class TestKnownBestMoves:
         assert str(best.placement) == "O12@7"
         assert "completes column 7" in best.reason
 
+    def test_qwinto_a_crossed_out_field_earns_no_column_bonus(self):
+        game = load_game("qwinto")
+        # the same column 7, but yellow's 5 was erased: the column can no longer earn its bonus
+        sheet = game.sheet_from_json({"rows": {
+            "orange": [None, None, None, 10, None, 14, None, None, None],
+            "yellow": [None, None, None, None, None, "x", None, None, None],
+            "purple": [None, None, None, None, None, None, 6, None, None]}})
+        advice = advise(game, sheet, Roll.parse("orange:6 purple:6"))
+        assert [str(o.placement) for o in advice.options]  # ranked, no TypeError
+        assert all("completes column" not in o.reason for o in advice.options)
+
     def test_knister_completes_the_straight_on_the_doubled_diagonal(self):
         game = load_game("knister")
         grid = [[2, 9, 9, 11, 8], [10, 3, 9, 11, 12], [10, 10, 4, 11, 12],
