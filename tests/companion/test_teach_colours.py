@@ -51,12 +51,14 @@ def app(tmp_path):
     return create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite")})
 
 
-def calibrated_table(client, make_table, seed, own):
+def calibrated_table(client, make_table, seed, own, rename=None):
+    """A Qwinto table whose colours are learned from a photo of its dice, named as they are
+    (or as ``rename`` maps them: the player's word counts)."""
     code = make_table(client, game="qwinto")
     photo = all_dice_photo(seed, own)
     r = upload(client, code, jpeg(photo.image))
     assert r.status_code == 201, r.json
-    names = names_of(photo, r.json)
+    names = [(rename or {}).get(n, n) for n in names_of(photo, r.json)]
     use = client.post(f"/api/tables/{code}/teach/colours/use", json={"photo": r.json["photo"], "names": names})
     assert use.status_code == 200 and use.json["colours_in_use"] and use.json["colour_photo"]["in_use"]
     return code
@@ -153,15 +155,14 @@ def test_bad_colour_requests_are_refused_and_change_nothing(app, make_table):
 
 def test_the_calibration_survives_a_restart(app, make_table):
     client = app.test_client()
-    own = draw_dice_set(np.random.default_rng(2), QWINTO)
-    code = calibrated_table(client, make_table, 2, own)
+    own = draw_dice_set(np.random.default_rng(3), QWINTO)
+    # the players named their orange die "purple": only the stored calibration names it so
+    code = calibrated_table(client, make_table, 3, own, rename={"orange": "purple", "purple": "orange"})
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
     state = again.get(f"/api/tables/{code}/teach").json
     assert state["colours_in_use"] and state["colour_photo"]["in_use"]
-    # the die that the lamp makes the standard colours read orange (the first test, seed 2)
-    yellow_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["yellow"], n_dice=1,
+    orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"], n_dice=1,
                                 light=WARM, dice_set=own)
-    assert [d["colour"] for d in settled(again, code, yellow_alone.image)["dice"]] == ["yellow"]
-    # the standard colours do not name it yellow (orange, or no colour when the page is not sure)
-    assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"), yellow_alone.image)["dice"]] \
+    assert [d["colour"] for d in settled(again, code, orange_alone.image)["dice"]] == ["purple"]
+    assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"), orange_alone.image)["dice"]] \
         in (["orange"], [None])
