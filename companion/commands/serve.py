@@ -1,10 +1,11 @@
 """`dice-companion serve`: run the companion web app for the table.
 
 A production WSGI server with many threads (every open page holds one event stream):
-waitress for HTTP and, beside it on the next port, cheroot for HTTPS (waitress has no TLS),
-with a self-signed certificate made on first start and kept in the instance folder. Phones
-need HTTPS for their camera, so the printed address, the QR code and the pages' join links
-are the HTTPS one; `--https` serves HTTPS alone on `--port`, `--no-https` HTTP alone.
+waitress for HTTP and, beside it on the next port, HTTPS by `companion.tls.TlsFront` (TLS
+handshakes in one selector loop, so an idle or half-sent handshake holds no serving thread)
+before a second waitress on 127.0.0.1, with a self-signed certificate made on first start and
+kept in the instance folder. Phones need HTTPS for their camera, so the printed address, the
+QR code and the pages' join links are the HTTPS one; `--https` serves HTTPS alone on `--port`, `--no-https` HTTP alone.
 """
 from __future__ import annotations
 
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         if http_port is not None:
             servers.append(_http_server(app, args, http_port))
     except BadInput:
-        for server in servers:      # cheroot's worker threads would keep the process alive
+        for server in servers:      # the ports bound so far are given back
             server.close()
         raise
     source = app.config.get("FRAME_SOURCE")
@@ -244,38 +245,45 @@ def _http_server(app, args, port: int) -> _HttpServer:
 
 
 class _TlsServer:
-    """cheroot with the certificate, bound at construction."""
+    """HTTPS: `companion.tls.TlsFront` on the public port (handshakes in one selector loop,
+    never on a serving thread) before a waitress on 127.0.0.1 that serves the app as HTTPS;
+    both bound at construction."""
 
-    def __init__(self, server) -> None:
-        self.server = server
+    def __init__(self, front, backend) -> None:
+        self.front, self.backend = front, backend
 
     def serve_forever(self) -> None:
-        self.server.serve()
+        threading.Thread(target=self.backend.run, name="https-backend", daemon=True).start()
+        self.front.serve_forever()
 
     def close(self) -> None:
-        self.server.stop()
+        self.front.close()
+        self.backend.close()
 
 
 def _tls_server(app, args, port: int, cert: Path, key: Path, flag: str) -> _TlsServer:
-    from cheroot import wsgi
-    from cheroot.ssl.builtin import BuiltinSSLAdapter
+    import ssl
 
-    # cheroot's own bind error carries no errno: a plain socket bound first says why
+    from waitress.server import create_server
+
+    from companion.tls import TlsFront
+
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((args.host, port))
-        except OSError as exc:
-            raise _in_use(port, exc, flag) from None
-    server = wsgi.Server((args.host, port), app, numthreads=args.threads,
-                         server_name="dice-companion", timeout=120)
-    server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        server.prepare()
+        listener.bind((args.host, port))
+        listener.listen(1024)
     except OSError as exc:
+        listener.close()
         raise _in_use(port, exc, flag) from None
-    return _TlsServer(server)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    backend = create_server(app, host="127.0.0.1", port=0, threads=args.threads,
+                            url_scheme="https", connection_limit=max(100, args.threads * 4),
+                            channel_timeout=120, ident="dice-companion")
+    return _TlsServer(TlsFront(listener, context, ("127.0.0.1", backend.effective_port)),
+                      backend)
 
 
 def main(argv: list[str] | None = None) -> int:

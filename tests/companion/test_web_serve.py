@@ -135,6 +135,30 @@ def test_https_serves_with_a_self_signed_certificate(tmp_path):
         proc.communicate(timeout=20)
 
 
+def test_idle_and_half_sent_handshakes_hold_no_serving_thread(tmp_path):
+    """A phone's page stays served while others hold TLS connections open without finishing
+    the handshake: more of them than the server has threads, idle and half-sent."""
+    port = free_port()
+    proc = _start(["--https", "--host", "127.0.0.1", "--port", str(port), "--threads", "4",
+                   "--instance", str(tmp_path / "i"), "--no-qr"])
+    held = []
+    try:
+        _get(f"https://127.0.0.1:{port}/api/games", _insecure())      # started
+        for i in range(24):
+            s = socket.create_connection(("127.0.0.1", port))
+            if i % 2:       # the first bytes of a ClientHello, and then nothing
+                s.sendall(bytes.fromhex("16030100f4010000f00303"))
+            held.append(s)
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/games", timeout=20,
+                                    context=_insecure()) as r:
+            assert r.status == 200 and b"qwinto" in r.read()
+    finally:
+        for s in held:
+            s.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+
+
 def _insecure():
     ctx = ssl.create_default_context()
     ctx.check_hostname = False
