@@ -37,7 +37,8 @@ from .bodies import BadJson, parse_json
 from .db import get_store
 from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
-from .store import SeatTaken, TableRecord, UnknownTable, games_for
+from .store import (AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable,
+                    games_for)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -414,18 +415,41 @@ def create_table():
     if claim is not None and (not is_seat_number(claim) or not 0 <= claim < n):
         raise ApiError(400, f"'claim' must be a seat 0-{n - 1}")
     first = first_roller(data.get("first"), n)
-    rec, table = store.create_table(game_name, players, layouts)
-    seq = 0
-    if first is not None:       # logged as the table's first action
-        seq, table = store.append(rec, Begin(first), -1)
-    if claim is not None:
-        store.join(rec, claim, rec.creator_token)
-        rec = store.table_record(rec.code)
+    key = request_key(data)
+    with store.creating(key):
+        try:
+            rec, table = store.create_table(game_name, players, layouts, key=key)
+        except AlreadyMade as made:     # a retry: the table the first request made
+            return _created(store.table_record(made.code))
+        if first is not None:       # logged as the table's first action
+            store.append(rec, Begin(first), -1)
+        if claim is not None:
+            store.join(rec, claim, rec.creator_token)
+        return _created(store.table_record(rec.code))
+
+
+def _created(rec: TableRecord) -> Response:
+    """The answer to creating a table (and to a retry of it): 201, its code, the creator's
+    state and cookie."""
+    seq, table = get_store().state(rec)
+    seat = get_store().seat_of(rec, rec.creator_token)
     resp = make_response(jsonify(
         {"code": rec.code, "url": f"/t/{rec.code}",
-         "state": table_state(rec, seq, table, claim, True)}), 201)
+         "state": table_state(rec, seq, table, seat, True)}), 201)
     resp.headers["Location"] = f"/api/tables/{rec.code}"
     return set_token(resp, rec.code, rec.creator_token)
+
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def request_key(data: dict) -> str | None:
+    """The idempotency key a page sends with an action or a new table (`"key"`: 16-64 URL-safe
+    characters, new for each thing the player does, the same on a retry); None without one."""
+    key = data.get("key")
+    if key is not None and not (isinstance(key, str) and _KEY.fullmatch(key)):
+        raise ApiError(400, "'key' must be 16-64 letters, digits, '-' or '_'")
+    return key
 
 
 def first_roller(value: Any, n: int) -> int | None:
@@ -525,7 +549,9 @@ def rejoin(code: str):
 def act(code: str):
     """One action: {"type": "roll"|"correct", "roll": text | [dice]}, {"type": "keep"} (the
     roller has finished rolling) or {"type": "place", "seat", "placement": text} or
-    {"type": "undo", "seat"}."""
+    {"type": "undo", "seat"}; each may carry "key" (its idempotency key: a retry with the
+    same key is answered as the first request and writes nothing) and "seq" (the log position
+    it was made against: overtaken since, it is a 409 with the current `state`)."""
     data = body_json()
     if not isinstance(data, dict):
         raise ApiError(400, "an action must be a JSON object with a 'type'")
@@ -564,7 +590,18 @@ def act(code: str):
             raise ApiError(403, f"this is {rec.seats[target].name}'s sheet: only "
                                 f"{rec.seats[target].name} may write on it")
         by = -1 if confirmed and not stand_in else target
-    seq, table = store.append(rec, action, by, check)
+    based_on = data.get("seq")
+    if based_on is not None and not (is_seat_number(based_on) and based_on >= 0):
+        raise ApiError(400, "'seq' must be the log position the action was made against")
+    try:
+        seq, table = store.append(rec, action, by, check, key=request_key(data),
+                                  based_on=based_on)
+    except AlreadyDone as done:     # a retry: the first answer, nothing written again
+        return jsonify(table_state(rec, done.seq, store.replay(rec, done.seq), seat, creator))
+    except Overtaken as exc:        # made against a roll or a sheet that has changed since
+        seq, table = store.state(rec)
+        return jsonify(error_body(str(exc), state=table_state(rec, seq, table, seat,
+                                                               creator))), 409
     current_app.extensions["broker"].publish(
         rec.code, "action", {"seq": seq, "action": data.get("type"),
                              "seat": getattr(action, "seat", None)})

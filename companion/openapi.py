@@ -93,7 +93,8 @@ ERRORS = {
     403: "not this viewer's to do (another player's sheet), or a request from a page of "
          "another site",
     404: "no such table (or no camera, no such example)",
-    409: "refused by the rules, or the table changed meanwhile; the message says why",
+    409: "refused by the rules, or the table changed meanwhile (an action overtaken since the "
+         "log position it names comes with the current `state`); the message says why",
     413: "the body is over this route's limit",
     415: "a JSON body not sent as application/json",
     422: "a photo that cannot be used for teaching (no die in the middle, too small, blurred)",
@@ -142,14 +143,18 @@ STAND_IN_Q = _path("stand_in", INT, "query", False)
 GAME = {"enum": sorted(GAMES)}
 SEAT = {"type": "integer", "minimum": 0, "maximum": 11}
 NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "\\S"}
+# an idempotency key: the same on a retry, which is answered as the first request
+KEY = {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,64}$"}
 
 ACTION = {"type": "object", "required": ["type"], "examples": [
     {"type": "roll", "roll": "orange:3 yellow:4"}, {"type": "keep"},
     {"type": "place", "seat": 0, "placement": "O7@2"}, {"type": "undo", "seat": 0},
     {"type": "place", "seat": 1, "placement": "pass"}], "properties": {
-    "type": {"enum": ["begin", "roll", "correct", "keep", "place", "undo"]},
+    "type": {"enum": ["begin", "roll", "correct", "keep", "place", "undo", "end_side", "side",
+                      "erase"]},
     "roll": {"anyOf": [STR, {"type": "array", "items": _ref("Die")}]},
-    "seat": SEAT, "placement": STR, "stand_in": BOOL}}
+    "seat": SEAT, "placement": STR, "side": STR, "field": STR, "stand_in": BOOL,
+    "key": KEY, "seq": {"type": "integer", "minimum": 0}}}
 NEW_TABLE = {"type": "object", "required": ["game", "players"], "examples": [
     {"game": "qwinto", "players": ["Ann", "Bob"], "claim": 0},
     {"game": "twenty_one", "players": ["Ann", "Bob", "Cy"], "first": "random"},
@@ -157,7 +162,8 @@ NEW_TABLE = {"type": "object", "required": ["game", "players"], "examples": [
     "game": GAME, "players": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 12,
                               "uniqueItems": True},
     "layout": {"anyOf": [STR, ANY_OBJ]}, "layouts": {"type": "array"},
-    "uploaded": ANY_OBJ, "claim": SEAT, "first": {"anyOf": [SEAT, {"const": "random"}]}}}
+    "uploaded": ANY_OBJ, "claim": SEAT, "first": {"anyOf": [SEAT, {"const": "random"}]},
+    "key": KEY}}
 CHECK = {"type": "object", "required": ["game"], "examples": [
     {"game": "qwinto", "cells": {"O@1": 5, "Y@0": 2}},
     {"game": "knister", "cells": {"A@0": 7}, "final": False}], "properties": {

@@ -17,6 +17,7 @@ log, so a request replays only when another process wrote (or on the first reque
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -34,7 +35,7 @@ from engine.table import Action, Table, action_from_json, action_to_json
 
 from .bounded import Bounded
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each step takes the database from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -83,6 +84,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seq)
     );
     """,
+    # 3 -> 4: retries are safe: the idempotency key a page sent with an action or a new table
+    # (a retry with the same key is answered as the first request, and writes nothing)
+    """
+    ALTER TABLE actions ADD COLUMN request_key TEXT;
+    CREATE UNIQUE INDEX actions_request_key ON actions (table_id, request_key);
+    ALTER TABLE tables ADD COLUMN request_key TEXT;
+    CREATE UNIQUE INDEX tables_request_key ON tables (request_key);
+    """,
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -97,6 +106,44 @@ class UnknownTable(LookupError):
 
 class SeatTaken(ValueError):
     """Someone already joined as this seat (409)."""
+
+
+class AlreadyDone(Exception):
+    """An action whose idempotency key is in the log already: it was written as entry `seq`
+    (a retry after a lost answer; nothing is written again)."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"already done as entry {seq}")
+        self.seq = seq
+
+
+class AlreadyMade(Exception):
+    """A new table whose idempotency key made table `code` already (nothing is made again)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"already made as table {code}")
+        self.code = code
+
+
+class Overtaken(ValueError):
+    """An action made against an earlier state of the table than the log holds now, and
+    overtaken by what was written since (409 with the current state)."""
+
+
+TABLE_ACTIONS = frozenset({"roll", "correct", "keep", "begin"})   # the others name a seat
+
+
+def overtaken(action: dict, since: Sequence[dict]) -> bool:
+    """Whether `action` (JSON, as logged) made against an earlier log is overtaken by the
+    actions written `since`: by any roll, correction, keep or begin (the roll it was judged
+    against changed), and a seat's action also by any action on that same seat. A placement
+    of another seat does not overtake it: every player answers the same roll at once."""
+    for later in since:
+        if later.get("type") in TABLE_ACTIONS:
+            return True
+        if action.get("type") not in TABLE_ACTIONS and later.get("seat") == action.get("seat"):
+            return True
+    return False
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -204,38 +251,50 @@ class Store:
     # one lock per table, striped: a table always maps to the same lock, and the number of
     # locks stays fixed however many tables there are
     _locks: tuple[threading.Lock, ...] = tuple(threading.Lock() for _ in range(256))
+    # new tables by idempotency key, striped the same way (separate: a new table's first
+    # action takes its table's lock while this one is held)
+    _new_locks: tuple[threading.Lock, ...] = tuple(threading.Lock() for _ in range(64))
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self.db = db
         self.path = path
 
     # -- tables ----------------------------------------------------------------------
-    def create_table(self, game: str, players: Sequence[str],
-                     layouts: Sequence[dict]) -> tuple[TableRecord, Table]:
-        """Create a table (checked by building it); returns the record and the new Table."""
+    def create_table(self, game: str, players: Sequence[str], layouts: Sequence[dict],
+                     key: str | None = None) -> tuple[TableRecord, Table]:
+        """Create a table (checked by building it); returns the record and the new Table.
+        `key`: the request's idempotency key; a table already made with it is `AlreadyMade`."""
         games = games_for(game, layouts)
         table = Table.new(games, players)          # raises InvalidInput when wrong
         name = games[0].name
         token = secrets.token_urlsafe(24)
         with write_lock(self.path):
-            return self._insert_table(name, players, layouts, token), table
+            return self._insert_table(name, players, layouts, token, key), table
 
-    def _insert_table(self, name, players, layouts, token) -> TableRecord:
+    def _insert_table(self, name, players, layouts, token, key=None) -> TableRecord:
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            if key is not None:
+                made = self.db.execute("SELECT code FROM tables WHERE request_key=?",
+                                       (key,)).fetchone()
+                if made is not None:
+                    self.db.execute("ROLLBACK")
+                    raise AlreadyMade(made["code"])
             for _ in range(50):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if not self.db.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone():
                     break
             cur = self.db.execute(
-                "INSERT INTO tables (code, game, layouts, creator_token, created) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (code, name, json.dumps(list(layouts)), token, time.time()))
+                "INSERT INTO tables (code, game, layouts, creator_token, created, request_key) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (code, name, json.dumps(list(layouts)), token, time.time(), key))
             tid = cur.lastrowid
             self.db.executemany(
                 "INSERT INTO players (table_id, seat, name) VALUES (?, ?, ?)",
                 [(tid, i, p) for i, p in enumerate(players)])
             self.db.execute("COMMIT")
+        except AlreadyMade:
+            raise
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -385,6 +444,13 @@ class Store:
         return None if row is None else row["image"]
 
     # -- the log ---------------------------------------------------------------------
+    def creating(self, key: str | None):
+        """Held while a new table is made with idempotency key `key` (its seats claimed, its
+        first roller logged): a retry with the same key waits, then finds it made."""
+        if key is None:
+            return contextlib.nullcontext()
+        return self._new_locks[hash((self.path, key)) % len(self._new_locks)]
+
     def _lock(self, rec: TableRecord) -> threading.Lock:
         return self._locks[hash((self.path, rec.id)) % len(self._locks)]
 
@@ -398,12 +464,13 @@ class Store:
                 for r in self.db.execute("SELECT seq, action, by_seat, created FROM actions "
                                          "WHERE table_id=? ORDER BY seq", (rec.id,))]
 
-    def replay(self, rec: TableRecord) -> Table:
-        """The table as its whole log makes it (no cache). A log written before the roller's
-        keep step (the first answer fixed the roll) replays as it was played."""
+    def replay(self, rec: TableRecord, upto: int | None = None) -> Table:
+        """The table as its whole log makes it (no cache), or its first `upto` actions (the
+        answer to a retried action). A log written before the roller's keep step (the first
+        answer fixed the roll) replays as it was played."""
         table = Table.new(rec.games(), [s.name for s in rec.seats])
-        rows = self.db.execute("SELECT action FROM actions WHERE table_id=? ORDER BY seq",
-                               (rec.id,)).fetchall()
+        rows = self.db.execute("SELECT action FROM actions WHERE table_id=? AND seq<=? "
+                               "ORDER BY seq", (rec.id, 2 ** 62 if upto is None else upto))
         return table.replay([action_from_json(json.loads(r["action"])) for r in rows],
                             first_answer_keeps=True)
 
@@ -429,20 +496,39 @@ class Store:
         return n, table
 
     def append(self, rec: TableRecord, action: Action, by_seat: int | None,
-               check=None) -> tuple[int, Table]:
+               check=None, key: str | None = None,
+               based_on: int | None = None) -> tuple[int, Table]:
         """Check `action` against the current table, then commit it to the log.
 
         Raises the engine's `IllegalPlacement` / `InvalidInput` (nothing written) when the
         action is refused. `check(table)`, if given, is called with the current table first
         (under the table's lock) and may refuse by raising. Returns (new log length, new
         table) once the action is durable.
+
+        `key`: the request's idempotency key; one already in the table's log raises
+        `AlreadyDone` (nothing written). `based_on`: the log length the action was made
+        against; one overtaken by what was written since (`overtaken`) raises `Overtaken`.
         """
         with self._lock(rec):
+            if key is not None:
+                done = self.db.execute("SELECT seq FROM actions WHERE table_id=? AND "
+                                       "request_key=?", (rec.id, key)).fetchone()
+                if done is not None:
+                    raise AlreadyDone(done["seq"])
             n, table = self._current(rec)
+            if based_on is not None:
+                if based_on > n:
+                    raise InvalidInput(f"'seq' {based_on} is past the end of the log ({n})")
+                since = [json.loads(r["action"]) for r in self.db.execute(
+                    "SELECT action FROM actions WHERE table_id=? AND seq>? ORDER BY seq",
+                    (rec.id, based_on))] if based_on < n else []
+                if overtaken(action_to_json(action), since):
+                    raise Overtaken("the table changed meanwhile: look again and retry")
             if check is not None:
                 check(table)
             table = table.apply(action)       # refused: nothing written, no lock taken
-            row = (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat)
+            row = (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat,
+                   key)
             group_commit(self.path).commit(self.db, row)
             self._cache[(self.path, rec.id)] = (n + 1, table)
             return n + 1, table
@@ -519,8 +605,8 @@ class GroupCommit:
             for i in range(0, len(batch), 500):     # SQLite allows 32766 variables
                 part = batch[i:i + 500]
                 written += db.execute(
-                    "INSERT OR IGNORE INTO actions (table_id, seq, action, created, by_seat) "
-                    "VALUES " + ", ".join(["(?, ?, ?, ?, ?)"] * len(part)),
+                    "INSERT OR IGNORE INTO actions (table_id, seq, action, created, by_seat, "
+                    "request_key) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(part)),
                     [v for item in part for v in item.row]).rowcount
             if written != len(batch):   # a seq was taken by another process: whose?
                 for item in batch:

@@ -24,13 +24,26 @@
     return node;
   }
 
+  // a new table and every action carry an idempotency key (a retry is done once by the server)
+  // and an action the log position the page showed (overtaken since: 409 and the current state)
+  function newKey() {
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, "0")).join("");
+  }
+
   async function api(method, path, body) {
     const opts = { method, headers: {}, credentials: "same-origin" };
+    if (method === "POST" && /^\/api\/tables(\/[^/]+\/actions)?$/.test(path)) {
+      body = Object.assign({ key: newKey() }, body);
+      if (path.endsWith("/actions") && body.seq === undefined && document.body.dataset.seq !== undefined)
+        body.seq = +document.body.dataset.seq;
+    }
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const resp = await fetch(path, opts);
+    let resp;
+    try { resp = await fetch(path, opts); }
+    catch (e) { if (!body || !body.key) throw e; resp = await fetch(path, opts); }  // answer lost: once more, same key
     let data = null;
     try { data = await resp.json(); } catch (e) { data = { error: resp.statusText }; }
     if (!resp.ok) {

@@ -83,8 +83,8 @@ class TestGroupCommit:
         rec2, _ = st.create_table("qwinto", ["A", "B"], [_layout_data("qwinto")] * 2)
         st.db.execute("INSERT INTO actions (table_id, seq, action, created, by_seat) "
                       "VALUES (?, 1, 'x', 0, NULL)", (rec1.id,))
-        items = [S._Pending((rec1.id, 1, '{"a": 1}', 1.0, None)),
-                 S._Pending((rec2.id, 1, '{"a": 2}', 2.0, None))]
+        items = [S._Pending((rec1.id, 1, '{"a": 1}', 1.0, None, None)),
+                 S._Pending((rec2.id, 1, '{"a": 2}', 2.0, None, None))]
         S.GroupCommit._write(st.db, items)
         assert all(i.done for i in items)
         assert isinstance(items[0].error, IllegalPlacement) and items[1].error is None
