@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .detect import DieDetector, drop_side_faces
+from .detect import SIZE_FROM, DieDetector, drop_side_faces
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
@@ -276,6 +276,14 @@ def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: flo
     return out
 
 
+def _sure_boxes(found, scores) -> list:
+    """The boxes that size the dice: those the detector is at least ``SIZE_FROM`` sure of (all
+    of the OpenCV finder's, which has no scores)."""
+    if scores is None:
+        return list(found.boxes)
+    return [b for b, s in zip(found.boxes, scores) if s >= SIZE_FROM]
+
+
 @dataclass
 class DiceReader:
     """``DiceReader()(image) -> Roll``; ``image`` is a BGR/grey/BGRA array or encoded bytes.
@@ -319,26 +327,38 @@ class DiceReader:
 
     def __call__(self, image) -> Roll:
         """Read a photo or frame. Encoded bytes of a large JPEG are decoded at a reduced size
-        (``decode_reduced``) and read there when its dice are at least ``read_at_least`` px on
-        their longer side (the face reader sees 32 px); otherwise, or when none is found there,
-        the photo is decoded whole and read again."""
-        if isinstance(image, (bytes, bytearray, memoryview)):
-            t0 = time.perf_counter()
-            data = bytes(image)
-            small, factor = decode_reduced(data)
-            if factor == 1:
-                return self._read(small, t0)
-            roll = self._read(small, t0)
-            sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in roll.dice]
-            if sides and float(np.median(sides)) >= self.read_at_least:
-                w, h = header_size(data)
-                return replace(roll, width=w, height=h, dice=tuple(d.scaled(w / small.shape[1]) for d in roll.dice),
-                               elapsed_ms=(time.perf_counter() - t0) * 1000)
+        (``decode_reduced``) and the dice found there; they are read there when they are at least
+        ``read_at_least`` px on their longer side (the face reader sees 32 px), else read on the
+        photo decoded whole, in the boxes found on the reduced copy (scaled); a reduced copy with
+        no die found is looked at whole."""
+        if not isinstance(image, (bytes, bytearray, memoryview)):
+            return self._read(as_bgr(image), time.perf_counter())
+        t0 = time.perf_counter()
+        data = bytes(image)
+        small, factor = decode_reduced(data)
+        if factor == 1:
+            return self._read(small, t0)
+        found = self._find(small)
+        sure = _sure_boxes(*found)
+        if not sure:
             return self._read(decode_image(data), t0)
-        return self._read(as_bgr(image), time.perf_counter())
+        w, h = header_size(data)
+        k = w / small.shape[1]
+        if float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in sure])) >= self.read_at_least:
+            roll = self._read(small, t0, found)
+            return replace(roll, width=w, height=h, dice=tuple(d.scaled(k) for d in roll.dice),
+                           elapsed_ms=(time.perf_counter() - t0) * 1000)
+        boxes, scores = found
+        scaled = tuple(tuple(int(round(v * k)) for v in b) for b in boxes.boxes)
+        return self._read(decode_image(data), t0, (replace(boxes, boxes=scaled, scale=boxes.scale / k), scores))
 
-    def _read(self, bgr: np.ndarray, t0: float) -> Roll:
-        found, scores = self.finder.detect(bgr) if self.find_with == "detector" else (self.finder(bgr), None)
+    def _find(self, bgr: np.ndarray):
+        """(FindResult, detector scores or None for the OpenCV finder)."""
+        return self.finder.detect(bgr) if self.find_with == "detector" else (self.finder(bgr), None)
+
+    def _read(self, bgr: np.ndarray, t0: float, found_scores=None) -> Roll:
+        """The roll in ``bgr``; ``found_scores``: the candidates already found in it."""
+        found, scores = found_scores or self._find(bgr)
         probs, read_ms = self._read_candidates(bgr, found.boxes)
         chosen = select_dice(found.boxes, probs, self.faces, self.min_die)
         if scores is not None and self.side_faces:
