@@ -234,12 +234,36 @@ class _HttpServer:
         self.server.close()
 
 
+def _open_files() -> int:
+    """Raise this process's limit of open files to the most it may have (every connection holds
+    one, every serving thread's SQLite connection three); returns the limit."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        hard = 65536 if hard == resource.RLIM_INFINITY else hard
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        return hard
+    except (ImportError, ValueError, OSError):
+        return 1024
+
+
+def _waitress_settings(args) -> dict:
+    """waitress as the companion runs it: poll() instead of select() (select stops the server
+    at descriptor 1024: 400 threads' SQLite files reach it), connections up to a quarter of the
+    open-file limit (at most 4,000; a connection sends nothing until it has a whole request,
+    so idle and half-sent ones hold no thread), and a connection silent for 30 s closed (an
+    event stream sends a comment every 5 s)."""
+    return {"threads": args.threads, "asyncore_use_poll": True,
+            "connection_limit": max(100, min(4000, _open_files() // 4)),
+            "channel_timeout": 30, "ident": "dice-companion"}
+
+
 def _http_server(app, args, port: int) -> _HttpServer:
     from waitress.server import create_server
     try:
-        return _HttpServer(create_server(app, host=args.host, port=port, threads=args.threads,
-                                         connection_limit=max(100, args.threads * 4),
-                                         channel_timeout=120, ident="dice-companion"))
+        return _HttpServer(create_server(app, host=args.host, port=port,
+                                         **_waitress_settings(args)))
     except OSError as exc:
         raise _in_use(port, exc) from None
 
@@ -279,9 +303,8 @@ def _tls_server(app, args, port: int, cert: Path, key: Path, flag: str) -> _TlsS
         raise _in_use(port, exc, flag) from None
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(str(cert), str(key))
-    backend = create_server(app, host="127.0.0.1", port=0, threads=args.threads,
-                            url_scheme="https", connection_limit=max(100, args.threads * 4),
-                            channel_timeout=120, ident="dice-companion")
+    backend = create_server(app, host="127.0.0.1", port=0, url_scheme="https",
+                            **_waitress_settings(args))
     return _TlsServer(TlsFront(listener, context, ("127.0.0.1", backend.effective_port)),
                       backend)
 

@@ -159,6 +159,36 @@ def test_idle_and_half_sent_handshakes_hold_no_serving_thread(tmp_path):
         proc.communicate(timeout=20)
 
 
+def test_half_sent_requests_hold_no_connection_slot_or_thread(tmp_path):
+    """More half-sent HTTP requests than the server once allowed connections (100 at 4
+    threads), and over 1,024 descriptors where this process may open them (select() stopped
+    the server there): a request is still answered."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 1100 if min(hard, 4096) >= 2500 else 150
+    if want > 150 and soft < 2500:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    port = free_port()
+    proc = _start(["--no-https", "--host", "127.0.0.1", "--port", str(port), "--threads", "4",
+                   "--instance", str(tmp_path / "i"), "--no-qr"])
+    held = []
+    try:
+        _get(f"http://127.0.0.1:{port}/api/games")      # started
+        for _ in range(want):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")   # and no end of headers
+            held.append(s)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=20) as r:
+            assert r.status == 200
+        assert proc.poll() is None
+    finally:
+        for s in held:
+            s.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def _insecure():
     ctx = ssl.create_default_context()
     ctx.check_hostname = False
