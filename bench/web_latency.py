@@ -217,6 +217,7 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
 
     post_ms: list[float] = []
     answered: dict[tuple[str, int], float] = {}
+    acked: dict[str, int] = {code: 0 for code, _ in setups}   # actions answered 200, per table
     errors: list[str] = []
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
@@ -251,6 +252,7 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
                 if status != 200:
                     errors.append(f"{code} #{seq}: {status} {reply}")
                     return
+                acked[code] = seq
 
     workers = [threading.Thread(target=play, args=(code, tokens, i))
                for i, (code, tokens) in enumerate(setups)]
@@ -274,7 +276,7 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
             "wall_s": wall, "posts_per_s": len(post_ms) / wall if wall else 0,
             "post_p50_ms": pct(post_ms, 50), "post_p99_ms": pct(post_ms, 99),
             "event_p50_ms": pct(delays, 50), "event_p99_ms": pct(delays, 99),
-            "events_missing": missing, "errors": errors + listener_errors}
+            "events_missing": missing, "errors": errors + listener_errors, "acked": acked}
 
 
 def main(argv=None) -> int:
