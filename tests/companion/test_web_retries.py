@@ -21,6 +21,15 @@ def creator_of(app, client, code):
     return other
 
 
+def orange_3_kept(client, client2, make_table):
+    """A Qwinto table of Ann (client, its creator) and Bob (client2) with an orange 3 rolled and
+    kept: (its code, the log position the players see)."""
+    code = make_table(client)
+    client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+    client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+    return code, client.post(f"/api/tables/{code}/actions", json={"type": "keep"}).json["seq"]
+
+
 def at_once(calls):
     """Run the calls in threads released together; their answers in order."""
     gate, out = threading.Barrier(len(calls)), [None] * len(calls)
@@ -48,10 +57,7 @@ class TestIdempotencyKeys:
         assert first.json["may_reroll"]        # the second attempt is still there
 
     def test_the_first_answer_even_after_other_actions(self, client, client2, make_table):
-        code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
-        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
-        client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
+        code, _ = orange_3_kept(client, client2, make_table)
         place = {"type": "place", "seat": 1, "placement": "O3@2", "key": KEY + "bob"}
         first = client2.post(f"/api/tables/{code}/actions", json=place)
         client.post(f"/api/tables/{code}/actions",
@@ -126,10 +132,7 @@ class TestLogPosition:
 
     def test_a_placement_made_before_the_roll_was_corrected_is_409(self, client, client2,
                                                                    make_table):
-        code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
-        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
-        seen = client.post(f"/api/tables/{code}/actions", json={"type": "keep"}).json["seq"]
+        code, seen = orange_3_kept(client, client2, make_table)
         client.post(f"/api/tables/{code}/actions", json={"type": "correct", "roll": "orange:5"})
         r = client2.post(f"/api/tables/{code}/actions",
                          json={"type": "place", "seat": 1, "placement": "O3@2", "seq": seen})
@@ -139,10 +142,7 @@ class TestLogPosition:
 
     def test_players_answering_the_same_roll_at_once_are_all_accepted(self, client, client2,
                                                                       make_table):
-        code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
-        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
-        seen = client.post(f"/api/tables/{code}/actions", json={"type": "keep"}).json["seq"]
+        code, seen = orange_3_kept(client, client2, make_table)
         for c, seat, field in ((client, 0, "O3@2"), (client2, 1, "O3@3")):
             r = c.post(f"/api/tables/{code}/actions",
                        json={"type": "place", "seat": seat, "placement": field, "seq": seen})
