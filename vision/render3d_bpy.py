@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import bpy
@@ -201,7 +202,7 @@ def _die_materials(die: DieSpec, strip: np.ndarray, symbols: np.ndarray, key: st
     edge = die.body_bgr
     if die.face_colours:  # faces of many colours: neutral edges
         edge = (235, 235, 235) if "face" in die.design else die.body_bgr
-    sock = _body_colour_socket(DieSpec(**{**die.__dict__, "body_bgr": edge}), bnodes, blinks)
+    sock = _body_colour_socket(replace(die, body_bgr=edge), bnodes, blinks)
     if isinstance(sock, tuple):
         bbsdf.inputs["Base Color"].default_value = sock
     else:
@@ -246,7 +247,7 @@ def _add_die(die: DieSpec, i: int, rng: np.random.Generator):
     bev.limit_method = "NONE"
     bev.material = 1
     bev.harden_normals = False
-    obj.data.shade_smooth() if hasattr(obj.data, "shade_smooth") else None
+    obj.data.shade_smooth()
     m = Matrix([list(r) for r in die.rotation]).to_4x4()
     m.translation = Vector(die.position)
     obj.matrix_world = m @ Matrix.Scale(die.size, 4)
@@ -330,12 +331,10 @@ def _surface(spec: SceneSpec):
         fmat, _, _, fbsdf = _new_material("floor")
         fbsdf.inputs["Base Color"].default_value = _lin_rgba(s.colour2_bgr)
         floor.data.materials.append(fmat)
-        plane.scale = (s.tray_radius / 2.0 * 1.0, s.tray_radius / 2.0 * 1.0, 1.0)
-        if verts == 6:  # the felt floor as a hexagon, too
-            bpy.data.objects.remove(plane)
-            bpy.ops.mesh.primitive_circle_add(vertices=6, radius=s.tray_radius, fill_type="NGON", location=(0, 0, 0))
-            plane = bpy.context.active_object
-            plane.data.materials.append(mat)
+        # the felt floor has the tray's shape (a square plane would show its corners outside the rim)
+        bpy.data.objects.remove(plane)
+        bpy.ops.mesh.primitive_circle_add(vertices=verts, radius=s.tray_radius, fill_type="NGON", location=(0, 0, 0))
+        bpy.context.active_object.data.materials.append(mat)
 
 
 def _clutter(spec: SceneSpec) -> None:
