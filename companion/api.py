@@ -29,6 +29,7 @@ from engine.dice import Die, Roll
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.placement import ENTER, Mark, Placement
+from engine.reasons import Reason
 from engine.registry import game_class
 from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
@@ -620,12 +621,11 @@ def why(code: str):
         raise ApiError(400, "'seat' must be a seat number")
     placement = Placement.parse(str(data.get("placement", "")))
     if table.roll is None:
-        reason = "nothing has been rolled yet"
+        reason = Reason("table.not_rolled")
     elif table.answers[s] is not None:
-        reason = "you have already answered this roll"
+        reason = Reason("app.answered_you")
     elif not table.may_answer(s):
-        reason = (f"{table.players[table.roller]} is still rolling: answer once "
-                  f"{table.players[table.roller]} keeps the roll")
+        reason = Reason("table.still_rolling", name=table.players[table.roller])
     else:
         reason = table.games[s].why_illegal(table.sheets[s], table.roll, table.role(s),
                                             placement)

@@ -20,6 +20,7 @@ from engine.dice import Die, Roll
 from engine.errors import InvalidInput
 from engine.game import Game
 from engine.layouts import builtin_layout_data
+from engine.reasons import Reason
 from engine.registry import GAMES, DEFAULT_LAYOUT, game_class, layout_names
 
 
@@ -274,7 +275,7 @@ def _kuh_vadis_view(game: Game, data: dict) -> dict:
         rows.append({"label": labels[r], "colour": None, "cells": cells})
     # whose move it is: asked when a pad is typed in ("options": one is chosen)
     return {"columns": size, "rows": rows, "value": "printed",
-            "caption": f"{data.get('to_move', '')} to move",
+            "caption": Reason("kuh_vadis.caption", who=data.get("to_move", "")),
             "extras": [{"key": "to_move", "label": "to move", "value": data.get("to_move"),
                         "options": ["X", "O"]}]}
 
@@ -306,7 +307,7 @@ def _the_choice_view(game: Game, data: dict) -> dict:
                           "order": line.get(pos)})
         rows.append({"label": "N" if r == 0 else "", "colour": None, "cells": cells})
     return {"columns": max(xs) + 2, "ring": True, "rows": rows, "value": "marks-only",
-            "caption": f"{side.name} side",
+            "caption": Reason("the_choice.caption", side=side.name),
             "extras": [{"key": "misthrows", "label": "misthrows",
                         "value": written["misthrows"], "max": 3, "points": ""}]}
 

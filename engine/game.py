@@ -16,6 +16,19 @@ from typing import Any, ClassVar, Iterable, Iterator, Sequence
 from .dice import Roll
 from .errors import IllegalPlacement, InvalidInput
 from .placement import Placement, Score
+from .reasons import Reason, declare
+
+declare({
+    "table.players": "{game} is played by {a}-{b} players, not {n}",
+    "app.players_exactly": "{game} is played by {a} players, not {n}",
+    "game.no_sides": "{game} has no sheet sides to choose",
+    "game.no_erase": "{game} has no erasing: undo your entry to this roll instead",
+    "game.no_side": "{game} has no sheet side to end",
+    "game.face": "'{die}' does not show a face 1-6",
+    "game.one_field": "the sum is written into exactly one field",
+    "game.sum": "the dice add up to {total}, not {v}",
+    "row.label": "row {r}",
+})
 
 ROLLER = "roller"
 OTHER = "other"
@@ -82,9 +95,11 @@ class Game:
     def check_player_count(cls, n: int) -> None:
         """``InvalidInput`` unless ``n`` players can play ("played by 2 players", "1-6 players")."""
         if not cls.min_players <= n <= cls.max_players:
-            count = str(cls.min_players) if cls.min_players == cls.max_players \
-                else f"{cls.min_players}-{cls.max_players}"
-            raise InvalidInput(f"{cls.title} is played by {count} players, not {n}")
+            if cls.min_players == cls.max_players:
+                raise InvalidInput(Reason("app.players_exactly", game=cls.title,
+                                          a=cls.min_players, n=n))
+            raise InvalidInput(Reason("table.players", game=cls.title, a=cls.min_players,
+                                      b=cls.max_players, n=n))
 
     # -- sheets --------------------------------------------------------------------
     def new_sheet(self):
@@ -190,7 +205,7 @@ class Game:
 
     def start_side_problem(self, sheet, side: str) -> str | None:
         """Why this sheet may not be turned to start on `side` now, or None if it may."""
-        return f"{self.title} has no sheet sides to choose"
+        return Reason("game.no_sides", game=self.title)
 
     def start_on(self, sheet, side: str):
         """Unchecked: a blank sheet that starts on `side`."""
@@ -199,7 +214,7 @@ class Game:
     def erase_problem(self, sheet, row: str, col: int) -> str | None:
         """Why the number in field (row, col) may not be erased, or None if it may (Qwinto:
         a number found wrong later is erased and its field crossed out)."""
-        return f"{self.title} has no erasing: undo your entry to this roll instead"
+        return Reason("game.no_erase", game=self.title)
 
     def erasable(self, sheet) -> list[tuple[str, int]]:
         """The fields (row, col) whose number may be erased (default: none)."""
@@ -211,7 +226,7 @@ class Game:
 
     def end_side_problem(self, sheet) -> str | None:
         """Why this sheet's side may not be ended voluntarily now, or None if it may."""
-        return f"{self.title} has no sheet side to end"
+        return Reason("game.no_side", game=self.title)
 
     def end_side(self, sheet):
         """Unchecked: end the current side voluntarily (The Choice). Returns a new sheet."""

@@ -34,6 +34,34 @@ from .dice import Roll
 from .errors import IllegalPlacement, InvalidInput
 from .game import OTHER, ROLLER, Game, LegalPlacements
 from .placement import Placement, Score
+from .reasons import Reason, declare
+
+declare({
+    "table.over": "the game is over",
+    "table.no_further_attempt": "{name} has finished rolling: no further attempt on this roll",
+    "table.still_rolling": "{name} is still rolling: answer once {name} keeps the roll",
+    "table.kept_already": "{name} has already finished rolling: every player may answer "
+                          "this roll",
+    "table.nothing_to_keep": "there is no open roll to keep",
+    "table.attempts_one": "{game} allows 1 attempt per turn",
+    "table.attempts": "{game} allows {n} attempts per turn",
+    "table.nothing_to_correct": "there is no open roll to correct",
+    "table.written_no_correct": "players have already written on this roll: they must undo "
+                                "their entries before it can be corrected",
+    "table.not_rolled": "nothing has been rolled yet",
+    "table.answered": "{name} has already answered this roll",
+    "table.roller_only": "in {game} only the roller answers the roll: it is {name}'s turn",
+    "table.end_side_after": "{name} may end a side only after answering a roll (after a "
+                            "dice action)",
+    "table.nothing_to_undo": "{name} has nothing to undo on this roll",
+    "table.no_seat_of": "there is no seat {seat} at this table of {n}",
+    "table.begin_first": "who begins is settled before the first roll",
+    "table.side_answered": "{name} has answered this roll: the side to start on is chosen "
+                           "before the first mark",
+    "table.seat": "'seat' must be a seat number (0, 1, ...), not {v}",
+    "table.erase_answer": "{f} is {name}'s answer to this roll: undo it instead",
+    "table.not_field": "'{f}' is not a field: write ROW@COLUMN, e.g. O@4",
+})
 
 
 @dataclass(frozen=True)
@@ -153,7 +181,7 @@ def action_to_json(action: Action) -> dict:
 def _seat(data: dict) -> int:
     seat = data["seat"]
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise InvalidInput(f"'seat' must be a seat number (0, 1, ...), not {json.dumps(seat)}")
+        raise InvalidInput(Reason("table.seat", v=json.dumps(seat)))
     return seat
 
 
@@ -184,7 +212,7 @@ def action_from_json(data: Any) -> Action:
             field = str(data["field"]).strip().upper()
             row, at, col = field.partition("@")
             if not (row.isalpha() and at and col.isdigit()):
-                raise InvalidInput(f"'{data['field']}' is not a field: write ROW@COLUMN, e.g. O@4")
+                raise InvalidInput(Reason("table.not_field", f=data["field"]))
             return Erase(_seat(data), f"{row}@{int(col)}")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
@@ -369,11 +397,11 @@ class Table:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < len(self.players):
-            raise InvalidInput(f"there is no seat {seat} at this table of {len(self.players)}")
+            raise InvalidInput(Reason("table.no_seat_of", seat=seat, n=len(self.players)))
 
     def _roll(self, roll: Roll) -> "Table":
         if self.is_over:
-            raise IllegalPlacement("the game is over")
+            raise IllegalPlacement(Reason("table.over"))
         table = self
         if self.turn_complete:  # the next player's turn begins with this roll
             n = len(self.players)
@@ -382,12 +410,13 @@ class Table:
                             kept=False)
         if table.attempts:
             if table.kept:
-                raise IllegalPlacement(f"{table.players[table.roller]} has finished rolling: "
-                                       f"no further attempt on this roll")
+                raise IllegalPlacement(Reason("table.no_further_attempt",
+                                              name=table.players[table.roller]))
             if len(table.attempts) >= table.game.max_attempts:
                 raise IllegalPlacement(
-                    f"{table.game.title} allows {table.game.max_attempts} "
-                    f"attempt{'s' * (table.game.max_attempts != 1)} per turn")
+                    Reason("table.attempts_one", game=table.game.title)
+                    if table.game.max_attempts == 1 else
+                    Reason("table.attempts", game=table.game.title, n=table.game.max_attempts))
             problem = table.game.reroll_problem(table.attempts[-1], roll)
         else:
             problem = table.game.roll_problem(roll)
@@ -397,10 +426,9 @@ class Table:
 
     def _correct(self, roll: Roll) -> "Table":
         if not self.attempts or self.turn_complete:
-            raise IllegalPlacement("there is no open roll to correct")
+            raise IllegalPlacement(Reason("table.nothing_to_correct"))
         if any(a is not None for a in self.answers):
-            raise IllegalPlacement("players have already written on this roll: they must "
-                                   "undo their entries before it can be corrected")
+            raise IllegalPlacement(Reason("table.written_no_correct"))
         earlier = self.attempts[:-1]
         problem = (self.game.reroll_problem(earlier[-1], roll) if earlier
                    else self.game.roll_problem(roll))
@@ -410,26 +438,24 @@ class Table:
 
     def _keep(self) -> "Table":
         if not self.attempts or self.turn_complete:
-            raise IllegalPlacement("nothing has been rolled yet" if not self.attempts
-                                   else "there is no open roll to keep")
+            raise IllegalPlacement(Reason("table.not_rolled") if not self.attempts
+                                   else Reason("table.nothing_to_keep"))
         if self.roll_final:
-            raise IllegalPlacement(f"{self.players[self.roller]} has already finished "
-                                   f"rolling: every player may answer this roll")
+            raise IllegalPlacement(Reason("table.kept_already", name=self.players[self.roller]))
         return replace(self, kept=True)
 
     def _place(self, seat: int, placement: Placement) -> "Table":
         self._check_seat(seat)
         if self.roll is None:
-            raise IllegalPlacement("nothing has been rolled yet")
+            raise IllegalPlacement(Reason("table.not_rolled"))
         if self.answers[seat] is not None:
-            raise IllegalPlacement(f"{self.players[seat]} has already answered this roll")
+            raise IllegalPlacement(Reason("table.answered", name=self.players[seat]))
         game = self.games[seat]
         if not self.answers_roll(seat):
-            raise IllegalPlacement(f"in {game.title} only the roller answers the roll: "
-                                   f"it is {self.players[self.roller]}'s turn")
+            raise IllegalPlacement(Reason("table.roller_only", game=game.title,
+                                          name=self.players[self.roller]))
         if not self.may_answer(seat):
-            raise IllegalPlacement(f"{self.players[self.roller]} is still rolling: answer "
-                                   f"once {self.players[self.roller]} keeps the roll")
+            raise IllegalPlacement(Reason("table.still_rolling", name=self.players[self.roller]))
         sheet = game.play(self.sheets[seat], self.roll, self.role(seat), placement)
         # the roller's own answer finishes the rolling
         return replace(self,
@@ -447,10 +473,9 @@ class Table:
     def _end_side(self, seat: int) -> "Table":
         self._check_seat(seat)
         if self.is_over:
-            raise IllegalPlacement("the game is over")
+            raise IllegalPlacement(Reason("table.over"))
         if self.roll is None or self.answers[seat] is None:
-            raise IllegalPlacement(f"{self.players[seat]} may end a side only after "
-                                   f"answering a roll (after a dice action)")
+            raise IllegalPlacement(Reason("table.end_side_after", name=self.players[seat]))
         game = self.games[seat]
         problem = game.end_side_problem(self.sheets[seat])
         if problem:
@@ -460,7 +485,7 @@ class Table:
     def _begin(self, seat: int) -> "Table":
         self._check_seat(seat)
         if self.attempts or self.turns:
-            raise IllegalPlacement("who begins is settled before the first roll")
+            raise IllegalPlacement(Reason("table.begin_first"))
         return replace(self, roller=seat,
                        sheets=self.game.begin_with(self.sheets, seat))
 
@@ -479,8 +504,7 @@ class Table:
         if problem:
             raise IllegalPlacement(problem)
         if self.answers[seat] is not None:
-            raise IllegalPlacement(f"{self.players[seat]} has answered this roll: the side "
-                                   f"to start on is chosen before the first mark")
+            raise IllegalPlacement(Reason("table.side_answered", name=self.players[seat]))
         return replace(self, sheets=self._write(seat, game.start_on(self.sheets[seat], side)))
 
     def erasable(self, seat: int) -> list[str]:
@@ -495,15 +519,15 @@ class Table:
     def _erase(self, seat: int, row: str, col: int) -> "Table":
         self._check_seat(seat)
         if self.is_over:
-            raise IllegalPlacement("the game is over")
+            raise IllegalPlacement(Reason("table.over"))
         game = self.games[seat]
         problem = game.erase_problem(self.sheets[seat], row, col)
         if problem:
             raise IllegalPlacement(problem)
         answer = self.answers[seat]
         if answer is not None and any((m.row, m.col) == (row, col) for m in answer.marks):
-            raise IllegalPlacement(f"{row}@{col} is {self.players[seat]}'s answer to this roll: "
-                                   f"undo it instead")
+            raise IllegalPlacement(Reason("table.erase_answer", f=f"{row}@{col}",
+                                          name=self.players[seat]))
         before = self.before[seat]
         if before is not None:      # an undo of this roll's answer keeps the erasure
             before = game.erase(before, row, col)
@@ -513,7 +537,7 @@ class Table:
     def _undo(self, seat: int) -> "Table":
         self._check_seat(seat)
         if self.answers[seat] is None:
-            raise IllegalPlacement(f"{self.players[seat]} has nothing to undo on this roll")
+            raise IllegalPlacement(Reason("table.nothing_to_undo", name=self.players[seat]))
         return replace(self,
                        sheets=self._write(seat, self.before[seat]),
                        answers=_set(self.answers, seat, None),

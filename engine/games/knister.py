@@ -17,6 +17,26 @@ from ..game import Game, as_list, require
 from ..layouts import LayoutInfo, read_info, whole
 from ..layouts import points as layout_points
 from ..placement import ENTER, Mark, Placement, Score, ScoreLine
+from ..reasons import Reason, declare
+
+declare({
+    "knister.must_write": "in Knister every player must write the sum into a free field",
+    "knister.no_field": "there is no field {f}: rows A-E, columns 0-4",
+    "knister.holds": "row {r}, column {p} already holds {v}",
+    "knister.not_number": "row {r} holds '{v}': write a number or leave the field empty",
+    "knister.dice_count": "Knister is rolled with two dice, not {n}",
+    "knister.no_reroll": "Knister has a single roll per turn: no second attempt",
+    "knister.p_sum": "{v} in row {r}, column {p} is not a sum of two dice (2-12)",
+    "knister.l_column": "column {p}",
+    "knister.l_diag_down": "diagonal \\",
+    "knister.l_diag_up": "diagonal /",
+    "knister.d_none": "no combination",
+    "knister.d_combo": "{combo}",
+    "knister.d_combo_x": "{combo} x{m}",
+    "knister.good": "good: 50 to 79 points",
+    "knister.very_good": "very good: 80 to 99 points",
+    "knister.amazing": "amazing: 100 points or more",
+})
 
 COMBINATIONS = ("pair", "two_pairs", "three_of_a_kind", "full_house", "four_of_a_kind",
                 "five_of_a_kind", "straight_with_7", "straight_without_7")
@@ -88,10 +108,14 @@ class Knister(Game):
                                      for c in range(n)] for r in range(n)]
                             for total in range(2, 13)}
         self._lines = (
-            [(f"row {self._labels[r]}", 1, [(r, c) for c in range(n)]) for r in range(n)]
-            + [(f"column {c}", 1, [(r, c) for r in range(n)]) for c in range(n)]
-            + [("diagonal \\", layout.diagonal_multiplier, [(i, i) for i in range(n)]),
-               ("diagonal /", layout.diagonal_multiplier, [(i, n - 1 - i) for i in range(n)])])
+            [(Reason("row.label", r=self._labels[r]), 1, [(r, c) for c in range(n)])
+             for r in range(n)]
+            + [(Reason("knister.l_column", p=c), 1, [(r, c) for r in range(n)])
+               for c in range(n)]
+            + [(Reason("knister.l_diag_down"), layout.diagonal_multiplier,
+                [(i, i) for i in range(n)]),
+               (Reason("knister.l_diag_up"), layout.diagonal_multiplier,
+                [(i, n - 1 - i) for i in range(n)])])
 
     def new_sheet(self) -> KnisterSheet:
         n = self.layout.size
@@ -109,25 +133,25 @@ class Knister(Game):
             row = as_list(row, n, f"row {self._labels[r]} of the grid")
             for v in row:
                 require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
-                        f"row {self._labels[r]} holds '{v}': write a number or leave the field empty")
+                        Reason("knister.not_number", r=self._labels[r], v=v))
             grid.append(tuple(row))
         return KnisterSheet(tuple(grid))
 
     def problems(self, sheet: KnisterSheet) -> list[str]:
-        return [f"{v} in row {self._labels[r]}, column {c} is not a sum of two dice (2-12)"
+        return [Reason("knister.p_sum", v=v, r=self._labels[r], p=c)
                 for r, row in enumerate(sheet.grid) for c, v in enumerate(row)
                 if v is not None and not 2 <= v <= 12]
 
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != 2:
-            return f"Knister is rolled with two dice, not {len(roll)}"
+            return Reason("knister.dice_count", n=len(roll))
         for die in roll:
             if not isinstance(die.face, int) or not 1 <= die.face <= 6:
-                return f"'{die}' does not show a face 1-6"
+                return Reason("game.face", die=die)
         return None
 
     def reroll_problem(self, first: Roll, second: Roll) -> str | None:
-        return "Knister has a single roll per turn: no second attempt"
+        return Reason("knister.no_reroll")
 
     def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
         return Roll((Die(None, rng.randint(1, 6)), Die(None, rng.randint(1, 6))))
@@ -149,17 +173,17 @@ class Knister(Game):
     def why_illegal(self, sheet: KnisterSheet, roll: Roll, role: str,
                     placement: Placement) -> str | None:
         if placement.kind != ENTER:
-            return "in Knister every player must write the sum into a free field"
+            return Reason("knister.must_write")
         if len(placement.marks) != 1:
-            return "the sum is written into exactly one field"
+            return Reason("game.one_field")
         (mark,) = placement.marks
         if mark.row not in self._labels or not 0 <= mark.col < self.layout.size:
-            return f"there is no field {mark.row}@{mark.col}: rows A-E, columns 0-4"
+            return Reason("knister.no_field", f=f"{mark.row}@{mark.col}")
         if mark.value != roll.total:
-            return f"the dice add up to {roll.total}, not {mark.value}"
+            return Reason("game.sum", total=roll.total, v=mark.value)
         held = sheet.grid[self._labels.index(mark.row)][mark.col]
         if held is not None:
-            return f"row {mark.row}, column {mark.col} already holds {held}"
+            return Reason("knister.holds", r=mark.row, p=mark.col, v=held)
         return None
 
     def score(self, sheet: KnisterSheet, final: bool = False) -> Score:
@@ -171,10 +195,11 @@ class Knister(Game):
                 continue
             combo = combination(values)
             if combo is None:
-                lines.append(ScoreLine(label, 0, "no combination"))
+                lines.append(ScoreLine(label, 0, Reason("knister.d_none")))
                 continue
             base = self.layout.points[combo]
-            detail = COMBINATION_NAMES[combo] + (f" x{mult}" if mult != 1 else "")
+            detail = (Reason("knister.d_combo_x", combo=COMBINATION_NAMES[combo], m=mult)
+                      if mult != 1 else Reason("knister.d_combo", combo=COMBINATION_NAMES[combo]))
             lines.append(ScoreLine(label, base * mult, detail))
         return Score(lines)
 
@@ -182,11 +207,11 @@ class Knister(Game):
         """"50 to 79 points is good, 80 to 99 points is very good, and more than 100 points
         is amazing" (100 itself is read as amazing); under 50 the rule book says nothing."""
         if total >= 100:
-            return "amazing: 100 points or more"
+            return Reason("knister.amazing")
         if total >= 80:
-            return "very good: 80 to 99 points"
+            return Reason("knister.very_good")
         if total >= 50:
-            return "good: 50 to 79 points"
+            return Reason("knister.good")
         return None
 
     def is_finished(self, sheet: KnisterSheet) -> bool:

@@ -28,6 +28,41 @@ from ..errors import InvalidLayout
 from ..game import ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
+from ..reasons import Reason, declare
+
+declare({
+    "kuh_vadis.roller": "in Kuh Vadis only the player whose turn it is marks the pad",
+    "kuh_vadis.over": "the game is over: {s}",
+    "kuh_vadis.no_kind": "Kuh Vadis has no '{kind}': mark one square or pass",
+    "kuh_vadis.one_square": "a result marks exactly one square",
+    "kuh_vadis.no_square": "there is no square {sq}: rows A-G, columns 0-6",
+    "kuh_vadis.p_start": "{la} is a printed starting {pm}: nothing can be written there",
+    "kuh_vadis.start": "{sq} is a printed starting {pm}",
+    "kuh_vadis.shows": "{sq} shows {sym}, not {symk}",
+    "kuh_vadis.marked": "{sq} is already marked by the {pd}",
+    "kuh_vadis.no_result": "the dice {roll} give no result: two cows, exactly three of a "
+                           "number or four of a kind are needed to mark a square",
+    "kuh_vadis.gives": "the dice give {res}: {sq} shows {sym}",
+    "kuh_vadis.chain": "after the quad on {sq} the next square must touch {sq}; {sq2} does "
+                       "not",
+    "kuh_vadis.p_both": "both players have connected their starts, but the game ends as soon "
+                        "as the first one does",
+    "kuh_vadis.p_chain": "the quad chain continues from {sq}, which must be a square the {pl} "
+                         "marked",
+    "kuh_vadis.dice_count": "Kuh Vadis is rolled with {n} dice, not {m}",
+    "kuh_vadis.colour": "'{die}' names a colour: Kuh Vadis dice have none, write the faces "
+                        "alone (1-5 or cow)",
+    "kuh_vadis.face": "'{die}' is not a Kuh Vadis face: the dice show 1-5 and a cow",
+    "kuh_vadis.connected": "{pl} have connected {starts}",
+    "kuh_vadis.cut": "{pl} are cut off: no free path joins {la} to {lb}",
+    "kuh_vadis.open": "{pl} are still open: a path of own or free squares joins {starts}",
+    "kuh_vadis.win": "{pl} win",
+    "kuh_vadis.tie": "both are cut off: the game ends in a tie",
+    "kuh_vadis.to_move_chain": "{pl} to move, continuing a quad chain from {sq}",
+    "kuh_vadis.to_move": "{pl} to move",
+    "kuh_vadis.caption": "{who} to move",      # a drawn pad's caption
+    "kuh_vadis.l_player": "{pl}",
+})
 
 SIZE = 7
 ROW_LABELS = "ABCDEFG"
@@ -264,28 +299,26 @@ class KuhVadis(Game):
         cells = self.layout.cells
         for i, o in enumerate(sheet.owner):
             if cells[i] in PLAYERS and o != cells[i]:
-                out.append(f"{square_long(i)} is a printed starting {PLAYER_MARK[cells[i]]}"
-                           f": nothing can be written there")
+                out.append(Reason("kuh_vadis.p_start", la=square_long(i),
+                                  pm=PLAYER_MARK[cells[i]]))
         done = [p for p in PLAYERS if self.connected(sheet, p)]
         if len(done) == 2:
-            out.append("both players have connected their starts, but the game ends as "
-                       "soon as the first one does")
+            out.append(Reason("kuh_vadis.p_both"))
         if sheet.chain is not None:
             if sheet.owner[sheet.chain] != sheet.to_move or cells[sheet.chain] in PLAYERS:
-                out.append(f"the quad chain continues from {square_name(sheet.chain)}, which "
-                           f"must be a square the {PLAYER_NAMES[sheet.to_move]} marked")
+                out.append(Reason("kuh_vadis.p_chain", sq=square_name(sheet.chain),
+                                  pl=PLAYER_NAMES[sheet.to_move]))
         return out
 
     # -- dice ----------------------------------------------------------------------
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:
-            return f"Kuh Vadis is rolled with {DICE} dice, not {len(roll)}"
+            return Reason("kuh_vadis.dice_count", n=DICE, m=len(roll))
         for die in roll:
             if die.colour is not None:
-                return (f"'{die}' names a colour: Kuh Vadis dice have none, write the faces "
-                        f"alone (1-5 or cow)")
+                return Reason("kuh_vadis.colour", die=die)
             if die.face not in FACES:
-                return f"'{die}' is not a Kuh Vadis face: the dice show 1-5 and a cow"
+                return Reason("kuh_vadis.face", die=die)
         return None
 
     def reroll_problem(self, first: Roll, second: Roll) -> str | None:
@@ -336,26 +369,31 @@ class KuhVadis(Game):
         name = PLAYER_NAMES[player]
         starts = ", ".join(square_long(s) for s in self.layout.starts[player])
         if self.connected(sheet, player):
-            return f"{name} have connected {starts}"
+            return Reason("kuh_vadis.connected", pl=name, starts=starts)
         cut = self.cut_off(sheet, player)
         if cut:
             a, b = cut
-            return f"{name} are cut off: no free path joins {square_long(a)} to {square_long(b)}"
-        return f"{name} are still open: a path of own or free squares joins {starts}"
+            return Reason("kuh_vadis.cut", pl=name, la=square_long(a), lb=square_long(b))
+        return Reason("kuh_vadis.open", pl=name, starts=starts)
 
     def explain(self, sheet: KuhVadisSheet) -> str:
         """Where the game stands, for a person: who won, who is cut off, a tie."""
+        return "\n".join(self.standing(sheet))
+
+    def standing(self, sheet: KuhVadisSheet) -> list[Reason]:
+        """`explain` line by line: each player's state, then the outcome or whose move."""
         lines = [self.state(sheet, p) for p in PLAYERS]
         win = self.winner(sheet)
         if win:
-            lines.append(f"{PLAYER_NAMES[win]} win")
+            lines.append(Reason("kuh_vadis.win", pl=PLAYER_NAMES[win]))
         elif all(self.cut_off(sheet, p) for p in PLAYERS):
-            lines.append("both are cut off: the game ends in a tie")
+            lines.append(Reason("kuh_vadis.tie"))
+        elif sheet.chain is not None:
+            lines.append(Reason("kuh_vadis.to_move_chain", pl=PLAYER_NAMES[sheet.to_move],
+                                sq=square_name(sheet.chain)))
         else:
-            lines.append(f"{PLAYER_NAMES[sheet.to_move]} to move"
-                         + (f", continuing a quad chain from {square_name(sheet.chain)}"
-                            if sheet.chain is not None else ""))
-        return "\n".join(lines)
+            lines.append(Reason("kuh_vadis.to_move", pl=PLAYER_NAMES[sheet.to_move]))
+        return lines
 
     # -- placements ----------------------------------------------------------------
     def _targets(self, sheet: KuhVadisSheet, symbol: Any) -> Iterable[int]:
@@ -400,38 +438,37 @@ class KuhVadis(Game):
     def why_illegal(self, sheet: KuhVadisSheet, roll: Roll, role: str,
                     placement: Placement) -> str | None:
         if role != ROLLER:
-            return "in Kuh Vadis only the player whose turn it is marks the pad"
+            return Reason("kuh_vadis.roller")
         win = self.winner(sheet)
         if win or all(self.cut_off(sheet, p) for p in PLAYERS):
-            return "the game is over: " + self.explain(sheet).splitlines()[-1]
+            return Reason("kuh_vadis.over", s=self.standing(sheet)[-1])
         if placement.kind == PASS:
             return None
         if placement.kind != ENTER:
-            return f"Kuh Vadis has no '{placement.kind}': mark one square or pass"
+            return Reason("kuh_vadis.no_kind", kind=placement.kind)
         if len(placement.marks) != 1:
-            return "a result marks exactly one square"
+            return Reason("kuh_vadis.one_square")
         (mark,) = placement.marks
         if mark.row not in ROW_LABELS or not 0 <= mark.col < SIZE:
-            return f"there is no square {mark.row}{mark.col}: rows A-G, columns 0-6"
+            return Reason("kuh_vadis.no_square", sq=f"{mark.row}{mark.col}")
         i = ROW_LABELS.index(mark.row) * SIZE + mark.col
         printed = self.layout.cells[i]
         where = square_name(i)
         if printed in PLAYERS:
-            return f"{where} is a printed starting {PLAYER_MARK[printed]}"
+            return Reason("kuh_vadis.start", sq=where, pm=PLAYER_MARK[printed])
         if mark.value != printed:
-            return f"{where} shows {symbol_name(printed)}, not {symbol_name(mark.value)}"
+            return Reason("kuh_vadis.shows", sq=where, sym=symbol_name(printed),
+                          symk=symbol_name(mark.value))
         if sheet.owner[i] is not None:
-            return f"{where} is already marked by the {PLAYER_NAMES[sheet.owner[i]]}"
+            return Reason("kuh_vadis.marked", sq=where, pd=PLAYER_NAMES[sheet.owner[i]])
         res = results(roll)
         if not res:
-            return (f"the dice {roll} give no result: two cows, exactly three of a number "
-                    f"or four of a kind are needed to mark a square")
+            return Reason("kuh_vadis.no_result", roll=roll)
         if all(r.symbol != printed for r in res):
             offered = " or ".join(str(r) for r in res)
-            return (f"the dice give {offered}: {where} shows {symbol_name(printed)}")
+            return Reason("kuh_vadis.gives", res=offered, sq=where, sym=symbol_name(printed))
         if sheet.chain is not None and i not in NEIGHBOURS[sheet.chain]:
-            return (f"after the quad on {square_name(sheet.chain)} the next square must "
-                    f"touch {square_name(sheet.chain)}; {where} does not")
+            return Reason("kuh_vadis.chain", sq=square_name(sheet.chain), sq2=where)
         return None
 
     # -- turns -----------------------------------------------------------------------
@@ -453,7 +490,8 @@ class KuhVadis(Game):
     # -- scoring and the end -------------------------------------------------------
     def _line(self, sheet: KuhVadisSheet, player: str) -> ScoreLine:
         win = self.winner(sheet)
-        return ScoreLine(PLAYER_NAMES[player], 1 if win == player else 0,
+        return ScoreLine(Reason("kuh_vadis.l_player", pl=PLAYER_NAMES[player]),
+                         1 if win == player else 0,
                          self.state(sheet, player))
 
     def score(self, sheet: KuhVadisSheet, final: bool = False) -> Score:

@@ -17,6 +17,43 @@ from ..errors import InvalidInput, InvalidLayout
 from ..game import OTHER, ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, points, read_info, whole
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
+from ..reasons import Reason, declare
+
+declare({
+    "qwinto.greater": "{v} must be greater than the {w} to its left in the {c} row",
+    "qwinto.smaller": "{v} must be smaller than the {w} to its right in the {c} row",
+    "qwinto.column": "{v} already stands in column {p} (the {c} row)",
+    "qwinto.fail_roller": "only the roller records a failed attempt; the others may simply pass",
+    "qwinto.roller_must": "the roller must enter the sum or record a failed attempt",
+    "qwinto.no_kind": "Qwinto has no '{kind}': enter the sum, pass or fail",
+    "qwinto.no_row": "there is no row '{r}': the rows are {rows}",
+    "qwinto.not_field": "column {p} of the {c} row is not a field to write in",
+    "qwinto.not_rolled": "the {c} die was not rolled: {total} may only go into the {cor} row",
+    "qwinto.holds": "column {p} of the {c} row already holds {v}",
+    "qwinto.not_number": "the {c} row holds '{v}': write a number, x for an erased one, or "
+                         "leave the field empty",
+    "qwinto.crossed": "column {p} of the {c} row is crossed out: its number was erased",
+    "qwinto.crossed_already": "column {p} of the {c} row is already crossed out",
+    "qwinto.nothing_to_erase": "column {p} of the {c} row holds no number to erase",
+    "qwinto.dice_count": "Qwinto is rolled with 1, 2 or 3 dice, not {n}",
+    "qwinto.not_die": "'{die}' is not a Qwinto die: the dice are {cs}",
+    "qwinto.one_each": "there is only one die of each colour",
+    "qwinto.reroll": "the second attempt must roll all the dice of the first ({cs}) and no "
+                     "others",
+    "qwinto.p_sum": "{v} at column {p} of the {c} row is not a sum of 1-3 dice (1-{max})",
+    "qwinto.p_greater": "{v} at column {p} must be greater than the {w} to its left in the "
+                        "{c} row",
+    "qwinto.p_twice": "{v} stands twice in column {p} (the {c} and {c2} rows)",
+    "qwinto.p_fails": "{n} failed attempts: the game ends at the {m}th",
+    "qwinto.l_row": "{c} row",
+    "qwinto.d_full": "full: the number on the far right",
+    "qwinto.d_one": "1 number, 1 point each",
+    "qwinto.d_numbers": "{n} numbers, 1 point each",
+    "qwinto.l_bonus": "column {p} bonus",
+    "qwinto.d_pentagon": "the number in the {c} pentagon",
+    "qwinto.l_fails": "failed attempts",
+    "qwinto.d_fails": "{n} x {m}",
+})
 
 DICE_COLOURS = ("orange", "yellow", "purple")
 MAX_COLUMNS = 40   # column positions a layout may have (the printed pad: 12)
@@ -149,8 +186,7 @@ class Qwinto(Game):
             cells: list[int | None] = [None] * self.layout.columns
             for p, v in zip(row.fields, values):
                 require(v is None or v == CROSSED or (isinstance(v, int) and not isinstance(v, bool)),
-                        f"the {row.colour} row holds '{v}': write a number, x for an erased "
-                        f"one, or leave the field empty")
+                        Reason("qwinto.not_number", c=row.colour, v=v))
                 cells[p] = v
             rows.append(tuple(cells))
         fails = data.get("failed_attempts", 0)
@@ -165,12 +201,10 @@ class Qwinto(Game):
             filled = [(p, v) for p in row.fields if isinstance(v := sheet.rows[i][p], int)]
             for p, v in filled:
                 if not 1 <= v <= lay.max_value:
-                    out.append(f"{v} at column {p} of the {row.colour} row is not a sum "
-                               f"of 1-3 dice (1-{lay.max_value})")
+                    out.append(Reason("qwinto.p_sum", v=v, p=p, c=row.colour, max=lay.max_value))
             for (p1, v1), (p2, v2) in zip(filled, filled[1:]):
                 if v2 <= v1:
-                    out.append(f"{v2} at column {p2} must be greater than the {v1} to its "
-                               f"left in the {row.colour} row")
+                    out.append(Reason("qwinto.p_greater", v=v2, p=p2, w=v1, c=row.colour))
         for col, members in self._columns.items():
             seen: dict[int, int] = {}
             for r in members:
@@ -178,26 +212,26 @@ class Qwinto(Game):
                 if not isinstance(v, int):
                     continue
                 if v in seen:
-                    out.append(f"{v} stands twice in column {col} (the "
-                               f"{lay.rows[seen[v]].colour} and {lay.rows[r].colour} rows)")
+                    out.append(Reason("qwinto.p_twice", v=v, p=col, c=lay.rows[seen[v]].colour,
+                                      c2=lay.rows[r].colour))
                 seen[v] = r
         if sheet.failed_attempts > lay.failed_attempts_to_end:
-            out.append(f"{sheet.failed_attempts} failed attempts: the game ends at the "
-                       f"{lay.failed_attempts_to_end}th")
+            out.append(Reason("qwinto.p_fails", n=sheet.failed_attempts,
+                              m=lay.failed_attempts_to_end))
         return out
 
     # -- dice ----------------------------------------------------------------------
     def roll_problem(self, roll: Roll) -> str | None:
         if not 1 <= len(roll) <= 3:
-            return f"Qwinto is rolled with 1, 2 or 3 dice, not {len(roll)}"
+            return Reason("qwinto.dice_count", n=len(roll))
         colours = roll.colours
         for die in roll:
             if die.colour not in DICE_COLOURS:
-                return f"'{die}' is not a Qwinto die: the dice are {', '.join(DICE_COLOURS)}"
+                return Reason("qwinto.not_die", die=die, cs=", ".join(DICE_COLOURS))
             if not isinstance(die.face, int) or not 1 <= die.face <= 6:
-                return f"'{die}' does not show a face 1-6"
+                return Reason("game.face", die=die)
         if len(set(colours)) != len(colours):
-            return "there is only one die of each colour"
+            return Reason("qwinto.one_each")
         return None
 
     def reroll_problem(self, first: Roll, second: Roll) -> str | None:
@@ -205,8 +239,7 @@ class Qwinto(Game):
         if problem:
             return problem
         if sorted(first.colours) != sorted(second.colours):
-            return ("the second attempt must roll all the dice of the first "
-                    f"({', '.join(sorted(first.colours))}) and no others")
+            return Reason("qwinto.reroll", cs=", ".join(sorted(first.colours)))
         return None
 
     def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
@@ -224,13 +257,12 @@ class Qwinto(Game):
             if not isinstance(w, int):
                 continue
             if q < p and w >= v:
-                return f"{v} must be greater than the {w} to its left in the {row.colour} row"
+                return Reason("qwinto.greater", v=v, w=w, c=row.colour)
             if q > p and w <= v:
-                return f"{v} must be smaller than the {w} to its right in the {row.colour} row"
+                return Reason("qwinto.smaller", v=v, w=w, c=row.colour)
         for other in self._columns[p]:
             if other != r and sheet.rows[other][p] == v:
-                return (f"{v} already stands in column {p} "
-                        f"(the {self.layout.rows[other].colour} row)")
+                return Reason("qwinto.column", v=v, p=p, c=self.layout.rows[other].colour)
         return None
 
     def _legal(self, sheet: QwintoSheet, roll: Roll, role: str) -> Iterable[Placement]:
@@ -285,31 +317,30 @@ class Qwinto(Game):
                     placement: Placement) -> str | None:
         if placement.kind == FAIL:
             return None if role == ROLLER else \
-                "only the roller records a failed attempt; the others may simply pass"
+                Reason("qwinto.fail_roller")
         if placement.kind == PASS:
             return None if role == OTHER else \
-                "the roller must enter the sum or record a failed attempt"
+                Reason("qwinto.roller_must")
         if placement.kind != ENTER:
-            return f"Qwinto has no '{placement.kind}': enter the sum, pass or fail"
+            return Reason("qwinto.no_kind", kind=placement.kind)
         if len(placement.marks) != 1:
-            return "the sum is written into exactly one field"
+            return Reason("game.one_field")
         (mark,) = placement.marks
         r = self._by_label.get(mark.row)
         if r is None:
-            return f"there is no row '{mark.row}': the rows are {', '.join(self._by_label)}"
+            return Reason("qwinto.no_row", r=mark.row, rows=", ".join(self._by_label))
         row = self.layout.rows[r]
         if mark.col not in row.fields:
-            return f"column {mark.col} of the {row.colour} row is not a field to write in"
+            return Reason("qwinto.not_field", p=mark.col, c=row.colour)
         if mark.value != roll.total:
-            return f"the dice add up to {roll.total}, not {mark.value}"
+            return Reason("game.sum", total=roll.total, v=mark.value)
         if row.colour not in roll.colours:
-            return (f"the {row.colour} die was not rolled: {roll.total} may only go into the "
-                    f"{' or '.join(c for c in roll.colours)} row")
+            return Reason("qwinto.not_rolled", c=row.colour, total=roll.total,
+                          cor=" or ".join(c for c in roll.colours))
         if sheet.rows[r][mark.col] == CROSSED:
-            return (f"column {mark.col} of the {row.colour} row is crossed out: its number was "
-                    f"erased")
+            return Reason("qwinto.crossed", p=mark.col, c=row.colour)
         if sheet.rows[r][mark.col] is not None:
-            return f"column {mark.col} of the {row.colour} row already holds {sheet.rows[r][mark.col]}"
+            return Reason("qwinto.holds", p=mark.col, c=row.colour, v=sheet.rows[r][mark.col])
         return self._fits(sheet, r, mark.col, mark.value)
 
     def dead_fields(self, sheet: QwintoSheet) -> list[tuple[str, int]]:
@@ -327,15 +358,15 @@ class Qwinto(Game):
     def erase_problem(self, sheet: QwintoSheet, row: str, col: int) -> str | None:
         r = self._by_label.get(row)
         if r is None:
-            return f"there is no row '{row}': the rows are {', '.join(self._by_label)}"
+            return Reason("qwinto.no_row", r=row, rows=", ".join(self._by_label))
         lay = self.layout.rows[r]
         if col not in lay.fields:
-            return f"column {col} of the {lay.colour} row is not a field to write in"
+            return Reason("qwinto.not_field", p=col, c=lay.colour)
         v = sheet.rows[r][col]
         if v == CROSSED:
-            return f"column {col} of the {lay.colour} row is already crossed out"
+            return Reason("qwinto.crossed_already", p=col, c=lay.colour)
         if v is None:
-            return f"column {col} of the {lay.colour} row holds no number to erase"
+            return Reason("qwinto.nothing_to_erase", p=col, c=lay.colour)
         return None
 
     def erasable(self, sheet: QwintoSheet) -> list[tuple[str, int]]:
@@ -361,22 +392,24 @@ class Qwinto(Game):
         for r, row in enumerate(lay.rows):
             values = [v for p in row.fields if isinstance(v := sheet.rows[r][p], int)]
             if self._row_full(sheet, r):
-                lines.append(ScoreLine(f"{row.colour} row", values[-1],
-                                       "full: the number on the far right"))
+                lines.append(ScoreLine(Reason("qwinto.l_row", c=row.colour), values[-1],
+                                       Reason("qwinto.d_full")))
             else:
-                lines.append(ScoreLine(f"{row.colour} row", len(values),
-                                       f"{len(values)} number{'s' * (len(values) != 1)}, 1 point each"))
+                lines.append(ScoreLine(Reason("qwinto.l_row", c=row.colour), len(values),
+                                       Reason("qwinto.d_one") if len(values) == 1
+                                       else Reason("qwinto.d_numbers", n=len(values))))
         for col, members in self._columns.items():
             if len(members) != 3:
                 continue
             if all(isinstance(sheet.rows[r][col], int) for r in members):
                 (pr,) = [r for r in members if col in lay.rows[r].pentagons]
-                lines.append(ScoreLine(f"column {col} bonus", sheet.rows[pr][col],
-                                       f"the number in the {lay.rows[pr].colour} pentagon"))
+                lines.append(ScoreLine(Reason("qwinto.l_bonus", p=col), sheet.rows[pr][col],
+                                       Reason("qwinto.d_pentagon", c=lay.rows[pr].colour)))
         if sheet.failed_attempts:
-            lines.append(ScoreLine("failed attempts",
+            lines.append(ScoreLine(Reason("qwinto.l_fails"),
                                    sheet.failed_attempts * lay.failed_attempt_points,
-                                   f"{sheet.failed_attempts} x {lay.failed_attempt_points}"))
+                                   Reason("qwinto.d_fails", n=sheet.failed_attempts,
+                                          m=lay.failed_attempt_points)))
         return Score(lines)
 
     def is_finished(self, sheet: QwintoSheet) -> bool:

@@ -33,6 +33,69 @@ from ..game import ROLLER, Game, require
 from ..layouts import LayoutInfo, read_info
 from ..layouts import points as layout_points
 from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
+from ..reasons import Reason, declare
+
+declare({
+    "the_choice.side_unknown": "no side '{side}': the sides are {sides}",
+    "the_choice.side_marked": "the side to start on is chosen before the first mark: this sheet "
+                              "already has marks",
+    "the_choice.finished": "both sides of this sheet are finished",
+    "the_choice.no_kind": "The Choice has no '{kind}': use dice for colour (R) or number (N) "
+                          "spaces, or write 'misthrow'",
+    "the_choice.no_row": "'{m}': there is no row '{r}': R (colour ring), N (number spaces), M "
+                         "(misthrow)",
+    "the_choice.no_die": "'{m}': there is no die {d}: the dice are 1-{n}",
+    "the_choice.no_space": "there is no colour space {p}: the ring has 0-{n}",
+    "the_choice.space_colour": "colour space {p} is {c}, not {c2}",
+    "the_choice.crossed": "colour space {p} ({c}) is already crossed",
+    "the_choice.once": "a colour space can be crossed only once",
+    "the_choice.no_number": "there is no number space {p}: the grid has 0-{n}",
+    "the_choice.number_shows": "number space {p} shows {n}, not {v}",
+    "the_choice.at_most": "{n} dice make at most {m} marks",
+    "the_choice.one_miss": "one roll marks at most one misthrow",
+    "the_choice.next_miss": "the next misthrow box on the {side} is {n}: write Mx@{m}",
+    "the_choice.at_least": "mark at least one space, or write 'misthrow' alone",
+    "the_choice.connected": "the colour crosses must be connected: after the first cross every "
+                            "cross must touch one already made (this roll's crosses included)",
+    "the_choice.on_line": "the number {v} (space {p}) is already on the line",
+    "the_choice.touch": "{v} (space {p}) does not touch {w} (space {q}), the end of the line: each "
+                        "number must be next to the one marked just before",
+    "the_choice.order": "these numbers can be drawn in more than one order: write the number marks "
+                        "in the order drawn, separated by '>' (e.g. {ex})",
+    "the_choice.no_miss": "these marks use {n} dice: {s}, so there is no misthrow",
+    "the_choice.too_few_one": "these marks use 1 die: {s}, or mark a misthrow (add Mx@{m})",
+    "the_choice.too_few": "these marks use {n} dice: {s}, or mark a misthrow (add Mx@{m})",
+    "the_choice.roller_three": "the roller must use all three dice",
+    "the_choice.others_two": "every player but the roller must use at least two dice",
+    "the_choice.ring_one_die": "'{m}': a colour space is crossed with exactly one die",
+    "the_choice.die_colour": "'{m}': die {d} ({die}) is not {c}",
+    "the_choice.dice_sum": "'{m}': dice {ds} add up to {t}, not {v}",
+    "the_choice.die_once": "each die may be used only once, for its colour or its number",
+    "the_choice.cannot": "the dice {roll} cannot make these marks: each die is used once, for its "
+                         "colour or its number (numbers of several dice may be added)",
+    "the_choice.end_first": "only the first side may be ended voluntarily: the second ends with "
+                            "the third misthrow (or when it is full)",
+    "the_choice.dice_count": "The Choice is rolled with {n} dice, not {m}",
+    "the_choice.no_colour": "'{die}' has no colour of The Choice: every face shows a colour ({cs}) "
+                            "and a number, e.g. green:6",
+    "the_choice.number": "'{die}' does not show a number 1-6",
+    "the_choice.p_other": "the {side} has marks, but the player is still on the {side2} (the first "
+                          "side)",
+    "the_choice.p_ring": "the colour crosses on the {side} are not connected: every cross after "
+                         "the first must touch one already made",
+    "the_choice.p_twice": "the number line on the {side} enters a space twice",
+    "the_choice.p_touch": "on the {side}, {b} does not touch {a} before it: the line must be "
+                          "continuous",
+    "the_choice.p_misses": "{n} misthrows on the {side}: a side ends at the {m}rd",
+    "the_choice.p_misses_end": "{n} misthrows end the {side}: the player must be on the other side",
+    "the_choice.l_colours": "{side} colours",
+    "the_choice.l_numbers": "{side} numbers",
+    "the_choice.d_space": "1 colour space crossed",
+    "the_choice.d_spaces": "{n} colour spaces crossed",
+    "the_choice.d_line_one": "a line of 1 number space",
+    "the_choice.d_line": "a line of {n} number spaces",
+    "the_choice.caption": "{side} side",
+})
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "grey")
 RING, NUMBER, MISS = "R", "N", "M"
@@ -282,7 +345,8 @@ class TheChoice(Game):
         """A blank sheet; `first_side` is the side the player chose to start on."""
         if isinstance(first_side, str):
             require(first_side in self._side_index,
-                    f"no side '{first_side}': the sides are {', '.join(self._side_index)}")
+                    Reason("the_choice.side_unknown", side=first_side,
+                           sides=", ".join(self._side_index)))
             first_side = self._side_index[first_side]
         return ChoiceSheet(first=first_side)
 
@@ -340,35 +404,32 @@ class TheChoice(Game):
         for k, i in enumerate(order):
             lay, side = self.layout.sides[i], sheet.sides[i]
             if k == 1 and sheet.stage == 0 and (side.ring or side.line or side.misthrows):
-                out.append(f"the {lay.name} has marks, but the player is still on the "
-                           f"{self.layout.sides[sheet.first].name} (the first side)")
+                out.append(Reason("the_choice.p_other", side=lay.name,
+                                  side2=self.layout.sides[sheet.first].name))
             if _ring_arcs(side.ring) > 1:
-                out.append(f"the colour crosses on the {lay.name} are not connected: every "
-                           f"cross after the first must touch one already made")
+                out.append(Reason("the_choice.p_ring", side=lay.name))
             if len(set(side.line)) != len(side.line):
-                out.append(f"the number line on the {lay.name} enters a space twice")
+                out.append(Reason("the_choice.p_twice", side=lay.name))
             for a, b in zip(side.line, side.line[1:]):
                 if not lay.touches(a, b):
-                    out.append(f"on the {lay.name}, {lay.numbers[b]} does not touch "
-                               f"{lay.numbers[a]} before it: the line must be continuous")
+                    out.append(Reason("the_choice.p_touch", side=lay.name, b=lay.numbers[b],
+                                      a=lay.numbers[a]))
             if side.misthrows > MISTHROWS_TO_END:
-                out.append(f"{side.misthrows} misthrows on the {lay.name}: a side ends at "
-                           f"the {MISTHROWS_TO_END}rd")
+                out.append(Reason("the_choice.p_misses", n=side.misthrows, side=lay.name,
+                                  m=MISTHROWS_TO_END))
             elif k == 0 and sheet.stage == 0 and side.misthrows == MISTHROWS_TO_END:
-                out.append(f"{MISTHROWS_TO_END} misthrows end the {lay.name}: the player "
-                           f"must be on the other side")
+                out.append(Reason("the_choice.p_misses_end", n=MISTHROWS_TO_END, side=lay.name))
         return out
 
     # -- dice ----------------------------------------------------------------------
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:
-            return f"The Choice is rolled with {DICE} dice, not {len(roll)}"
+            return Reason("the_choice.dice_count", n=DICE, m=len(roll))
         for die in roll:
             if die.colour not in COLOURS:
-                return (f"'{die}' has no colour of The Choice: every face shows a colour "
-                        f"({', '.join(COLOURS)}) and a number, e.g. green:6")
+                return Reason("the_choice.no_colour", die=die, cs=", ".join(COLOURS))
             if not isinstance(die.face, int) or not 1 <= die.face <= 6:
-                return f"'{die}' does not show a number 1-6"
+                return Reason("the_choice.number", die=die)
         return None
 
     def reroll_problem(self, first: Roll, second: Roll) -> str | None:
@@ -535,11 +596,9 @@ class TheChoice(Game):
         last = side.line[-1] if side.line else None
         for m in marks:
             if m.col in used:
-                return f"the number {m.value} (space {m.col}) is already on the line"
+                return Reason("the_choice.on_line", v=m.value, p=m.col)
             if last is not None and not lay.touches(last, m.col):
-                return (f"{m.value} (space {m.col}) does not touch {lay.numbers[last]} "
-                        f"(space {last}), the end of the line: each number must be next "
-                        f"to the one marked just before")
+                return Reason("the_choice.touch", v=m.value, p=m.col, w=lay.numbers[last], q=last)
             used.add(m.col)
             last = m.col
         return None
@@ -556,9 +615,7 @@ class TheChoice(Game):
         if not fits:
             return None, self._line_problem(lay, side, nums)
         if len({tuple(m.col for m in f) for f in fits}) > 1:
-            return None, ("these numbers can be drawn in more than one order: write the "
-                          "number marks in the order drawn, separated by '>' "
-                          f"(e.g. {' > '.join(str(m) for m in fits[0])})")
+            return None, Reason("the_choice.order", ex=" > ".join(str(m) for m in fits[0]))
         return fits[0], None
 
     def _dice_fits(self, roll: Roll, marks: Sequence[Mark]):
@@ -589,12 +646,11 @@ class TheChoice(Game):
     def why_illegal(self, sheet: ChoiceSheet, roll: Roll, role: str,
                     placement: Placement) -> str | None:
         if self.is_finished(sheet):
-            return "both sides of this sheet are finished"
+            return Reason("the_choice.finished")
         if placement.kind == MISTHROW:
             return None
         if placement.kind != ENTER:
-            return (f"The Choice has no '{placement.kind}': use dice for colour (R) or "
-                    f"number (N) spaces, or write 'misthrow'")
+            return Reason("the_choice.no_kind", kind=placement.kind)
         lay = self.layout.sides[sheet.current]
         side = sheet.side
         ring = [m for m in placement.marks if m.row == RING]
@@ -602,38 +658,36 @@ class TheChoice(Game):
         miss = [m for m in placement.marks if m.row == MISS]
         for m in placement.marks:
             if m.row not in (RING, NUMBER, MISS):
-                return (f"'{m}': there is no row '{m.row}': R (colour ring), N (number "
-                        f"spaces), M (misthrow)")
+                return Reason("the_choice.no_row", m=m, r=m.row)
             for d in m.dice:
                 if not 1 <= d <= len(roll):
-                    return f"'{m}': there is no die {d}: the dice are 1-{len(roll)}"
+                    return Reason("the_choice.no_die", m=m, d=d, n=len(roll))
         for m in ring:
             if not 0 <= m.col < RING_SIZE:
-                return f"there is no colour space {m.col}: the ring has 0-{RING_SIZE - 1}"
+                return Reason("the_choice.no_space", p=m.col, n=RING_SIZE - 1)
             if m.value != lay.ring[m.col]:
-                return f"colour space {m.col} is {lay.ring[m.col]}, not {m.value}"
+                return Reason("the_choice.space_colour", p=m.col, c=lay.ring[m.col], c2=m.value)
             if m.col in side.ring:
-                return f"colour space {m.col} ({m.value}) is already crossed"
+                return Reason("the_choice.crossed", p=m.col, c=m.value)
         if len({m.col for m in ring}) != len(ring):
-            return "a colour space can be crossed only once"
+            return Reason("the_choice.once")
         for m in nums:
             if not 0 <= m.col < NUMBER_SPACES:
-                return f"there is no number space {m.col}: the grid has 0-{NUMBER_SPACES - 1}"
+                return Reason("the_choice.no_number", p=m.col, n=NUMBER_SPACES - 1)
             if m.value != lay.numbers[m.col]:
-                return f"number space {m.col} shows {lay.numbers[m.col]}, not {m.value}"
+                return Reason("the_choice.number_shows", p=m.col, n=lay.numbers[m.col], v=m.value)
         if len(ring) + len(nums) > DICE:
-            return f"{DICE} dice make at most {DICE} marks"
+            return Reason("the_choice.at_most", n=DICE, m=DICE)
         if len(miss) > 1:
-            return "one roll marks at most one misthrow"
+            return Reason("the_choice.one_miss")
         for m in miss:
             if m.value != MISS_VALUE or m.col != side.misthrows:
-                return (f"the next misthrow box on the {lay.name} is {side.misthrows}: "
-                        f"write Mx@{side.misthrows}")
+                return Reason("the_choice.next_miss", side=lay.name, n=side.misthrows,
+                              m=side.misthrows)
         if not ring and not nums:
-            return "mark at least one space, or write 'misthrow' alone"
+            return Reason("the_choice.at_least")
         if _ring_arcs(side.ring.union(m.col for m in ring)) > 1:
-            return ("the colour crosses must be connected: after the first cross every "
-                    "cross must touch one already made (this roll's crosses included)")
+            return Reason("the_choice.connected")
         order, problem = self._line_order(lay, side, placement)
         if problem:
             return problem
@@ -642,14 +696,13 @@ class TheChoice(Game):
             return self._dice_reason(roll, ring + nums)
         needed = self.dice_needed(role)
         counts = {sum(len(g) for g in combo) for combo in fits}
-        who = "the roller must use all three dice" if role == ROLLER else \
-            "every player but the roller must use at least two dice"
+        who = Reason("the_choice.roller_three") if role == ROLLER else \
+            Reason("the_choice.others_two")
         if miss and not any(c < needed for c in counts):
-            return f"these marks use {min(counts)} dice: {who}, so there is no misthrow"
+            return Reason("the_choice.no_miss", n=min(counts), s=who)
         if not miss and not any(c >= needed for c in counts):
-            return (f"these marks use {max(counts)} "
-                    f"{'die' if max(counts) == 1 else 'dice'}: {who}, or mark a misthrow "
-                    f"(add Mx@{side.misthrows})")
+            return Reason("the_choice.too_few_one" if max(counts) == 1 else "the_choice.too_few",
+                          n=max(counts), s=who, m=side.misthrows)
         return None
 
     @staticmethod
@@ -659,19 +712,19 @@ class TheChoice(Game):
                 dice = [roll.dice[d - 1] for d in m.dice]
                 if m.row == RING:
                     if len(dice) != 1:
-                        return f"'{m}': a colour space is crossed with exactly one die"
+                        return Reason("the_choice.ring_one_die", m=m)
                     if dice[0].colour != m.value:
-                        return f"'{m}': die {m.dice[0]} ({dice[0]}) is not {m.value}"
+                        return Reason("the_choice.die_colour", m=m, d=m.dice[0], die=dice[0],
+                                      c=m.value)
                 else:
                     total = sum(d.face for d in dice)
                     if total != m.value:
-                        return (f"'{m}': dice {'+'.join(map(str, m.dice))} add up to "
-                                f"{total}, not {m.value}")
+                        return Reason("the_choice.dice_sum", m=m, ds="+".join(map(str, m.dice)),
+                                      t=total, v=m.value)
         used = [d for m in marks for d in m.dice]
         if len(used) != len(set(used)):
-            return "each die may be used only once, for its colour or its number"
-        return (f"the dice {roll} cannot make these marks: each die is used once, for its "
-                f"colour or its number (numbers of several dice may be added)")
+            return Reason("the_choice.die_once")
+        return Reason("the_choice.cannot", roll=roll)
 
     def apply(self, sheet: ChoiceSheet, placement: Placement) -> ChoiceSheet:
         side = sheet.side
@@ -700,10 +753,9 @@ class TheChoice(Game):
 
     def start_side_problem(self, sheet: ChoiceSheet, side: str) -> str | None:
         if side not in self._side_index:
-            return f"no side '{side}': the sides are {', '.join(self._side_index)}"
+            return Reason("the_choice.side_unknown", side=side, sides=", ".join(self._side_index))
         if sheet.stage or any(s != ChoiceSide() for s in sheet.sides):
-            return ("the side to start on is chosen before the first mark: this sheet "
-                    "already has marks")
+            return Reason("the_choice.side_marked")
         return None
 
     def start_on(self, sheet: ChoiceSheet, side: str) -> ChoiceSheet:
@@ -711,8 +763,7 @@ class TheChoice(Game):
 
     def end_side_problem(self, sheet: ChoiceSheet) -> str | None:
         if sheet.stage == 1:
-            return ("only the first side may be ended voluntarily: the second ends with "
-                    "the third misthrow (or when it is full)")
+            return Reason("the_choice.end_first")
         return None
 
     def end_side(self, sheet: ChoiceSheet) -> ChoiceSheet:
@@ -722,10 +773,14 @@ class TheChoice(Game):
     def side_score(self, sheet: ChoiceSheet, index: int) -> tuple[ScoreLine, ScoreLine]:
         lay, side = self.layout.sides[index], sheet.sides[index]
         n_ring, n_line = len(side.ring), len(side.line)
-        return (ScoreLine(f"{lay.name} colours", self.layout.colour_score(n_ring),
-                          f"{n_ring} colour space{'s' * (n_ring != 1)} crossed"),
-                ScoreLine(f"{lay.name} numbers", self.layout.number_score(n_line),
-                          f"a line of {n_line} number space{'s' * (n_line != 1)}"))
+        return (ScoreLine(Reason("the_choice.l_colours", side=lay.name),
+                          self.layout.colour_score(n_ring),
+                          Reason("the_choice.d_space") if n_ring == 1
+                          else Reason("the_choice.d_spaces", n=n_ring)),
+                ScoreLine(Reason("the_choice.l_numbers", side=lay.name),
+                          self.layout.number_score(n_line),
+                          Reason("the_choice.d_line_one") if n_line == 1
+                          else Reason("the_choice.d_line", n=n_line)))
 
     def score(self, sheet: ChoiceSheet, final: bool = False) -> Score:
         """Each side played so far: colour points plus number-line points."""

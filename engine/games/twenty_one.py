@@ -18,6 +18,38 @@ from ..errors import InvalidLayout
 from ..game import Game, as_list, require
 from ..layouts import LayoutInfo, points, read_info
 from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
+from ..reasons import Reason, declare
+
+declare({
+    "twenty_one.dice_plain": "twenty one is rolled with six dice, one of each colour: {cs}; "
+                             "missing: {cs2} (write each die as colour:face, e.g. red:4)",
+    "twenty_one.dice_missing": "twenty one is rolled with six dice, one of each colour: {cs}; "
+                               "missing: {cs2}",
+    "twenty_one.dice_plain_only": "twenty one is rolled with six dice, one of each colour: "
+                                  "{cs} (write each die as colour:face, e.g. red:4)",
+    "twenty_one.dice": "twenty one is rolled with six dice, one of each colour: {cs}",
+    "twenty_one.ones_stay": "dice that rolled a 1 must stay for the second attempt: the {cs} "
+                            "die showed 1",
+    "twenty_one.finished": "all five rows are full: the sheet is finished",
+    "twenty_one.must": "every player must record at least one number or cross out the "
+                       "leftmost empty field of the current row",
+    "twenty_one.row": "you are on row {r}: numbers go only into the current row, rows are "
+                      "filled from top to bottom",
+    "twenty_one.no_column": "there is no column {p}: columns 0-5",
+    "twenty_one.one_number": "the {c} field can take only one number",
+    "twenty_one.used": "the {c} field of row {r} is already used",
+    "twenty_one.die": "the {c} field takes the {c} die, which shows {f}, not {v}",
+    "twenty_one.higher": "the {c} {v} is higher than the {n} in the {c} field",
+    "twenty_one.p_higher": "{v} in the {c} field of row {r} is higher than the printed {n}",
+    "twenty_one.p_below": "{v} in the {c} field of row {r} is below the printed {n}",
+    "twenty_one.p_order": "row {r} has entries while row {r2} above it is not full: rows are "
+                          "filled from top to bottom",
+    "twenty_one.p_cross": "row {r}: a field was crossed out while an empty field lay to its "
+                          "left (only the leftmost may be crossed)",
+    "twenty_one.d_partial": "partial row scored at game end, {s}",
+    "twenty_one.d_hit": "{n} + {b} bonus for 1 exact hit",
+    "twenty_one.d_hits": "{n} + {b} bonus for {h} exact hits",
+})
 
 DICE_COLOURS = ("white", "black", "red", "blue", "yellow", "green")
 CROSSED = "x"
@@ -118,36 +150,33 @@ class TwentyOne(Game):
             lay = self.layout.rows[r]
             for p, v in enumerate(row):
                 if isinstance(v, int) and not 1 <= v <= lay.numbers[p]:
-                    out.append(f"{v} in the {lay.colours[p]} field of row {lay.label} is "
-                               f"{'higher than' if v > lay.numbers[p] else 'below'} "
-                               f"the printed {lay.numbers[p] if v > lay.numbers[p] else 1}")
+                    out.append(Reason("twenty_one.p_higher", v=v, c=lay.colours[p], r=lay.label,
+                                      n=lay.numbers[p]) if v > lay.numbers[p] else
+                               Reason("twenty_one.p_below", v=v, c=lay.colours[p], r=lay.label,
+                                      n=1))
             if current is not None and r > current and any(v is not None for v in row):
-                out.append(f"row {lay.label} has entries while row "
-                           f"{self._labels[current]} above it is not full: rows are filled "
-                           f"from top to bottom")
+                out.append(Reason("twenty_one.p_order", r=lay.label, r2=self._labels[current]))
             if CROSSED in row:
                 # only the leftmost empty field is ever crossed, so every field left of
                 # a cross was already written and cannot be empty now
                 last_cross = max(p for p, v in enumerate(row) if v == CROSSED)
                 if any(v is None for v in row[:last_cross]):
-                    out.append(f"row {lay.label}: a field was crossed out while an empty "
-                               f"field lay to its left (only the leftmost may be crossed)")
+                    out.append(Reason("twenty_one.p_cross", r=lay.label))
         return out
 
     def roll_problem(self, roll: Roll) -> str | None:
         colours = roll.colours
         if len(roll) != 6 or any(colours.count(c) != 1 for c in DICE_COLOURS):
-            text = "twenty one is rolled with six dice, one of each colour: " + \
-                ", ".join(DICE_COLOURS)
-            missing = [c for c in DICE_COLOURS if c not in colours]
+            cs = ", ".join(DICE_COLOURS)
+            missing = ", ".join(c for c in DICE_COLOURS if c not in colours)
             if missing:
-                text += "; missing: " + ", ".join(missing)
-            if None in colours:
-                text += " (write each die as colour:face, e.g. red:4)"
-            return text
+                return Reason("twenty_one.dice_plain" if None in colours
+                              else "twenty_one.dice_missing", cs=cs, cs2=missing)
+            return Reason("twenty_one.dice_plain_only" if None in colours
+                          else "twenty_one.dice", cs=cs)
         for die in roll:
             if not isinstance(die.face, int) or not 1 <= die.face <= 6:
-                return f"'{die}' does not show a face 1-6"
+                return Reason("game.face", die=die)
         return None
 
     def reroll_problem(self, first: Roll, second: Roll) -> str | None:
@@ -157,8 +186,7 @@ class TwentyOne(Game):
         after = {d.colour: d.face for d in second}
         moved = [d.colour for d in first if d.face == 1 and after[d.colour] != 1]
         if moved:
-            return (f"dice that rolled a 1 must stay for the second attempt: the "
-                    f"{', '.join(moved)} die showed 1")
+            return Reason("twenty_one.ones_stay", cs=", ".join(moved))
         return None
 
     def random_roll(self, rng: random.Random, previous: Roll | None = None) -> Roll:
@@ -203,33 +231,30 @@ class TwentyOne(Game):
                     placement: Placement) -> str | None:
         r = sheet.current_row
         if r is None:
-            return "all five rows are full: the sheet is finished"
+            return Reason("twenty_one.finished")
         if placement.kind == CROSS:
             return None
         if placement.kind != ENTER:
-            return ("every player must record at least one number or cross out the leftmost "
-                    "empty field of the current row")
+            return Reason("twenty_one.must")
         lay = self.layout.rows[r]
         dice = {d.colour: d.face for d in roll}
         used = set()
         for mark in placement.marks:
             if mark.row != lay.label:
-                return (f"you are on row {lay.label}: numbers go only into the current row, "
-                        f"rows are filled from top to bottom")
+                return Reason("twenty_one.row", r=lay.label)
             if not 0 <= mark.col < 6:
-                return f"there is no column {mark.col}: columns 0-5"
+                return Reason("twenty_one.no_column", p=mark.col)
             colour = lay.colours[mark.col]
             if mark.col in used:
-                return f"the {colour} field can take only one number"
+                return Reason("twenty_one.one_number", c=colour)
             used.add(mark.col)
             if sheet.rows[r][mark.col] is not None:
-                return f"the {colour} field of row {lay.label} is already used"
+                return Reason("twenty_one.used", c=colour, r=lay.label)
             if dice.get(colour) != mark.value:
-                return (f"the {colour} field takes the {colour} die, which shows "
-                        f"{dice.get(colour)}, not {mark.value}")
+                return Reason("twenty_one.die", c=colour, f=dice.get(colour), v=mark.value)
             if mark.value > lay.numbers[mark.col]:
-                return (f"the {colour} {mark.value} is higher than the "
-                        f"{lay.numbers[mark.col]} in the {colour} field")
+                return Reason("twenty_one.higher", c=colour, v=mark.value,
+                              n=lay.numbers[mark.col])
         return None
 
     def exact_hits(self, sheet: TwentyOneSheet, r: int) -> int:
@@ -251,10 +276,12 @@ class TwentyOne(Game):
             numbers = sum(v for v in row if isinstance(v, int))
             hits = self.exact_hits(sheet, r)
             bonus = self.layout.exact_hit_bonus[hits]
-            state = "" if full else "partial row scored at game end, "
-            lines.append(ScoreLine(
-                f"row {self._labels[r]}", numbers + bonus,
-                f"{state}{numbers} + {bonus} bonus for {hits} exact hit{'s' * (hits != 1)}"))
+            detail = (Reason("twenty_one.d_hit", n=numbers, b=bonus) if hits == 1 else
+                      Reason("twenty_one.d_hits", n=numbers, b=bonus, h=hits))
+            if not full:
+                detail = Reason("twenty_one.d_partial", s=detail)
+            lines.append(ScoreLine(Reason("row.label", r=self._labels[r]), numbers + bonus,
+                                   detail))
         return Score(lines)
 
     def is_finished(self, sheet: TwentyOneSheet) -> bool:
