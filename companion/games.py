@@ -12,11 +12,10 @@
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from typing import Any, Callable
 
-from engine.dice import Die, Roll
+from engine.dice import Roll
 from engine.errors import InvalidInput
 from engine.game import Game
 from engine.layouts import builtin_layout_data
@@ -25,69 +24,11 @@ from engine.registry import GAMES, DEFAULT_LAYOUT, game_class, layout_names
 
 
 # -- dice -------------------------------------------------------------------------------
-@lru_cache(maxsize=64)
 def dice_spec_of(game: Game) -> dict:
-    """The dice a person can tap for this game object (its layout may describe its dice).
-
-    Asked of the game itself: its own random rolls show which dice exist (colours, how many)
-    and which faces each colour usually shows (`usual`: The Choice's faces follow the layout's
-    dice description, a reconstruction); `faces` are all the faces the game's `roll_problem`
-    takes for that colour, so a real roll that differs from the description can be typed in.
-    Every roll a person enters is still checked by `Game.roll_problem`."""
-    declared = getattr(type(game), "dice", None)
-    if isinstance(declared, dict):
-        return declared
-    rng = random.Random(1234)
-    usual: dict[str | None, set] = {}
-    sizes = set()
-    samples: list[Roll] = []
-    for _ in range(400):
-        roll = game.random_roll(rng)
-        samples.append(roll)
-        sizes.add(len(roll))
-        for die in roll:
-            usual.setdefault(die.colour, set()).add(die.face)
-    default = _default_game(game.name)
-    if default is not game:     # a layout's own dice may show fewer colours than the game has
-        for c in dice_spec_of(default)["colours"]:
-            usual.setdefault(c["colour"], set())
-    every_face = {f for fs in usual.values() for f in fs}
-    colours = sorted(usual, key=lambda c: ("" if c is None else c))
-    return {
-        "colours": [{"colour": c, "faces": sorted(_allowed_faces(game, samples, c, every_face),
-                                                  key=_face_key),
-                     "usual": sorted(usual[c], key=_face_key)} for c in colours],
-        "min_dice": min(sizes),
-        "max_dice": max(sizes),
-        # several dice of one colour at once (Knister's two plain dice)?
-        "repeat_colours": _repeats(game, rng),
-    }
-
-
-def _allowed_faces(game: Game, samples: list[Roll], colour: str | None, faces: set) -> set:
-    """The faces a die of `colour` may show by the game's own check of a roll: a sampled roll
-    with that die's face replaced must have no `roll_problem`."""
-    roll = next((r for r in samples if any(d.colour == colour for d in r)), samples[0])
-    i = next((k for k, d in enumerate(roll) if d.colour == colour), 0)
-    out = set()
-    for face in faces:
-        dice = list(roll)
-        dice[i] = Die(colour, face)
-        if game.roll_problem(Roll(dice)) is None:
-            out.add(face)
-    return out
-
-
-def _repeats(game: Game, rng: random.Random) -> bool:
-    for _ in range(200):
-        colours = game.random_roll(rng).colours
-        if len(set(colours)) != len(colours):
-            return True
-    return False
-
-
-def _face_key(face) -> tuple:
-    return (0, face, "") if isinstance(face, int) else (1, 0, str(face))
+    """The dice a person can tap for this game object, as the game declares them
+    (`Game.dice_spec`: its layout may describe its dice). Every roll a person enters is
+    still checked by `Game.roll_problem`."""
+    return game.dice_spec().to_json()
 
 
 def dice_spec(game_name: str) -> dict:

@@ -92,3 +92,51 @@ class Roll:
     def total(self) -> int:
         """Sum of the numeric faces (cows count nothing)."""
         return sum(f for f in self.faces if isinstance(f, int))
+
+
+def face_key(face: Face) -> tuple:
+    """Numbers first in order, then symbols by name."""
+    return (0, face, "") if isinstance(face, int) else (1, 0, str(face))
+
+
+@dataclass(frozen=True, slots=True)
+class DieKind:
+    """The dice of one colour a game rolls (`colour` None: colourless, like Knister's).
+
+    `faces`: every face the game takes for such a die; `usual`: the faces it shows on the
+    dice of this layout (The Choice prints a colour beside each number, so a colour comes up
+    with three numbers only); the same as `faces` where every face is usual."""
+
+    colour: str | None
+    faces: tuple[Face, ...]
+    usual: tuple[Face, ...] | None = None
+
+    def to_json(self) -> dict:
+        usual = self.faces if self.usual is None else self.usual
+        return {"colour": self.colour, "faces": sorted(self.faces, key=face_key),
+                "usual": sorted(usual, key=face_key)}
+
+
+@dataclass(frozen=True, slots=True)
+class DiceSpec:
+    """The dice of a game, declared by the game: what a person can tap or a camera report.
+
+    `kinds`: one per colour; `min_dice`-`max_dice` dice are rolled at once;
+    `repeat_colours`: several dice of one colour at once (Knister's two plain dice);
+    `symbols`: faces that are pictures, not numbers (Kuh Vadis' cow)."""
+
+    kinds: tuple[DieKind, ...]
+    min_dice: int
+    max_dice: int
+    repeat_colours: bool
+    symbols: tuple[str, ...] = ()
+
+    @property
+    def colours(self) -> tuple[str | None, ...]:
+        return tuple(k.colour for k in self.kinds)
+
+    def to_json(self) -> dict:
+        kinds = sorted(self.kinds, key=lambda k: "" if k.colour is None else k.colour)
+        return {"colours": [k.to_json() for k in kinds], "min_dice": self.min_dice,
+                "max_dice": self.max_dice, "repeat_colours": self.repeat_colours,
+                "symbols": list(self.symbols)}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Iterable, Iterator, Sequence
 
-from .dice import Roll
+from .dice import DiceSpec, Roll
 from .errors import IllegalPlacement, InvalidInput
 from .placement import Placement, Score
 from .reasons import Reason, declare
@@ -121,6 +121,10 @@ class Game:
         raise NotImplementedError
 
     # -- dice ----------------------------------------------------------------------
+    def dice_spec(self) -> DiceSpec:
+        """The dice this game (with its layout) rolls: colours, faces, how many, symbols."""
+        raise NotImplementedError
+
     def roll_problem(self, roll: Roll) -> str | None:
         """Why this roll cannot be a roll of this game (wrong dice), or None."""
         raise NotImplementedError

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..dice import Die, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
 from ..game import Game, as_list, require
 from ..layouts import LayoutInfo, read_info, whole
@@ -141,6 +141,9 @@ class Knister(Game):
         return [Reason("knister.p_sum", v=v, r=self._labels[r], p=c)
                 for r, row in enumerate(sheet.grid) for c, v in enumerate(row)
                 if v is not None and not 2 <= v <= 12]
+
+    def dice_spec(self) -> DiceSpec:
+        return DiceSpec((DieKind(None, (1, 2, 3, 4, 5, 6)),), 2, 2, repeat_colours=True)
 
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != 2:

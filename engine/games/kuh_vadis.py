@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from ..dice import Die, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
 from ..game import ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, read_info
@@ -311,6 +311,10 @@ class KuhVadis(Game):
         return out
 
     # -- dice ----------------------------------------------------------------------
+    def dice_spec(self) -> DiceSpec:
+        return DiceSpec((DieKind(None, tuple(FACES)),), DICE, DICE, repeat_colours=True,
+                        symbols=(COW,))
+
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:
             return Reason("kuh_vadis.dice_count", n=DICE, m=len(roll))

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-from ..dice import Die, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidInput, InvalidLayout
 from ..game import OTHER, ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, points, read_info, whole
@@ -221,6 +221,10 @@ class Qwinto(Game):
         return out
 
     # -- dice ----------------------------------------------------------------------
+    def dice_spec(self) -> DiceSpec:
+        return DiceSpec(tuple(DieKind(c, (1, 2, 3, 4, 5, 6)) for c in DICE_COLOURS), 1, 3,
+                        repeat_colours=False)
+
     def roll_problem(self, roll: Roll) -> str | None:
         if not 1 <= len(roll) <= 3:
             return Reason("qwinto.dice_count", n=len(roll))

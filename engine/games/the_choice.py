@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations, permutations, product
 from typing import Any, Iterable, Sequence
 
-from ..dice import Die, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
 from ..game import ROLLER, Game, require
 from ..layouts import LayoutInfo, read_info
@@ -422,6 +422,15 @@ class TheChoice(Game):
         return out
 
     # -- dice ----------------------------------------------------------------------
+    def dice_spec(self) -> DiceSpec:
+        """Every face shows a colour and a number: a colour comes up with the numbers the
+        layout's dice print beside it (`usual`), any number 1-6 can be typed."""
+        return DiceSpec(tuple(
+            DieKind(c, (1, 2, 3, 4, 5, 6),
+                    tuple(sorted({n for die in self.layout.dice for n, col in die.items()
+                                  if col == c})))
+            for c in COLOURS), DICE, DICE, repeat_colours=True)
+
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:
             return Reason("the_choice.dice_count", n=DICE, m=len(roll))

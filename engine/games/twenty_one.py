@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable
 
-from ..dice import Die, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
 from ..game import Game, as_list, require
 from ..layouts import LayoutInfo, points, read_info
@@ -163,6 +163,10 @@ class TwentyOne(Game):
                 if any(v is None for v in row[:last_cross]):
                     out.append(Reason("twenty_one.p_cross", r=lay.label))
         return out
+
+    def dice_spec(self) -> DiceSpec:
+        return DiceSpec(tuple(DieKind(c, (1, 2, 3, 4, 5, 6)) for c in DICE_COLOURS), 6, 6,
+                        repeat_colours=False)
 
     def roll_problem(self, roll: Roll) -> str | None:
         colours = roll.colours
