@@ -268,36 +268,58 @@ class Store:
         table = Table.new(games, players)          # raises InvalidInput when wrong
         name = games[0].name
         token = secrets.token_urlsafe(24)
-        with write_lock(self.path):
-            return self._insert_table(name, players, layouts, token, key), table
+        return self._insert_table(name, players, layouts, token, key), table
 
+    # -- what differs between the stores (`store_pg.PgStore` overrides these) --------------
+    # The seats of table `t` as one JSON text: [[seat, name, token], ...] in seat order.
+    SEATS_JSON = ("(SELECT json_group_array(json_array(p.seat, p.name, p.token)) FROM "
+                  " (SELECT seat, name, token FROM players WHERE table_id = t.id ORDER BY seat) p)")
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """One write transaction: SQLite has one writer per database, so this process's
+        writers wait on its lock (not in SQLite's busy handler), then BEGIN IMMEDIATE."""
+        with write_lock(self.path):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _table_writer(self, rec: TableRecord):
+        """Held while an action is checked and written; yields the record to check against.
+        One writer per table at a time in this process; another process's write since the
+        record was read is caught at the insert by the (table, seq) key."""
+        with self._lock(rec):
+            yield rec
+
+    def _commit_action(self, row: tuple) -> None:
+        """Write one row of the log (table, seq, action, created, by_seat, key), committed
+        before it returns; a seq already written is refused (`IllegalPlacement`, 409)."""
+        group_commit(self.path).commit(self.db, row)
+
+    # -- tables, continued -------------------------------------------------------------
     def _insert_table(self, name, players, layouts, token, key=None) -> TableRecord:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             if key is not None:
                 made = self.db.execute("SELECT code FROM tables WHERE request_key=?",
                                        (key,)).fetchone()
                 if made is not None:
-                    self.db.execute("ROLLBACK")
                     raise AlreadyMade(made["code"])
             for _ in range(50):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if not self.db.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone():
                     break
-            cur = self.db.execute(
+            tid = self.db.execute(
                 "INSERT INTO tables (code, game, layouts, creator_token, created, request_key) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (code, name, json.dumps(list(layouts)), token, time.time(), key))
-            tid = cur.lastrowid
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (code, name, json.dumps(list(layouts)), token, time.time(), key)).fetchone()[0]
             self.db.executemany(
                 "INSERT INTO players (table_id, seat, name) VALUES (?, ?, ?)",
                 [(tid, i, p) for i, p in enumerate(players)])
-            self.db.execute("COMMIT")
-        except AlreadyMade:
-            raise
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return self.table_record(code)
 
     def table_record(self, code: str) -> TableRecord:
@@ -306,9 +328,7 @@ class Store:
         load getting it back costs more than the query."""
         row = self.db.execute(
             "SELECT t.id, t.code, t.game, t.layouts, t.creator_token, "
-            "(SELECT json_group_array(json_array(p.seat, p.name, p.token)) FROM "
-            " (SELECT seat, name, token FROM players WHERE table_id = t.id ORDER BY seat) p)"
-            " AS seats, "
+            f"{self.SEATS_JSON} AS seats, "
             "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id) AS n "
             "FROM tables t WHERE t.code=?", (code.strip().upper(),)).fetchone()
         if row is None:
@@ -343,16 +363,10 @@ class Store:
         if not 0 <= seat < len(rec.seats):
             raise InvalidInput(f"there is no seat {seat} at this table of {len(rec.seats)}")
         token = token or secrets.token_urlsafe(24)
-        with write_lock(self.path):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self.db.execute(
-                    "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token IS NULL",
-                    (token, rec.id, seat))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            cur = self.db.execute(
+                "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token IS NULL",
+                (token, rec.id, seat))
         if cur.rowcount != 1:
             raise SeatTaken(f"{rec.seats[seat].name} has already joined this table")
         return token
@@ -382,7 +396,7 @@ class Store:
             raise InvalidInput(f"that is not {rec.seats[seat].name}'s rejoin code: "
                                f"ask the host for the code shown now")
         token = token or secrets.token_urlsafe(24)
-        with write_lock(self.path):
+        with self._transaction():
             cur = self.db.execute(
                 "UPDATE players SET token=? WHERE table_id=? AND seat=? AND token=?",
                 (token, rec.id, seat, rec.tokens[seat]))
@@ -412,20 +426,14 @@ class Store:
         the colours read), `colours` (`ref`: a colour photo; `colour`: the JSON list of the
         confirmed names) and `colours_stop`. The columns' comments in the schema name the first
         four (schema 3); the others reuse the same columns."""
-        with write_lock(self.path):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM teach_log "
-                                      "WHERE table_id=?", (rec.id,)).fetchone()[0]
-                self.db.execute(
-                    "INSERT INTO teach_log (table_id, seq, kind, face, colour, box, image, ref, "
-                    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (rec.id, seq, kind, face, colour, None if box is None else json.dumps(list(box)),
-                     image, ref, time.time()))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM teach_log "
+                                  "WHERE table_id=?", (rec.id,)).fetchone()[0]
+            self.db.execute(
+                "INSERT INTO teach_log (table_id, seq, kind, face, colour, box, image, ref, "
+                "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rec.id, seq, kind, face, colour, None if box is None else json.dumps(list(box)),
+                 image, ref, time.time()))
         return seq
 
     def teach_log(self, rec: TableRecord, images: bool = False) -> list[dict]:
@@ -491,9 +499,16 @@ class Store:
         n = self.log_length(rec)
         if hit is not None and hit[0] == n:
             return hit
-        table = self.replay(rec)
+        if hit is not None and hit[0] < n:      # the log grew elsewhere: apply what is new
+            table = hit[1].replay(self._actions_after(rec, hit[0]), first_answer_keeps=True)
+        else:
+            table = self.replay(rec)
         self._cache[key] = (n, table)
         return n, table
+
+    def _actions_after(self, rec: TableRecord, seq: int) -> list[Action]:
+        return [action_from_json(json.loads(r["action"])) for r in self.db.execute(
+            "SELECT action FROM actions WHERE table_id=? AND seq>? ORDER BY seq", (rec.id, seq))]
 
     def append(self, rec: TableRecord, action: Action, by_seat: int | None,
                check=None, key: str | None = None,
@@ -509,7 +524,7 @@ class Store:
         `AlreadyDone` (nothing written). `based_on`: the log length the action was made
         against; one overtaken by what was written since (`overtaken`) raises `Overtaken`.
         """
-        with self._lock(rec):
+        with self._table_writer(rec) as rec:
             if key is not None:
                 done = self.db.execute("SELECT seq FROM actions WHERE table_id=? AND "
                                        "request_key=?", (rec.id, key)).fetchone()
@@ -529,7 +544,7 @@ class Store:
             table = table.apply(action)       # refused: nothing written, no lock taken
             row = (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat,
                    key)
-            group_commit(self.path).commit(self.db, row)
+            self._commit_action(row)
             self._cache[(self.path, rec.id)] = (n + 1, table)
             return n + 1, table
 

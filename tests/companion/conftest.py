@@ -14,6 +14,38 @@ def app(tmp_path):
     yield app
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of the tests' own (`live_servers.Postgres`), for the session."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[server]'")
+    from live_servers import Postgres, Unavailable
+    try:
+        server = Postgres()
+    except Unavailable as exc:
+        pytest.skip(str(exc))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """The URL of a new, empty database on the tests' PostgreSQL server."""
+    return postgres_server.new_database()
+
+
+@pytest.fixture
+def redis_server():
+    """A redis-server of the test's own (`live_servers.Redis`), stopped after the test."""
+    pytest.importorskip("redis", reason="redis is not installed: pip install -e '.[server]'")
+    from live_servers import Redis, Unavailable
+    try:
+        server = Redis()
+    except Unavailable as exc:
+        pytest.skip(str(exc))
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()
