@@ -35,7 +35,7 @@ from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_f
 
 from . import games as G
 from .bodies import BadJson, parse_json
-from .db import get_store
+from .db import get_store, release_store
 from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
 from .store import (AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable,
@@ -817,9 +817,12 @@ def events(code: str):
     store = get_store()
     rec = store.table_record(code)
     seq = rec.log_seen
+    seat = viewer(rec)[0]
+    release_store()     # the stream stays open as long as the page: it holds no connection
     limit = limit_arg()
     stream = current_app.extensions["broker"].subscribe(
-        rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit)
+        rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit,
+        seat=seat)
     resp = Response(stream_with_context(stream), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"

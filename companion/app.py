@@ -21,7 +21,9 @@ def create_app(config: Mapping[str, Any] | None = None,
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.path.abspath(instance_path) if instance_path else None)
     app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
+        DATABASE=os.path.join(app.instance_path, "companion.sqlite"),   # or postgresql://...
+        DATABASE_POOL=20,                     # PostgreSQL: connections per worker process
+        REDIS_URL=None,                       # redis://...: live updates across workers
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,   # frames and layout files; more -> 413
         SETTLE_FRAMES=3,
         SSE_HEARTBEAT=5.0,                    # also how soon a closed page frees its thread
@@ -35,16 +37,16 @@ def create_app(config: Mapping[str, Any] | None = None,
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(config)
-    db_dir = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
-    os.makedirs(db_dir, exist_ok=True)
+    if not db.store_pg.is_url(app.config["DATABASE"]):
+        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
     os.makedirs(app.instance_path, exist_ok=True)
 
     db.init_app(app)
     db.init_db(app.config["DATABASE"])      # the app creates and migrates its own schema
 
     from .bounded import Bounded
-    from .events import Broker
-    app.extensions["broker"] = Broker()
+    from .events import open_broker
+    app.extensions["broker"] = open_broker(app.config["REDIS_URL"], app.config["SSE_HEARTBEAT"])
     app.extensions["readers"] = Bounded(READERS_KEPT)   # table code -> reader.TableReader
 
     from . import api, pages, security
@@ -72,3 +74,16 @@ def create_app(config: Mapping[str, Any] | None = None,
         app.register_error_handler(status, http_error)
 
     return app
+
+
+def hosting_config(env: Mapping[str, str]) -> dict:
+    """The app's settings named by the environment's DICE_COMPANION_* variables."""
+    config: dict = {}
+    if env.get("DICE_COMPANION_DB"):
+        database = env["DICE_COMPANION_DB"]
+        config["DATABASE"] = database if db.store_pg.is_url(database) else os.path.abspath(database)
+    if env.get("DICE_COMPANION_REDIS"):
+        config["REDIS_URL"] = env["DICE_COMPANION_REDIS"]
+    if env.get("DICE_COMPANION_URL"):
+        config["PUBLIC_URL"] = env["DICE_COMPANION_URL"].rstrip("/")
+    return config

@@ -32,7 +32,7 @@ def pg_pool(url: str):
     with _pools_lock:
         pool = _pools.get(url)
         if pool is None:
-            pool = _pools[url] = store_pg.open_pool(url, current_app.config.get("DATABASE_POOL", 20))
+            pool = _pools[url] = store_pg.open_pool(url, current_app.config["DATABASE_POOL"])
         return pool
 
 

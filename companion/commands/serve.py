@@ -36,8 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the HTTPS port beside HTTP (default: --port + 1)")
     p.add_argument("--camera", metavar="N|URL", default=None,
                    help="a webcam index or stream URL the server reads itself")
-    p.add_argument("--db", metavar="PATH", default=None,
-                   help="the SQLite file (default: companion.sqlite in the instance folder)")
+    p.add_argument("--db", metavar="PATH|URL", default=os.environ.get("DICE_COMPANION_DB"),
+                   help="the SQLite file (default: companion.sqlite in the instance folder), or "
+                        "a postgresql:// URL (the server extra); default $DICE_COMPANION_DB")
+    p.add_argument("--redis", metavar="URL", default=os.environ.get("DICE_COMPANION_REDIS"),
+                   help="a redis:// URL: live updates shared by several server processes "
+                        "(the server extra); default $DICE_COMPANION_REDIS")
     p.add_argument("--instance", metavar="DIR", default=None,
                    help="the instance folder (database, certificate)")
     p.add_argument("--threads", type=int, default=100,
@@ -138,20 +142,39 @@ def _is_authority(cert: Path) -> bool:
 
 
 def build_app(args: argparse.Namespace, public_url: str, https_url: str | None = None):
-    from companion.app import create_app
+    from companion.app import create_app, hosting_config
     from companion.frames import open_source
 
-    config = {"PUBLIC_URL": public_url, "HTTPS_URL": https_url}
-    if args.db:
-        config["DATABASE"] = os.path.abspath(args.db)
-    app = create_app(config, instance_path=args.instance)
+    from companion.cli import BadInput
+    from companion.store_pg import is_url
+
+    config = hosting_config({"DICE_COMPANION_DB": args.db or "",
+                             "DICE_COMPANION_REDIS": args.redis or ""})
+    config.update(PUBLIC_URL=public_url, HTTPS_URL=https_url)
+    try:
+        app = create_app(config, instance_path=args.instance)
+    except Exception as exc:
+        if (args.redis or is_url(args.db or "")) and _is_server_error(exc):
+            raise BadInput(_server_error(exc)) from None
+        raise
     demo = Path(__file__).resolve().parents[2] / "sample_images"
     try:
         app.config["FRAME_SOURCE"] = open_source(args.camera, demo)
     except OSError as exc:
-        from companion.cli import BadInput
         raise BadInput(str(exc)) from None
     return app
+
+
+def _is_server_error(exc: BaseException) -> bool:
+    """Whether `exc` says the database or Redis server cannot be used (not a program error)."""
+    names = {c.__module__.split(".")[0] for c in type(exc).__mro__}
+    return bool(names & {"psycopg", "psycopg_pool", "redis"}) or isinstance(exc, RuntimeError)
+
+
+def _server_error(exc: BaseException) -> str:
+    """One line for a database or Redis server that cannot be used."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"cannot use the database or Redis server: {text}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,7 +206,9 @@ def run(args: argparse.Namespace) -> int:
             server.close()
         raise
     source = app.config.get("FRAME_SOURCE")
-    print(f"dice companion: {public_url}/   (database {app.config['DATABASE']})", flush=True)
+    from companion.store_pg import redacted
+    print(f"dice companion: {public_url}/   (database {redacted(app.config['DATABASE'])}"
+          f"{', live updates through Redis' if app.config['REDIS_URL'] else ''})", flush=True)
     if https_url and http_url:
         print(f"also plain HTTP: {http_url}/ (no phone camera there)", flush=True)
     where = f" from {source.folder}" if getattr(source, "folder", None) else ""

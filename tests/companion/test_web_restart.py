@@ -34,13 +34,15 @@ class Server:
         self.port = free_port()
         self.proc = None
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "companion.commands.serve", "--host", "127.0.0.1",
+                "--port", str(self.port), "--db", str(self.db), "--instance", str(self.instance),
+                "--no-qr", "--threads", "8"]
+
     def start(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.commands.serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(self.db), "--instance", str(self.instance),
-             "--no-qr", "--threads", "8"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

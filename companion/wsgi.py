@@ -1,0 +1,22 @@
+"""The app for a WSGI server of several worker processes (gunicorn), configured from the
+environment (docs/companion.md, "Hosting many tables"):
+
+    DICE_COMPANION_DB=postgresql://... DICE_COMPANION_REDIS=redis://... \\
+        gunicorn -w 2 -k gthread --threads 256 -b 0.0.0.0:8000 'companion.wsgi:app'
+
+- `DICE_COMPANION_DB`: the database (a postgresql:// URL, or a SQLite file);
+- `DICE_COMPANION_REDIS`: Redis for live updates across the workers;
+- `DICE_COMPANION_URL`: the address the pages' links and QR codes give;
+- `DICE_COMPANION_INSTANCE`: the instance folder.
+
+Each worker builds its own app (no `--preload`): its pool of database connections, its Redis
+subscriber and its camera readers (ONNX sessions) are made in that worker, once.
+"""
+from __future__ import annotations
+
+import os
+
+from .app import create_app, hosting_config
+
+app = create_app(hosting_config(os.environ),
+                 instance_path=os.environ.get("DICE_COMPANION_INSTANCE"))
