@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 MAX_SIDE = 4096
@@ -103,11 +103,12 @@ def detector():
         return detect.DieDetector(_DETECTOR[0])
 
 
-def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
+def vision_reader(palette: Sequence[str | None], faces: Sequence[int], settled: bool = False):
     """vision's `DiceReader` for this palette and these faces, built once each (they share
     one face-reader session and one detector session); `ReaderUnavailable` when vision has no
-    reader or no model."""
-    key = (tuple(str(c) for c in palette), tuple(faces))
+    reader or no model. Two tiers: a camera frame's (`settled=False`) must be cheap; a settled
+    roll's (`settled=True`) is read once and must be right."""
+    key = (tuple(str(c) for c in palette), tuple(faces), settled)
     with _VISION_LOCK:
         reader = _READERS.get(key)
         if reader is not None:
@@ -128,11 +129,13 @@ def vision_reader(palette: Sequence[str | None], faces: Sequence[int]):
             raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
         pal = game_palette(palette, colour)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
-        # already read surely; the tracker's vote over several frames of a settled roll does that
-        # job, and a frame must be read in well under 60 ms; nor the dice's rotated outlines,
-        # which nothing on the table's page draws (~0.25 ms a die)
-        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces), turns=False,
-                                     skip_sure_duplicates=True, detector_session=_DETECTOR[0], outlines=False)
+        # already read surely; the tracker's vote over several frames does that job, and a frame
+        # must be read in well under 60 ms. The settled roll: every box read, unsure dice read in
+        # four quarter turns (the `read` command's reader). Neither draws the dice's rotated
+        # outlines, which nothing on the table's page shows (~0.25 ms a die)
+        fast = {} if settled else {"turns": False, "skip_sure_duplicates": True}
+        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces),
+                                     detector_session=_DETECTOR[0], outlines=False, **fast)
         _READERS[key] = reader
         return reader
 
@@ -187,12 +190,17 @@ def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
 class TableReader:
     """Frames of one table -> the dice of each frame, and a roll once they have settled.
 
-    Reads with vision's `DiceReader`; settling is vision's `StreamTracker` (motion check,
-    resting tracks, a vote over the still frames) when vision has it, else `Settler` (the same
-    dice in `frames` readings in a row). `reader` may be injected (tests)."""
+    Reads each frame with vision's fast `DiceReader`; settling is vision's `StreamTracker`
+    (motion check, resting tracks, a vote over the still frames) when vision has it, else
+    `Settler` (the same dice in `frames` readings in a row). The frame a roll settles on is read
+    once more by the settled-roll reader (`vision_reader(..., settled=True)`), whose dice are the
+    roll when it finds as many as the vote (a different count means that frame is not like the
+    others the vote saw, and the vote stands). `reader` and `settled_reader` may be injected
+    (tests; a table's taught reader serves as both)."""
 
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
-                 frames: int = 3, reader=None, body_colours: bool = False) -> None:
+                 frames: int = 3, reader=None, body_colours: bool = False,
+                 settled_reader=None) -> None:
         self.faces = list(faces)
         # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
         # vision's general palette before they are shown (`sure_colours`); once the table names
@@ -203,6 +211,8 @@ class TableReader:
         numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
         self.coloured = any(palette)
         self.reader = reader or vision_reader(palette if self.coloured else (), numbers)
+        self.settled_reader = settled_reader or (
+            reader if reader is not None else vision_reader(palette if self.coloured else (), numbers, True))
         self.last = None           # the per-frame result the tracker saw last
         self.read_ms = 0.0         # how long the reader took on the last frame
         self.lock = threading.Lock()
@@ -230,6 +240,8 @@ class TableReader:
         """Name colours under the table's light (`vision.colour.Calibration`, from the table's
         teaching page) from now on."""
         self.reader = self.reader.with_calibration(calibration)
+        if self.settled_reader is not self.reader:
+            self.settled_reader = self.settled_reader.with_calibration(calibration)
         self.calibrated = True   # the colours are named by the dice the players named: shown
 
     def _seen(self, image, dice) -> tuple[SeenDie, ...]:
@@ -245,6 +257,15 @@ class TableReader:
         self.last = self.reader(image)
         self.read_ms = (time.perf_counter() - t0) * 1000
         return self.last
+
+    def _read_settled(self, image, voted) -> tuple[tuple, float]:
+        """(the settled roll's dice, ms): the settled-roll reader's reading of the frame the
+        roll settled on when it finds as many dice as the frames' vote, else the vote."""
+        if self.settled_reader is self.reader:
+            return tuple(voted), 0.0
+        t0 = time.perf_counter()
+        dice = tuple(self.settled_reader(image).dice)
+        return (dice if len(dice) == len(voted) else tuple(voted)), (time.perf_counter() - t0) * 1000
 
     def feed(self, image, still: bytes | None = None) -> tuple[Reading, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
@@ -266,16 +287,20 @@ class TableReader:
                 reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,
                                   self.read_ms, state)
                 if roll is not None and roll.dice:
-                    self.settled = Reading(self._seen(image, roll.dice), w, h,
-                                           reading.elapsed_ms, self.read_ms)
+                    dice, settled_ms = self._read_settled(image, roll.dice)
+                    self.settled = Reading(self._seen(image, dice), w, h,
+                                           (time.perf_counter() - t0) * 1000, self.read_ms + settled_ms)
                     return self.settled, True
                 return reading, False
             result = self._read(image)
             reading = Reading(self._seen(image, result.dice), w, h,
                               (time.perf_counter() - t0) * 1000, self.read_ms)
             if self.settler.add(reading):
-                self.settled = reading
-                return reading, True
+                dice, settled_ms = self._read_settled(image, result.dice)
+                self.settled = replace(reading, dice=self._seen(image, dice),
+                                       read_ms=self.read_ms + settled_ms)
+                self.settler.settled = self.settled
+                return self.settled, True
             return reading, False
 
 
