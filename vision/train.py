@@ -216,6 +216,20 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     return (crops, np.concatenate(ys) if ys else np.zeros(0, np.int64), np.array(tags), np.array(dev, bool))
 
 
+def add_crops(built, paths):
+    """``built`` = (crops, ys, tags, dev) with the crops stored by other runs (``--cache`` files)
+    appended: the crops of renders that keep coming can be built apart from the real photos' and
+    the synthetic scenes' and joined at training. Files of another crop size are refused."""
+    crops, ys, tags, dev = built
+    parts = [(crops, ys, tags, dev)]
+    for path in paths:
+        z = np.load(path)
+        if z["crops"].shape[1:] != crops.shape[1:]:
+            raise ValueError(f"{path}: crops of {z['crops'].shape[1]} px, this run's are {crops.shape[1]} px")
+        parts.append((z["crops"], z["ys"], z["tags"], z["dev"]))
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+
+
 def real_sets(data_root: Path, exclude=()) -> list[Path]:
     """The labelled set folders under ``data_root``, less those named in ``exclude`` (an unknown
     name is an error: a typo must not train on the set it meant to leave out)."""
@@ -466,6 +480,8 @@ def main(argv=None) -> int:
     ap.add_argument("--real-repeat", type=int, default=1, help="show each real crop this often per epoch")
     ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
     ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
+    ap.add_argument("--add-crops", default="", help="comma-separated npz files of crops built by other runs "
+                    "(--build-only --cache), added to this run's crops")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -488,6 +504,11 @@ def main(argv=None) -> int:
         return 0
     if crops.shape[1] != args.size:
         raise SystemExit(f"cached crops are {crops.shape[1]} px, --size is {args.size}")
+    if args.add_crops:
+        try:
+            crops, ys, tags, dev = add_crops((crops, ys, tags, dev), [Path(p) for p in args.add_crops.split(",") if p])
+        except ValueError as e:
+            raise SystemExit(str(e))
     print(f"crops built in {time.time() - t0:.0f} s", file=sys.stderr)
     held = dev if args.dev else np.zeros(len(ys), bool)
     dev_crops, dev_ys, dev_tags = crops[held], ys[held], tags[held]

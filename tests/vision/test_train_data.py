@@ -153,3 +153,29 @@ class TestLeaveOneSetOut:
         from vision.train import real_sets
         with pytest.raises(ValueError, match="betta"):
             real_sets(self._root(tmp_path), ["betta"])
+
+
+class TestCropsBuiltApart:
+    """Render crops built by one run join the real and synthetic crops of another at training."""
+
+    @staticmethod
+    def _store(path, n, size, tag):
+        np.savez(path, crops=np.full((n, size, size, 3), 7, np.uint8), ys=np.arange(n) % 7,
+                 tags=np.array([tag] * n), dev=np.zeros(n, bool))
+
+    def test_added_crops_are_appended_with_their_labels_and_sources(self, tmp_path):
+        from vision.train import add_crops
+        self._store(tmp_path / "r.npz", 5, 32, "render")
+        built = (np.zeros((3, 32, 32, 3), np.uint8), np.array([1, 2, 3]), np.array(["synth"] * 3), np.zeros(3, bool))
+        crops, ys, tags, dev = add_crops(built, [tmp_path / "r.npz"])
+        assert crops.shape == (8, 32, 32, 3) and crops[3:].min() == 7
+        assert ys.tolist() == [1, 2, 3, 0, 1, 2, 3, 4]
+        assert tags.tolist() == ["synth"] * 3 + ["render"] * 5
+        assert len(dev) == 8
+
+    def test_crops_of_another_size_are_refused(self, tmp_path):
+        from vision.train import add_crops
+        self._store(tmp_path / "r48.npz", 2, 48, "render")
+        built = (np.zeros((1, 32, 32, 3), np.uint8), np.array([1]), np.array(["synth"]), np.zeros(1, bool))
+        with pytest.raises(ValueError, match="48 px"):
+            add_crops(built, [tmp_path / "r48.npz"])
