@@ -190,7 +190,7 @@ def teach_colour_photo(code: str):
     spec = G.dice_spec(rec.game)
     faces = sorted({f for c in spec["colours"] for f in c["faces"] if isinstance(f, int)})
     try:
-        boxes, names = T.read_colour_photo(image, vision_reader(colours, faces))
+        boxes, names = T.read_colour_photo(image, vision_reader(colours, faces, settled=True))
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     if not boxes:
