@@ -30,6 +30,7 @@ from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.placement import ENTER, Mark, Placement
 from engine.reasons import Reason
+from engine.reasons import Reason
 from engine.registry import game_class
 from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
@@ -179,7 +180,7 @@ def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
     if hit is not None and hit[0] is sheet and hit[1] is game:
         return hit[2], hit[3]
     data = game.sheet_to_json(sheet)
-    view = G.VIEWS[game.name](game, data) if game.name in G.VIEWS else None
+    view = game.grid(data)
     with _SHEETS_LOCK:
         if len(_SHEETS) > 2048:
             _SHEETS.clear()
@@ -308,7 +309,7 @@ def seat_options(table: Table, s: int) -> dict:
         for cell in row["cells"]:
             if cell is None or (cell["row"], cell["col"]) in lit:
                 continue
-            value = _cell_candidate(view, cell, roll)
+            value = game.cell_value(cell, roll)
             if value is None:
                 continue
             reason = game.why_illegal(table.sheets[s], roll, role,
@@ -325,29 +326,6 @@ def _may_end_side(table: Table, s: int) -> bool:
         return table.games[s].end_side_problem(table.sheets[s]) is None
     except NotImplementedError:
         return False
-
-
-def _cell_candidate(view: dict, cell: dict, roll: Roll):
-    """The value a player would write into this field from this roll (for its reason)."""
-    rule = view.get("value", "sum")
-    if rule == "marks-only":    # The Choice: a space is crossed with its own colour / number
-        if cell.get("value") is not None:
-            return None
-        if cell["row"] == "R" and cell.get("colour"):
-            return cell["colour"]
-        printed = cell.get("printed")
-        return int(printed) if printed and printed.isdigit() else None
-    if rule == "printed":
-        printed = cell.get("printed")
-        if printed is None or printed in ("X", "O"):
-            return None
-        return int(printed) if printed.isdigit() else printed
-    if rule == "die-of-colour":
-        for d in roll:
-            if d.colour == cell["colour"] and isinstance(d.face, int):
-                return d.face
-        return None
-    return roll.total
 
 
 def load(code: str) -> tuple[TableRecord, int, Table]:

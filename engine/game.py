@@ -236,6 +236,34 @@ class Game:
         """Unchecked: end the current side voluntarily (The Choice). Returns a new sheet."""
         raise NotImplementedError
 
+    # -- the sheet drawn as a grid of cells (presentation for the pages, no I/O) -----
+    # A grid: {"columns": n, "rows": [{"label", "colour", "cells": [cell | None, ...]}],
+    #          "extras": [...], "value": ..., "caption": Reason?}
+    # cell: {"row": label, "col": int, "value": v | None, "colour": colour | None,
+    #        "printed": text printed in the field | None, "shape": "square" | "pentagon"},
+    #        addressed the way a `Mark` is, so legal placements light up cells; a cell may
+    #        carry "x" (1-based grid column) and "span" where the sheet is not a plain grid,
+    #        "start" (a printed start) and "order" (its place on a drawn line).
+    # value: how a field takes a number from a roll (`cell_value`): "sum" (the default),
+    #        "die-of-colour", "printed" or "marks-only" (the page offers the placements).
+    # extras: counters written outside the grid: {"key", "label", "value", "max"[, "points"]}
+    #        or {"key", "label", "value", "options"} (one is chosen).
+    def grid(self, data: dict) -> dict | None:
+        """This game's sheet JSON (`sheet_to_json`) as a grid of cells, or None for a game
+        drawn as its JSON (it is still fully playable: the pages list its placements)."""
+        return None
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        """The reverse of `grid`: the sheet JSON `data` of a new sheet with the typed cells
+        ({"ROW@COL": value}, fields known to exist) and extras written in. Shape errors raise
+        `InvalidInput`; rule problems are left to `problems`."""
+        raise InvalidInput(f"{self.title} has no grid entry yet: type the sheet as JSON")
+
+    def cell_value(self, cell: dict, roll: Roll):
+        """The value a player would write into this grid cell from this roll (to explain
+        why the field is refused), or None when there is none. The default: the dice's sum."""
+        return roll.total
+
     # -- scoring and the end -------------------------------------------------------
     def score(self, sheet, final: bool = False) -> Score:
         """The score with its breakdown; `final` once the game is over."""
@@ -261,6 +289,14 @@ class Game:
 def require(cond: bool, message: str) -> None:
     if not cond:
         raise InvalidInput(message)
+
+
+def count_of(raw: Any, what: str) -> int:
+    """A counter typed beside a sheet (failed attempts, misthrows) as a whole number."""
+    try:
+        return int(raw or 0)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{what} must be a whole number") from None
 
 
 def as_list(data: Any, length: int, what: str) -> Sequence[Any]:

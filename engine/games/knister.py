@@ -189,6 +189,19 @@ class Knister(Game):
             return Reason("knister.holds", r=mark.row, p=mark.col, v=held)
         return None
 
+    def grid(self, data: dict) -> dict:
+        labels = self._labels
+        return {"columns": len(data["grid"]), "rows": [
+            {"label": labels[r], "colour": None, "cells": [
+                {"row": labels[r], "col": c, "value": v, "colour": None, "printed": None,
+                 "shape": "square"} for c, v in enumerate(row)]}
+            for r, row in enumerate(data["grid"])], "extras": [], "numbered": True}
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        n, labels = len(data["grid"]), self._labels
+        data["grid"] = [[cells.get(f"{labels[r]}@{c}") for c in range(n)] for r in range(n)]
+        return data
+
     def score(self, sheet: KnisterSheet, final: bool = False) -> Score:
         """Only complete lines score: a combination needs all five numbers."""
         lines = []

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from ..dice import DiceSpec, Die, DieKind, Roll
-from ..errors import InvalidLayout
+from ..errors import InvalidInput, InvalidLayout
 from ..game import ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
@@ -62,6 +62,8 @@ declare({
     "kuh_vadis.to_move": "{pl} to move",
     "kuh_vadis.caption": "{who} to move",      # a drawn pad's caption
     "kuh_vadis.l_player": "{pl}",
+    "app.to_move_ask": "whose move is it? say it with 'to_move': X (crosses) or O (circles)",
+    "app.to_move": "'to_move' is X (crosses) or O (circles), not '{v}'",
 })
 
 SIZE = 7
@@ -490,6 +492,59 @@ class KuhVadis(Game):
 
     def roller_after(self, roller: int, sheets: Sequence[Any], players: int) -> int:
         return PLAYERS.index(sheets[roller].to_move)
+
+    # -- the pad drawn -----------------------------------------------------------------
+    def grid(self, data: dict) -> dict:
+        cells_printed = self.layout.cells
+        rows = []
+        for r, line in enumerate(data["pad"]):
+            cells = []
+            for c, ch in enumerate(line.split()):
+                printed = cells_printed[r * SIZE + c]
+                cells.append({"row": ROW_LABELS[r], "col": c,
+                              "value": None if ch == "." else ch.upper(), "colour": None,
+                              "printed": str(printed),
+                              "shape": "square", "start": printed in PLAYERS})
+            rows.append({"label": ROW_LABELS[r], "colour": None, "cells": cells})
+        # whose move it is: asked when a pad is typed in ("options": one is chosen)
+        return {"columns": SIZE, "rows": rows, "value": "printed",
+                "caption": Reason("kuh_vadis.caption", who=data.get("to_move", "")),
+                "extras": [{"key": "to_move", "label": "to move", "value": data.get("to_move"),
+                            "options": list(PLAYERS)}]}
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        """Typed x / o per square; printed starts may stay empty. Whose move it is cannot be
+        told from the marks (a quad gives another turn; either player may begin), so it is
+        asked: `extras["to_move"]`, "X" or "O"; a pad with marks needs it."""
+        rows, marked = [], False
+        for r, line in enumerate(data["pad"]):
+            chars = []
+            for c in range(len(line.split())):
+                v = cells.get(f"{ROW_LABELS[r]}@{c}")
+                v = "" if v is None else str(v).strip().lower()
+                if v not in ("", "x", "o"):
+                    raise InvalidInput(f"square {ROW_LABELS[r]}{c}: write x (crosses) or o "
+                                       f"(circles)")
+                chars.append(v or ".")
+                marked = marked or bool(v)
+            rows.append(" ".join(chars))
+        data["pad"] = rows
+        to_move = extras.get("to_move")
+        if to_move is None and marked:
+            raise InvalidInput(Reason("app.to_move_ask"))
+        if to_move is not None:
+            if str(to_move).upper() not in PLAYERS:
+                raise InvalidInput(Reason("app.to_move", v=to_move))
+            data["to_move"] = str(to_move).upper()
+        data["chain"] = None
+        return data
+
+    def cell_value(self, cell: dict, roll: Roll):
+        """A square is marked with the symbol printed on it (a printed start: none)."""
+        printed = cell.get("printed")
+        if printed is None or printed in PLAYERS:
+            return None
+        return int(printed) if printed.isdigit() else COW
 
     # -- scoring and the end -------------------------------------------------------
     def _line(self, sheet: KuhVadisSheet, player: str) -> ScoreLine:

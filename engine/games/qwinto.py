@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidInput, InvalidLayout
-from ..game import OTHER, ROLLER, Game, as_list, require
+from ..game import OTHER, ROLLER, Game, as_list, count_of, require
 from ..layouts import LayoutInfo, points, read_info, whole
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
@@ -384,6 +384,28 @@ class Qwinto(Game):
         rows = list(sheet.rows)
         rows[r] = tuple(cells)
         return replace(sheet, rows=tuple(rows))
+
+    # -- the sheet drawn ---------------------------------------------------------------
+    def grid(self, data: dict) -> dict:
+        lay = self.layout
+        rows = []
+        for row in lay.rows:
+            values = dict(zip(row.fields, data["rows"][row.colour]))
+            rows.append({"label": row.label, "colour": row.colour, "cells": [
+                {"row": row.label, "col": p, "value": values.get(p), "colour": row.colour,
+                 "printed": None, "shape": "pentagon" if p in row.pentagons else "square"}
+                if p in row.fields else None
+                for p in range(lay.columns)]})
+        return {"columns": lay.columns, "rows": rows, "extras": [
+            {"key": "failed_attempts", "label": "failed attempts",
+             "value": data["failed_attempts"], "max": lay.failed_attempts_to_end,
+             "points": lay.failed_attempt_points}]}
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        for row in self.layout.rows:
+            data["rows"][row.colour] = [cells.get(f"{row.label}@{p}") for p in row.fields]
+        data["failed_attempts"] = count_of(extras.get("failed_attempts", 0), "failed attempts")
+        return data
 
     # -- scoring and the end -------------------------------------------------------
     def _row_full(self, sheet: QwintoSheet, r: int) -> bool:

@@ -28,8 +28,8 @@ from itertools import combinations, permutations, product
 from typing import Any, Iterable, Sequence
 
 from ..dice import DiceSpec, Die, DieKind, Roll
-from ..errors import InvalidLayout
-from ..game import ROLLER, Game, require
+from ..errors import InvalidInput, InvalidLayout
+from ..game import ROLLER, Game, count_of, require
 from ..layouts import LayoutInfo, read_info
 from ..layouts import points as layout_points
 from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
@@ -777,6 +777,70 @@ class TheChoice(Game):
 
     def end_side(self, sheet: ChoiceSheet) -> ChoiceSheet:
         return replace(sheet, stage=1)
+
+    # -- the sheet drawn ---------------------------------------------------------------
+    def grid(self, data: dict) -> dict:
+        """The side being played, drawn like the paper: the colour spaces on a ring (row "R",
+        clockwise from the top, `"ring": true`; the last space touches the first) around the
+        hexagonal number area (row "N", one grid row per row of numbers, each cell two
+        half-columns wide at its x)."""
+        side = self.layout.sides[self._side_index[data["playing"]]]
+        written = data[side.name]
+        crossed = set(written["colours"])
+        ring = [{"row": RING, "col": p, "value": "x" if p in crossed else None,
+                 "colour": colour, "printed": None, "shape": "square"}
+                for p, colour in enumerate(side.ring)]
+        line = {side.cell_of[n]: i + 1 for i, n in enumerate(written["numbers"])
+                if n in side.cell_of}
+        rows = [{"label": RING, "colour": None, "cells": ring}]
+        for r, positions in enumerate(side.rows):
+            cells = []
+            for pos in positions:
+                _, x = side.coords[pos]
+                cells.append({"row": NUMBER, "col": pos,
+                              "value": side.numbers[pos] if pos in line else None,
+                              "colour": None, "printed": f"{side.numbers[pos]}",
+                              "shape": "square", "x": x + 1, "span": 2,
+                              "order": line.get(pos)})
+            rows.append({"label": NUMBER if r == 0 else "", "colour": None, "cells": cells})
+        return {"columns": max(x for _, x in side.coords) + 2, "ring": True, "rows": rows,
+                "value": "marks-only", "caption": Reason("the_choice.caption", side=side.name),
+                "extras": [{"key": "misthrows", "label": "misthrows",
+                            "value": written["misthrows"], "max": MISTHROWS_TO_END,
+                            "points": ""}]}
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        """The side being played: x on crossed ring spaces; on number spaces the order in
+        which the line passes them (1 = the circled start)."""
+        side = self.layout.sides[self._side_index[data["playing"]]]
+        ring, line = [], []
+        for key, v in cells.items():
+            row, col = key.split("@")
+            col = int(col)
+            if row == RING:
+                if str(v).lower() != "x":
+                    raise InvalidInput(f"ring space {col}: write x to cross it")
+                ring.append(col)
+            elif row == NUMBER:
+                if not isinstance(v, int) or v < 1:
+                    raise InvalidInput(f"number space {side.numbers[col]}: write its place on "
+                                       f"the line (1 for the start, 2, 3, ...)")
+                line.append((v, side.numbers[col]))
+        orders = [o for o, _ in line]
+        if len(set(orders)) != len(orders):
+            raise InvalidInput("two number spaces have the same place on the line")
+        data[side.name] = {"colours": sorted(ring), "numbers": [n for _, n in sorted(line)],
+                           "misthrows": count_of(extras.get("misthrows", 0), "misthrows")}
+        return data
+
+    def cell_value(self, cell: dict, roll: Roll):
+        """A free space is crossed with its own colour (ring) or number (its printed one)."""
+        if cell.get("value") is not None:
+            return None
+        if cell["row"] == RING and cell.get("colour"):
+            return cell["colour"]
+        printed = cell.get("printed")
+        return int(printed) if printed and printed.isdigit() else None
 
     # -- scoring and the end -------------------------------------------------------
     def side_score(self, sheet: ChoiceSheet, index: int) -> tuple[ScoreLine, ScoreLine]:

@@ -261,6 +261,25 @@ class TwentyOne(Game):
                               n=lay.numbers[mark.col])
         return None
 
+    def grid(self, data: dict) -> dict:
+        rows = []
+        for lay_row, values in zip(self.layout.rows, data["rows"]):
+            rows.append({"label": lay_row.label, "colour": None, "cells": [
+                {"row": lay_row.label, "col": p, "value": v, "colour": lay_row.colours[p],
+                 "printed": str(lay_row.numbers[p]), "shape": "square"}
+                for p, v in enumerate(values)]})
+        return {"columns": 6, "rows": rows, "extras": [], "value": "die-of-colour"}
+
+    def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
+        data["rows"] = [[cells.get(f"{row.label}@{p}") for p in range(6)]
+                        for row in self.layout.rows]
+        return data
+
+    def cell_value(self, cell: dict, roll: Roll):
+        """A field takes the die of its colour."""
+        return next((d.face for d in roll if d.colour == cell["colour"]
+                     and isinstance(d.face, int)), None)
+
     def exact_hits(self, sheet: TwentyOneSheet, r: int) -> int:
         nums = self.layout.rows[r].numbers
         return sum(1 for p, v in enumerate(sheet.rows[r]) if v == nums[p])

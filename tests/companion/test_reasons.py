@@ -235,7 +235,6 @@ class TestCatalogueCoversTheEngine:
 
     @staticmethod
     def _collect_reasons(game, table, roll, missing):
-        from companion.api import _cell_candidate
         sheet = table.sheets[0]
         view = G.sheet_view(game, sheet)
         problem = game.roll_problem(roll)
@@ -244,7 +243,7 @@ class TestCatalogueCoversTheEngine:
             for cell in row["cells"]:
                 if cell is None:
                     continue
-                values = [_cell_candidate(view, cell, roll)]
+                values = [game.cell_value(cell, roll)]
                 if cell.get("colour") and cell["row"] == "R":
                     values = [cell["colour"], "red"]
                 if view.get("value") == "marks-only" and cell["row"] == "N":
