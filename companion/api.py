@@ -30,7 +30,6 @@ from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.placement import ENTER, Mark, Placement
 from engine.reasons import Reason
-from engine.reasons import Reason
 from engine.registry import game_class
 from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_from_json
 
