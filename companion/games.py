@@ -18,8 +18,7 @@ from typing import Any
 from engine.dice import Roll
 from engine.errors import InvalidInput
 from engine.game import Game
-from engine.layouts import builtin_layout_data
-from engine.registry import GAMES, DEFAULT_LAYOUT, game_class, layout_names
+from engine.registry import GAMES, DEFAULT_LAYOUT, game_class, layout_data, layout_names
 
 
 # -- dice -------------------------------------------------------------------------------
@@ -39,7 +38,7 @@ def dice_spec(game_name: str) -> dict:
 def _default_game(game_name: str) -> Game:
     cls = game_class(game_name)
     name = DEFAULT_LAYOUT.get(cls.name) or layout_names(cls.name)[0]
-    return cls(cls.parse_layout(builtin_layout_data(cls.name, name)))
+    return cls(cls.parse_layout(layout_data(cls.name, name)))
 
 
 # -- games and layouts ------------------------------------------------------------------
@@ -47,7 +46,7 @@ def layouts_of(game_name: str) -> list[dict]:
     cls = game_class(game_name)
     out = []
     for name in layout_names(cls.name):
-        data = builtin_layout_data(cls.name, name)
+        data = layout_data(cls.name, name)
         info = cls.parse_layout(data).info
         out.append({"name": info.name, "confidence": info.confidence,
                     "recon": info.is_recon, "note": info.note})
@@ -119,7 +118,7 @@ def resolve_layout(game_name: str, spec: Any, uploaded: dict | None) -> dict:
     elif isinstance(spec, dict):
         data = spec
     elif isinstance(spec, str):
-        data = builtin_layout_data(cls.name, spec)
+        data = layout_data(cls.name, spec)
     else:
         raise InvalidInput("a layout is a shipped layout's name or a layout object")
     cls.parse_layout(data)  # raises InvalidLayout with the reason
