@@ -192,6 +192,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "misthrow": {"en": "Misthrow", "de": "Fehlwurf"},
     "answered": {"en": "answered", "de": "eingetragen"},
     "not_joined": {"en": "not joined", "de": "nicht da"},
+    "connected": {"en": "connected", "de": "verbunden"},   # a joined player's page is open
+    "away": {"en": "page closed", "de": "Seite zu"},        # joined, but no page open now
     "score": {"en": "Score", "de": "Punkte"},
     "total": {"en": "Total", "de": "Summe"},
     "ranking": {"en": "Ranking", "de": "Rangliste"},

@@ -213,12 +213,16 @@
   function specialLabel(kind) { return T[kind] || kind; }
 
   // ---- live updates ----------------------------------------------------------------------
-  function listen(code, onChange) {
+  // onPresence(seats): the seats with a page open now (on any server process), from the
+  // stream's hello and each "presence" event
+  function listen(code, onChange, onPresence) {
     const live = $("#live");
     let timer = null;
     const es = new EventSource("/api/tables/" + code + "/events");
     const kick = () => { clearTimeout(timer); timer = setTimeout(onChange, 30); };
-    es.addEventListener("hello", () => { if (live) { live.classList.add("on"); live.textContent = T.live; } kick(); });
+    const presence = ev => { if (onPresence) onPresence(JSON.parse(ev.data).connected || []); };
+    es.addEventListener("hello", ev => { if (live) { live.classList.add("on"); live.textContent = T.live; } presence(ev); kick(); });
+    es.addEventListener("presence", presence);
     es.addEventListener("action", kick);
     es.addEventListener("joined", kick);
     es.addEventListener("reading", ev => { if (window.onReading) window.onReading(JSON.parse(ev.data)); });
@@ -729,6 +733,7 @@
   function tablePage() {
     const code = document.body.dataset.code;
     let state = null;
+    let connected = [];     // seats with a page open (listen's onPresence)
     async function refresh() {
       try { state = await api("GET", "/api/tables/" + code); } catch (e) { $("#turn").textContent = e.message; return; }
       await Promise.all(Object.keys(rejoinShown).map(showRejoin));
@@ -757,7 +762,9 @@
           el("h2", {}, p.name, el("span", { class: "badge" }, p.score.total),
             p.seat === state.roller && state.roll && !state.turn_complete ? el("span", { class: "badge turn" }, T.roller) : null,
             p.answered ? el("span", { class: "badge ok" }, T.answered + ": " + answerText(p.answer, p.view)) : null,
-            !p.claimed ? el("span", { class: "badge" }, T.not_joined) : null,
+            !p.claimed ? el("span", { class: "badge" }, T.not_joined) :
+              connected.includes(p.seat) ? el("span", { class: "badge ok", "data-connected": p.seat }, T.connected) :
+              el("span", { class: "badge", "data-away": p.seat }, T.away),
             state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you) : null),
           hostTools(p),
           p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
@@ -795,7 +802,7 @@
       return out;
     }
     refresh();
-    listen(code, refresh);
+    listen(code, refresh, seats => { connected = seats; if (state) render(); });
   }
 
   // ---- camera: phone rear camera posting JPEG frames ------------------------------------

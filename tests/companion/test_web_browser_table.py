@@ -414,3 +414,27 @@ def test_smaller_things_of_a_first_game(base_url, browser):
         ann.select_option("#game", "kuh_vadis")
         note = ann.inner_text("#layout-note")
         assert note.startswith("RECON") and "Block" in note and "SHEETS.md" not in note
+
+
+def test_the_table_view_shows_which_players_have_their_page_open(base_url, browser):
+    """A remote player joins by the table's link on their own phone: the host's table view
+    marks them connected at once, and "page closed" when their phone's page goes away; the
+    host's typed roll reaches the remote page live."""
+    with phones(browser, "390x844", "360x640", desktop=True) as (ann, bob, host):
+        code = create_table(ann, base_url, "qwinto")
+        host.context.add_cookies(ann.context.cookies())       # the host's laptop: Ann's cookie
+        host.goto(f"{base_url}/t/{code}")
+        host.wait_for_selector('[data-player="1"] .badge >> text="not joined"')
+        join(bob, base_url, code)                            # by the link, from elsewhere
+        host.wait_for_selector('[data-connected="1"]')
+        assert host.locator('[data-connected="0"]').count() == 1     # Ann's phone is open too
+        shot(host, "table-connected-1280")
+        status = ann.evaluate(
+            "code => fetch('/api/tables/' + code + '/actions', {method: 'POST', headers: "
+            "{'Content-Type': 'application/json'}, body: JSON.stringify({type: 'roll', roll: "
+            "'orange:3 yellow:5'})}).then(r => r.status)", code)
+        assert status == 200
+        wait_seq([bob], 1)                                   # the roll reached Bob live
+        bob.close()         # the server notices at its next keep-alive write (SSE_HEARTBEAT)
+        host.wait_for_selector('[data-away="1"]', timeout=40000)
+        assert host.locator('[data-connected="0"]').count() == 1

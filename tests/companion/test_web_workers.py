@@ -267,3 +267,23 @@ def test_the_readme_gunicorn_command_serves_from_two_workers(tmp_path, postgres_
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+@pytest.mark.parametrize("flag, url", [
+    ("--db", "postgresql://dice:s3cret@127.0.0.1:{port}/dice"),
+    ("--redis", "redis://127.0.0.1:{port}/0"),
+])
+def test_a_server_that_cannot_be_reached_is_one_line_and_exit_2(tmp_path, capsys, flag, url):
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[server]'")
+    pytest.importorskip("redis", reason="redis is not installed: pip install -e '.[server]'")
+    from companion.commands.serve import main
+    from test_web_restart import free_port
+    url = url.format(port=free_port())                  # nothing listens there
+    args = ["--host", "127.0.0.1", "--port", str(free_port()), "--no-https", "--no-qr",
+            "--instance", str(tmp_path), flag, url]
+    if flag == "--redis":
+        args += ["--db", str(tmp_path / "x.sqlite")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dice-companion serve: cannot use the database or Redis server: ")
+    assert err.count("\n") == 1 and "s3cret" not in err
