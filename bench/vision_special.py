@@ -41,6 +41,7 @@ from vision.teach import FaceEmbedder, teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
 CONTRAST = True  # read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)
+FIND = "detector"  # whose boxes the taught reader reads in whole scenes (main: --find)
 
 
 def teaching_examples(design, per_face: int, seed: int):
@@ -118,7 +119,7 @@ def run_designs(designs, per_face, n_test, seed, label):
         t0 = time.perf_counter()
         ds = teach(teaching_examples(design, per_face, seed + 1000 + k), embedder=EMBEDDER)
         teach_s = time.perf_counter() - t0
-        reader = DiceSetReader(ds, embedder=EMBEDDER, contrast=CONTRAST)
+        reader = DiceSetReader(ds, embedder=EMBEDDER, contrast=CONTRAST, find_with=FIND)
         r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
         totals.append(r)
         colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"  # Kuh Vadis: no face colours
@@ -172,7 +173,8 @@ def run_real(root: Path, per_value: int, seed: int):
             for i in rng.permutation(len(dice))[:per_value]:
                 bgr, box, value = dice[int(i)]
                 examples.append((bgr, box, value, None))
-        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER, contrast=CONTRAST)
+        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER, contrast=CONTRAST,
+                               find_with=FIND)
         for test_name in names:
             if test_name == teach_name:
                 continue
@@ -200,8 +202,11 @@ def main(argv=None) -> int:
                     help="read unsure dice without their ink-contrast view (the plain crop in its "
                          "quarter turns only), to measure what the view adds")
     ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx", help="face-embedding model")
+    ap.add_argument("--find", choices=["detector", "opencv"], default="detector",
+                    help="whose boxes the taught reader reads in whole scenes (default: the reader's)")
     args = ap.parse_args(argv)
-    global EMBEDDER, CONTRAST
+    global EMBEDDER, CONTRAST, FIND
+    FIND = args.find
     EMBEDDER = FaceEmbedder(args.model)
     CONTRAST = not args.no_contrast
     print(f"face embedding: {args.model} ({EMBEDDER.model_id})")

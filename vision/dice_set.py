@@ -272,10 +272,18 @@ class DiceSetReader:
     turns: bool = True  # read each die the first reading is unsure of in its four quarter turns (see _turned)
     turn_below: float = 0.99  # ...the dice whose first value confidence is below this
     contrast: bool = True  # ...and also as their ink's colour contrast (ink_contrast_view), see _turned
-    finder: DieFinder = field(init=False)
+    find_with: str = "detector"  # the learned detector's boxes (vision.detect), or "opencv" (vision.find)
+    detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
+    finder: object = field(init=False)
 
     def __post_init__(self):
-        self.finder = DieFinder(self.work_size)
+        if self.find_with == "detector":
+            from .detect import DieDetector
+            self.finder = DieDetector(self.detector_session)
+        elif self.find_with == "opencv":
+            self.finder = DieFinder(self.work_size)
+        else:
+            raise ValueError(f"find_with must be 'opencv' or 'detector', not {self.find_with!r}")
         if self.embedder is None:
             self.embedder = default_embedder()
         if self.embedder.model_id != self.dice_set.model_id:
@@ -335,7 +343,10 @@ class DiceSetReader:
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)
         # and every face has a symbol: a crop without ink is table, not a die
-        fits = np.array([MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE and f.ink_fraction >= MIN_INK for f in feats])
+        # (the detector's boxes are die-shaped by training: only the ink is asked of them)
+        sized = self.find_with != "detector"
+        fits = np.array([(not sized or MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE) and f.ink_fraction >= MIN_INK
+                         for f in feats])
         read = np.flatnonzero(fits) if fitting_only else np.arange(len(boxes))
         n_labels = len(self.dice_set.labels)
         p = np.full((len(boxes), n_labels), 1.0 / n_labels)

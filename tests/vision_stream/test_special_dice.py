@@ -94,3 +94,35 @@ def test_the_choice_number_and_colour_both_read(bench_special):
     assert n >= 40
     assert colour_ok / n >= 0.85  # measured ~95 % of dice found and named right (bench/vision_special.py)
     assert both / n >= 0.7
+
+
+def test_the_taught_reader_finds_dice_with_the_learned_detector(kv_reader):
+    """Teaching names faces; finding dice is the learned detector's job, as for pip dice: the
+    taught reader finds cows and pip faces in its boxes at least as well as in the OpenCV
+    finder's ~80 proposals a frame (bench/vision_special.py --find)."""
+    from dataclasses import replace
+
+    from vision.detect import DieDetector
+    from vision.find import box_iou
+    assert isinstance(kv_reader.finder, DieDetector)
+    opencv = replace(kv_reader, find_with="opencv")
+    rng = np.random.default_rng(37)
+    found = {"detector": 0, "opencv": 0}
+    extra = {"detector": 0, "opencv": 0}
+    n = 0
+    for _ in range(8):
+        sc = render_special_scene(rng, SEEN_DESIGNS[0], n_dice=5)
+        n += len(sc.dice)
+        for name, reader in (("detector", kv_reader), ("opencv", opencv)):
+            roll = reader(sc.image)
+            hits = sum(any(box_iou(d.box, r.box) >= 0.3 for r in roll.dice) for d in sc.dice)
+            found[name] += hits
+            extra[name] += max(0, len(roll.dice) - hits)
+    assert found["detector"] >= max(found["opencv"], 0.95 * n), (found, n)
+    assert extra["detector"] <= extra["opencv"]
+
+
+def test_an_unknown_finder_is_refused(kv_reader):
+    from dataclasses import replace
+    with pytest.raises(ValueError, match="find_with"):
+        replace(kv_reader, find_with="hough")
