@@ -194,7 +194,8 @@ CATALOGUE: dict[str, str] = {
     "app.teach_no_die":
         "kein Würfel in der Bildmitte: das Handy nah über einen Würfel halten, den Würfel in "
         "der Mitte",
-    "app.teach_small": "der Würfel ist {n} px groß im Foto: näher herangehen (mindestens {m} px)",
+    "app.teach_small":
+        "der Würfel ist {n} px groß im Foto: näher herangehen (mindestens {m} px)",
     "app.teach_blurred":
         "das Foto ist unscharf: das Handy ruhig halten und auf den Würfel scharf stellen "
         "lassen",
@@ -236,7 +237,8 @@ CATALOGUE: dict[str, str] = {
     "qwinto.no_kind": "Qwinto kennt kein '{kind}': Summe eintragen, passen oder Fehlwurf",
     "qwinto.no_row": "es gibt keine Reihe '{r}': die Reihen sind {rows}",
     "qwinto.not_field": "Spalte {p} der Reihe {c} ist kein Feld zum Eintragen",
-    "qwinto.not_rolled": "der Würfel {c} wurde nicht geworfen: {total} darf nur in die Reihe {cor}",
+    "qwinto.not_rolled":
+        "der Würfel {c} wurde nicht geworfen: {total} darf nur in die Reihe {cor}",
     "qwinto.holds": "in Spalte {p} der Reihe {c} steht schon {v}",
     "qwinto.not_number":
         "in der Reihe {c} steht '{v}': eine Zahl eintragen, x für eine ausradierte, oder das "
