@@ -16,16 +16,16 @@ from engine.dice import DiceSpec, Die, DieKind, Roll
 from engine.game import Game, as_list, require
 from engine.layouts import LayoutInfo, read_info, whole
 from engine.placement import ENTER, Mark, Placement, Score, ScoreLine
-from engine.reasons import Reason, declare
+from engine.reasons import TEMPLATES, Reason
 
-declare({
+ENGLISH = {
     "toy.dice": "Tally is rolled with one plain die, not {n}",
     "toy.one": "Tally writes the die's face into one field",
     "toy.face": "the die shows {f}, not {v}",
     "toy.taken": "field {p} already holds {v}",
     "toy.no_field": "there is no field {p}: the fields are 0-{n}",
     "toy.l_total": "all fields",
-})
+}
 GERMAN = {
     "toy.dice": "Tally wird mit einem Würfel gewürfelt, nicht mit {n}",
     "toy.one": "bei Tally kommt die Augenzahl in ein Feld",
@@ -127,6 +127,8 @@ class Tally(Game):
 @pytest.fixture
 def tally(monkeypatch):
     registry.register(Tally, {"four": LAYOUT})
+    for code, text in ENGLISH.items():      # the module's `declare`, undone after the test
+        monkeypatch.setitem(TEMPLATES, code, text)
     for code, text in GERMAN.items():
         monkeypatch.setitem(CATALOGUE, code, text)
     yield
