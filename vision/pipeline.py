@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .detect import SIZE_FROM, DieDetector, drop_side_faces
+from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
@@ -305,6 +305,7 @@ class DiceReader:
     find_with: str = "detector"  # "detector": the learned detector (vision.detect); "opencv": vision.find's proposals
     detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
     side_faces: bool = True  # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
+    specks: bool = True  # drop dice far smaller than the sure ones (vision.detect.drop_specks)
     outlines: bool = True  # each die's rotated rectangle (Die.rotated); ~0.25 ms a die, unused by camera frames
     read_at_least: int = 32  # a reduced JPEG's dice are read at full size when smaller than this (px)
     finder: object = field(init=False)
@@ -363,6 +364,9 @@ class DiceReader:
         chosen = select_dice(found.boxes, probs, self.faces, self.min_die)
         if scores is not None and self.side_faces:
             keep = set(drop_side_faces(found.boxes, scores, [c[0] for c in chosen]))
+            chosen = [c for c in chosen if c[0] in keep]
+        if scores is not None and self.specks:
+            keep = set(drop_specks(found.boxes, scores, [c[0] for c in chosen]))
             chosen = [c for c in chosen if c[0] in keep]
         boxes = [found.boxes[i] for i, *_ in chosen]
         if self.turns and boxes:

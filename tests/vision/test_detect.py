@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces, prepare
+from vision.detect import ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces, drop_specks, prepare
 from vision.pipeline import DiceReader
 from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
 
@@ -192,6 +192,31 @@ class TestSideFaces:
         session.run = lambda outputs, feeds: [out]
         assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
         assert len(DiceReader(fake_session, detector_session=session, min_die=0.0, side_faces=False)(bgr).dice) == 2
+
+
+class TestSpecks:
+    """Sensor noise and crumbs make boxes of a few pixels that the reader may take for a one: a
+    kept die far smaller than the dice the detector is sure of is dropped."""
+    DICE = [(100, 100, 160, 160), (200, 100, 252, 152), (300, 100, 366, 166)]  # sure, 52-66 px
+
+    def test_a_speck_beside_sure_dice_is_dropped(self):
+        boxes = self.DICE + [(50, 50, 60, 60)]
+        assert drop_specks(boxes, np.array([0.9, 0.8, 0.9, 0.5]), [0, 1, 2, 3]) == [0, 1, 2]
+
+    def test_a_far_die_of_half_the_size_is_kept(self):
+        boxes = self.DICE + [(400, 40, 428, 68)]  # 28 px: a far die at a steep view
+        assert drop_specks(boxes, np.array([0.9, 0.8, 0.9, 0.4]), [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+    def test_without_a_sure_die_nothing_is_dropped(self):
+        boxes = [(100, 100, 160, 160), (50, 50, 60, 60)]
+        assert drop_specks(boxes, np.array([0.2, 0.1]), [1, 0]) == [1, 0]
+
+    def test_the_reader_drops_them_and_can_be_told_not_to(self, fake_session):
+        # a die's box (cells 20, 20: 60 x 60 working px) and a 6 x 6 px one elsewhere
+        session = FakeDetectorSession([(20, 20, 60, 60), (70, 70, 6, 6)])
+        bgr = np.full((384, 384, 3), 128, np.uint8)
+        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
+        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0, specks=False)(bgr).dice) == 2
 
 
 class TestTargets:
