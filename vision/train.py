@@ -230,6 +230,14 @@ def add_crops(built, paths):
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
 
 
+def without_sets(built, exclude):
+    """``built`` = (crops, ys, tags, dev) less the crops of the real sets named in ``exclude``
+    (a crop's tag is its source): one cache of every set serves each leave-one-setup-out run."""
+    crops, ys, tags, dev = built
+    keep = ~np.isin(tags, list(exclude))
+    return (crops[keep], ys[keep], tags[keep], dev[keep]) if not keep.all() else built
+
+
 def real_sets(data_root: Path, exclude=()) -> list[Path]:
     """The labelled set folders under ``data_root``, less those named in ``exclude`` (an unknown
     name is an error: a typo must not train on the set it meant to leave out)."""
@@ -489,7 +497,8 @@ def main(argv=None) -> int:
     sizes = sorted({args.size, *(int(v) for v in (args.build_sizes or "").split(",") if v)})
     if cache and all(cache(size).is_file() for size in sizes):
         z = np.load(cache(args.size))
-        crops, ys, tags, dev = z["crops"], z["ys"], z["tags"], z["dev"]
+        crops, ys, tags, dev = without_sets((z["crops"], z["ys"], z["tags"], z["dev"]),
+                                            [v for v in args.exclude.split(",") if v])
     else:
         by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers,
                                                find=args.find, renders=[Path(p) for p in args.renders.split(",") if p],
@@ -506,7 +515,9 @@ def main(argv=None) -> int:
         raise SystemExit(f"cached crops are {crops.shape[1]} px, --size is {args.size}")
     if args.add_crops:
         try:
-            crops, ys, tags, dev = add_crops((crops, ys, tags, dev), [Path(p) for p in args.add_crops.split(",") if p])
+            crops, ys, tags, dev = without_sets(add_crops((crops, ys, tags, dev),
+                                                          [Path(p) for p in args.add_crops.split(",") if p]),
+                                                [v for v in args.exclude.split(",") if v])
         except ValueError as e:
             raise SystemExit(str(e))
     print(f"crops built in {time.time() - t0:.0f} s", file=sys.stderr)

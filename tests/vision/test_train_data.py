@@ -179,3 +179,14 @@ class TestCropsBuiltApart:
         built = (np.zeros((1, 32, 32, 3), np.uint8), np.array([1]), np.array(["synth"]), np.zeros(1, bool))
         with pytest.raises(ValueError, match="48 px"):
             add_crops(built, [tmp_path / "r48.npz"])
+
+    def test_an_excluded_set_is_dropped_from_cached_crops_too(self):
+        """One cache of every set serves each leave-one-setup-out run: --exclude drops that set's
+        crops when they come from a cache, not only when they are built."""
+        from vision.train import without_sets
+        tags = np.array(["byler_d6_train", "matteop65", "synth", "matteop65", "render"])
+        built = (np.arange(5)[:, None, None, None] * np.ones((5, 2, 2, 3), np.uint8), np.arange(5), tags,
+                 np.zeros(5, bool))
+        crops, ys, kept, dev = without_sets(built, ["matteop65"])
+        assert kept.tolist() == ["byler_d6_train", "synth", "render"] and ys.tolist() == [0, 2, 4]
+        assert crops[:, 0, 0, 0].tolist() == [0, 2, 4] and len(dev) == 3
