@@ -35,11 +35,11 @@ from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_f
 
 from . import games as G
 from .bodies import BadJson, parse_json
-from .db import get_store, release_store
+from .bounded import Bounded
+from .db import database, get_store, release_store
 from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
-from .store import (AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable,
-                    games_for)
+from .store import AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -166,24 +166,30 @@ def roll_json(roll: Roll | None) -> list | None:
     return None if roll is None else [die_json(d) for d in roll]
 
 
-_SHEETS: dict[int, tuple] = {}
-_SHEETS_LOCK = __import__("threading").Lock()
+# What the API keeps between requests, per app (`init_app`), each `Bounded` (least recently
+# used dropped first): drawn sheets and the state every viewer of a table version shares.
+SHEETS_KEPT = 2048
+SHARED_KEPT = 512
+
+
+def init_app(app) -> None:
+    app.extensions["sheets"] = Bounded(SHEETS_KEPT)
+    app.extensions["shared_states"] = Bounded(SHARED_KEPT)
+    app.register_blueprint(bp)
 
 
 def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
     """(sheet JSON, drawn view) of one sheet, made once per sheet value: sheets are
-    immutable, and an action changes one seat's sheet, so the others are reused."""
-    key = id(sheet)
-    with _SHEETS_LOCK:
-        hit = _SHEETS.get(key)
+    immutable, and an action changes one seat's sheet, so the others are reused. Kept by
+    the sheet's identity (hashing a sheet costs more); the entry holds the sheet, so its id
+    is not reused while it is kept."""
+    cache = current_app.extensions["sheets"]
+    hit = cache.get(id(sheet))
     if hit is not None and hit[0] is sheet and hit[1] is game:
         return hit[2], hit[3]
     data = game.sheet_to_json(sheet)
     view = game.grid(data)
-    with _SHEETS_LOCK:
-        if len(_SHEETS) > 2048:
-            _SHEETS.clear()
-        _SHEETS[key] = (sheet, game, data, view)    # the entry keeps `sheet` (and its id) alive
+    cache[id(sheet)] = (sheet, game, data, view)
     return data, view
 
 
@@ -194,16 +200,12 @@ def translate_view(view: dict | None, language: str) -> dict | None:
     return dict(view, caption=translate(view["caption"], language))
 
 
-_SHARED: dict[tuple, dict] = {}
-_SHARED_LOCK = __import__("threading").Lock()
-
-
 def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
     """The part of the state every viewer sees, computed once per table version."""
     language = lang()
-    key = (get_store().path, rec.id, seq, tuple(s.claimed for s in rec.seats), language)
-    with _SHARED_LOCK:
-        hit = _SHARED.get(key)
+    cache = current_app.extensions["shared_states"]
+    key = (rec.id, seq, tuple(s.claimed for s in rec.seats), language)
+    hit = cache.get(key)
     if hit is not None:
         return hit
     players = []
@@ -240,10 +242,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
                        "total": st.score.total, "rating": solo_rating(table, st, language)}
                       for st in table.standings()],
     }
-    with _SHARED_LOCK:
-        if len(_SHARED) > 512:
-            _SHARED.clear()
-        _SHARED[key] = state
+    cache[key] = state
     return state
 
 
@@ -385,7 +384,7 @@ def create_table():
         raise ApiError(400, "'uploaded' must be a layout object")
     layouts = [G.resolve_layout(game_name, s, uploaded) for s in specs]
     problem = G.seat_layouts_problem(
-        game_name, [g.layout.info.name for g in games_for(game_name, layouts)])
+        game_name, [g.layout.info.name for g in database().memory.games_for(game_name, layouts)])
     if problem:
         raise ApiError(400, problem)
     store = get_store()
@@ -817,7 +816,7 @@ def check():
     game_name = game_class(str(data.get("game", ""))).name
     spec = data.get("layout") or G.default_layouts(game_name, 1)[0]
     layout = G.resolve_layout(game_name, spec, data.get("uploaded"))
-    (g_,) = games_for(game_name, [layout])
+    (g_,) = database().memory.games_for(game_name, [layout])
     if "cells" in data:
         if not isinstance(data["cells"], dict):
             raise ApiError(400, "'cells' must map fields to values")

@@ -52,7 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None,
     from . import api, pages, security
     from .reasons import translate
     security.init_app(app)
-    app.register_blueprint(api.bp)
+    api.init_app(app)
     app.register_blueprint(pages.bp)
 
     def http_error(exc):

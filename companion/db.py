@@ -1,58 +1,75 @@
 """The database connection of a request (flaskr's `db.py`): taken on first use, kept on `g`,
 handed back on teardown; `init_db` creates or migrates the schema, also as `flask init-db`.
 
-SQLite: connections are kept per worker thread and database (opening one and setting its
-pragmas costs more than most requests), so a request reuses its thread's connection; a
-connection left inside a transaction by an error is rolled back before it is reused.
+The app owns its database's connections and memory (`Database`). SQLite: connections are
+kept per worker thread (opening one and setting its pragmas costs more than most requests), so
+a request reuses its thread's connection; a connection left inside a transaction by an error
+is rolled back before it is reused.
 
 PostgreSQL (`DATABASE` is a postgresql:// URL, `store_pg`): a request borrows a connection
-from this process's pool on first use and gives it back on teardown, or earlier with
+from the app's pool on first use and gives it back on teardown, or earlier with
 `release_store` (an event stream holds its request for as long as the page is open).
 """
 from __future__ import annotations
 
+import sqlite3
 import threading
+import weakref
 
 import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
 from . import store_pg
-from .store import Store, connect, migrate
+from .store import Store, StoreMemory, connect, migrate
 
 
-_local = threading.local()
+class Database:
+    """One app's database (`app.extensions["database"]`): its name, what its stores keep
+    between requests (`memory`, a `StoreMemory`) and its connections: SQLite, one per worker
+    thread that served a request (dropped with the thread or the app); PostgreSQL, a pool of
+    at most `pool_size` opened on first use and closed when the app is dropped. Two apps in
+    one process share none of it."""
+
+    def __init__(self, name: str, pool_size: int) -> None:
+        self.name = name
+        self.pg = store_pg.is_url(name)
+        self.memory = StoreMemory(store_pg.redacted(name) if self.pg else name)
+        self.pool_size = pool_size
+        self._local = threading.local()
+        self._pool = None
+        self._pool_lock = threading.Lock()
+
+    def pool(self):
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = store_pg.open_pool(self.name, self.pool_size)
+                weakref.finalize(self, self._pool.close)
+            return self._pool
+
+    def sqlite(self) -> sqlite3.Connection:
+        """This thread's connection, out of any transaction an error left it in."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = connect(self.name)
+        if db.in_transaction:
+            db.rollback()
+        return db
 
 
-_pools: dict[str, object] = {}        # PostgreSQL URL -> this process's pool
-_pools_lock = threading.Lock()
-
-
-def pg_pool(url: str):
-    with _pools_lock:
-        pool = _pools.get(url)
-        if pool is None:
-            pool = _pools[url] = store_pg.open_pool(url, current_app.config["DATABASE_POOL"])
-        return pool
+def database() -> Database:
+    return current_app.extensions["database"]
 
 
 def get_store() -> Store:
     if "store" not in g:
-        path = current_app.config["DATABASE"]
-        if store_pg.is_url(path):
-            conn = pg_pool(path).getconn()
-            g.store = store_pg.PgStore(store_pg.Connection(conn), store_pg.redacted(path))
+        data = database()
+        if data.pg:
+            conn = data.pool().getconn()
+            g.store = store_pg.PgStore(store_pg.Connection(conn), data.memory)
             g.pg_conn = conn
             return g.store
-        pool = getattr(_local, "pool", None)
-        if pool is None:
-            pool = _local.pool = {}
-        db = pool.get(path)
-        if db is None:
-            db = pool[path] = connect(path)
-        if db.in_transaction:
-            db.rollback()
-        g.store = Store(db, path)
+        g.store = Store(data.sqlite(), data.memory)
     return g.store
 
 
@@ -60,7 +77,7 @@ def close_db(exc: BaseException | None = None) -> None:
     store = g.pop("store", None)
     conn = g.pop("pg_conn", None)
     if conn is not None:
-        pg_pool(current_app.config["DATABASE"]).putconn(conn)
+        database().pool().putconn(conn)
     elif store is not None and store.db.in_transaction:
         store.db.rollback()
 
@@ -88,5 +105,6 @@ def init_db_command() -> None:
 
 
 def init_app(app: Flask) -> None:
+    app.extensions["database"] = Database(app.config["DATABASE"], app.config["DATABASE_POOL"])
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

@@ -31,12 +31,12 @@ def dice_spec_of(game: Game) -> dict:
 
 def dice_spec(game_name: str) -> dict:
     """The dice of a game with its default layout (`dice_spec_of`)."""
-    return dice_spec_of(_default_game(game_class(game_name).name))
+    return dice_spec_of(_default_game(game_class(game_name)))
 
 
-@lru_cache(maxsize=None)
-def _default_game(game_name: str) -> Game:
-    cls = game_class(game_name)
+# a pure function of the game's class (a game registered again is another class), bounded
+@lru_cache(maxsize=32)
+def _default_game(cls: type[Game]) -> Game:
     name = DEFAULT_LAYOUT.get(cls.name) or layout_names(cls.name)[0]
     return cls(cls.parse_layout(layout_data(cls.name, name)))
 

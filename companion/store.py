@@ -10,10 +10,11 @@ Layout of the data (schema version in `PRAGMA user_version`, migrated by `migrat
 - ``players``: one row per seat: name and, once someone joined as that seat, its token.
 - ``actions``: the log: (table, seq) -> the action as JSON (`engine.table.action_to_json`).
 
-Connections are per request (flaskr style, see `get_db`); the database runs in WAL mode
+Connections are per request (flaskr style, see `db.get_store`); the database runs in WAL mode
 with `synchronous=FULL`, and every accepted action is committed before the caller answers.
-A small in-process cache keeps the replayed `Table` of each table keyed by the length of its
-log, so a request replays only when another process wrote (or on the first request).
+The stores of one app share a `StoreMemory` (owned by the app), which keeps the replayed
+`Table` of each table keyed by the length of its log, so a request replays only when another
+process wrote (or on the first request).
 """
 from __future__ import annotations
 
@@ -200,71 +201,68 @@ class TableRecord:
     # the length of the log when the record was read (None: unknown)
     log_seen: int | None = field(default=None, repr=False, compare=False)
 
-    def games(self) -> tuple[Game, ...]:
-        return games_for(self.game, self.layouts)
 
-
-# Caches kept between requests, each bounded (`Bounded`: least recently used dropped first):
-# a client can send any number of layouts and create any number of tables.
+# What the stores of one database keep between requests (`StoreMemory`). Each cache is
+# bounded (`Bounded`: least recently used dropped first): a client can send any number of
+# layouts and create any number of tables.
 LAYOUTS_CACHED = 256    # distinct stored layout texts, parsed
 GAMES_CACHED = 64       # distinct layouts' game objects (the shipped ones: 10)
 TABLES_CACHED = 256     # tables' replayed states
-_LAYOUTS_CACHE: Bounded[tuple[dict, ...]] = Bounded(LAYOUTS_CACHED)
+TABLE_LOCKS = 256       # a table always maps to the same one of these locks
+NEW_TABLE_LOCKS = 64    # the same for new tables' idempotency keys
 
 
-def _layouts(text: str) -> tuple[dict, ...]:
-    """The stored layouts of a table, parsed once per distinct text (they never change)."""
-    return _LAYOUTS_CACHE.get_or_make(text, lambda: tuple(json.loads(text)))
+class StoreMemory:
+    """What the stores of one database keep between requests, owned by whoever opens the
+    database (the app: `db.Database`; a test: its own), never by the module: parsed layouts,
+    game objects and replayed tables (each `Bounded`), the locks of its tables and of new
+    tables (striped: a fixed number however many tables there are), the database's write lock
+    and, for SQLite, its group commit. Stores made with one memory share them (the requests
+    of one app); two apps, even on one file, each have their own and meet in the database,
+    as two processes do."""
 
+    def __init__(self, path: str, tables: int = TABLES_CACHED, games: int = GAMES_CACHED,
+                 layouts: int = LAYOUTS_CACHED) -> None:
+        self.path = path
+        self.layouts: Bounded[tuple[dict, ...]] = Bounded(layouts)
+        self.games: Bounded[Game] = Bounded(games)
+        self.tables: Bounded[tuple[int, Table]] = Bounded(tables)   # id -> (log length, Table)
+        self.table_locks = tuple(threading.Lock() for _ in range(TABLE_LOCKS))
+        # separate: a new table's first action takes its table's lock while this one is held
+        self.new_table_locks = tuple(threading.Lock() for _ in range(NEW_TABLE_LOCKS))
+        # one writer at a time per database: SQLite allows one anyway, and waiting here
+        # instead of in its busy handler (which may sleep in whole seconds) keeps the
+        # latency of concurrent writes low
+        self.write_lock = threading.Lock()
+        self.group_commit = GroupCommit(self.write_lock)
 
-_GAME_CACHE: Bounded[Game] = Bounded(GAMES_CACHED)
+    def parsed_layouts(self, text: str) -> tuple[dict, ...]:
+        """The stored layouts of a table, parsed once per distinct text (they never change)."""
+        return self.layouts.get_or_make(text, lambda: tuple(json.loads(text)))
 
-
-def games_for(game: str, layouts: Sequence[dict]) -> tuple[Game, ...]:
-    """One game object per seat, built from stored layout data (cached by content)."""
-    cls = game_class(game)
-    return tuple(_GAME_CACHE.get_or_make((cls.name, json.dumps(data, sort_keys=True)),
-                                         lambda data=data: cls(cls.parse_layout(data)))
-                 for data in layouts)
-
-
-_WRITE_LOCKS: dict[str, threading.Lock] = {}
-_WRITE_GUARD = threading.Lock()
-
-
-def write_lock(path: str) -> threading.Lock:
-    """One writer at a time per database within this process. SQLite allows one writer
-    anyway; waiting here, instead of in SQLite's busy handler (which may sleep in whole
-    seconds), keeps the latency of concurrent writes low."""
-    with _WRITE_GUARD:
-        lock = _WRITE_LOCKS.get(path)
-        if lock is None:
-            lock = _WRITE_LOCKS[path] = threading.Lock()
-        return lock
+    def games_for(self, game: str, layouts: Sequence[dict]) -> tuple[Game, ...]:
+        """One game object per seat, built from stored layout data (cached by content)."""
+        cls = game_class(game)
+        return tuple(self.games.get_or_make((cls.name, json.dumps(data, sort_keys=True)),
+                                            lambda data=data: cls(cls.parse_layout(data)))
+                     for data in layouts)
 
 
 class Store:
-    """The operations of the app on one SQLite connection."""
+    """The operations of the app on one SQLite connection; `memory`: what the stores of its
+    database keep between requests."""
 
-    # (db path, table id) -> (log length, Table); shared by all connections of a process
-    _cache: Bounded[tuple[int, Table]] = Bounded(TABLES_CACHED)
-    # one lock per table, striped: a table always maps to the same lock, and the number of
-    # locks stays fixed however many tables there are
-    _locks: tuple[threading.Lock, ...] = tuple(threading.Lock() for _ in range(256))
-    # new tables by idempotency key, striped the same way (separate: a new table's first
-    # action takes its table's lock while this one is held)
-    _new_locks: tuple[threading.Lock, ...] = tuple(threading.Lock() for _ in range(64))
-
-    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+    def __init__(self, db: sqlite3.Connection, memory: StoreMemory) -> None:
         self.db = db
-        self.path = path
+        self.memory = memory
+        self.path = memory.path
 
     # -- tables ----------------------------------------------------------------------
     def create_table(self, game: str, players: Sequence[str], layouts: Sequence[dict],
                      key: str | None = None) -> tuple[TableRecord, Table]:
         """Create a table (checked by building it); returns the record and the new Table.
         `key`: the request's idempotency key; a table already made with it is `AlreadyMade`."""
-        games = games_for(game, layouts)
+        games = self.memory.games_for(game, layouts)
         table = Table.new(games, players)          # raises InvalidInput when wrong
         name = games[0].name
         token = secrets.token_urlsafe(24)
@@ -279,7 +277,7 @@ class Store:
     def _transaction(self):
         """One write transaction: SQLite has one writer per database, so this process's
         writers wait on its lock (not in SQLite's busy handler), then BEGIN IMMEDIATE."""
-        with write_lock(self.path):
+        with self.memory.write_lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield
@@ -299,7 +297,7 @@ class Store:
     def _commit_action(self, row: tuple) -> None:
         """Write one row of the log (table, seq, action, created, by_seat, key), committed
         before it returns; a seq already written is refused (`IllegalPlacement`, 409)."""
-        group_commit(self.path).commit(self.db, row)
+        self.memory.group_commit.commit(self.db, row)
 
     # -- tables, continued -------------------------------------------------------------
     def _insert_table(self, name, players, layouts, token, key=None) -> TableRecord:
@@ -334,7 +332,8 @@ class Store:
         if row is None:
             raise UnknownTable(f"there is no table '{code}'")
         seats = json.loads(row["seats"])
-        return TableRecord(row["id"], row["code"], row["game"], _layouts(row["layouts"]),
+        return TableRecord(row["id"], row["code"], row["game"],
+                           self.memory.parsed_layouts(row["layouts"]),
                            row["creator_token"],
                            tuple(Seat(seat, name, token is not None)
                                  for seat, name, token in seats),
@@ -457,10 +456,12 @@ class Store:
         first roller logged): a retry with the same key waits, then finds it made."""
         if key is None:
             return contextlib.nullcontext()
-        return self._new_locks[hash((self.path, key)) % len(self._new_locks)]
+        locks = self.memory.new_table_locks
+        return locks[hash(key) % len(locks)]
 
     def _lock(self, rec: TableRecord) -> threading.Lock:
-        return self._locks[hash((self.path, rec.id)) % len(self._locks)]
+        locks = self.memory.table_locks
+        return locks[rec.id % len(locks)]
 
     def log_length(self, rec: TableRecord) -> int:
         return self.db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?",
@@ -476,7 +477,8 @@ class Store:
         """The table as its whole log makes it (no cache), or its first `upto` actions (the
         answer to a retried action). A log written before the roller's keep step (the first
         answer fixed the roll) replays as it was played."""
-        table = Table.new(rec.games(), [s.name for s in rec.seats])
+        table = Table.new(self.memory.games_for(rec.game, rec.layouts),
+                          [s.name for s in rec.seats])
         rows = self.db.execute("SELECT action FROM actions WHERE table_id=? AND seq<=? "
                                "ORDER BY seq", (rec.id, 2 ** 62 if upto is None else upto))
         return table.replay([action_from_json(json.loads(r["action"])) for r in rows],
@@ -488,8 +490,8 @@ class Store:
             return self._current(rec)
 
     def _current(self, rec: TableRecord) -> tuple[int, Table]:
-        key = (self.path, rec.id)
-        hit = self._cache.get(key)
+        cache = self.memory.tables
+        hit = cache.get(rec.id)
         # The log only grows. A cached table at least as long as the log the record saw is
         # current (it may include this process's later appends); a shorter one means
         # another process wrote: count again and replay. A write by another process after
@@ -503,7 +505,7 @@ class Store:
             table = hit[1].replay(self._actions_after(rec, hit[0]), first_answer_keeps=True)
         else:
             table = self.replay(rec)
-        self._cache[key] = (n, table)
+        cache[rec.id] = (n, table)
         return n, table
 
     def _actions_after(self, rec: TableRecord, seq: int) -> list[Action]:
@@ -545,7 +547,7 @@ class Store:
             row = (rec.id, n + 1, json.dumps(action_to_json(action)), time.time(), by_seat,
                    key)
             self._commit_action(row)
-            self._cache[(self.path, rec.id)] = (n + 1, table)
+            self.memory.tables[rec.id] = (n + 1, table)
             return n + 1, table
 
 
@@ -575,8 +577,8 @@ class GroupCommit:
     other rows of the transaction are written.
     """
 
-    def __init__(self, path: str) -> None:
-        self.lock = write_lock(path)
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock                # the database's write lock
         self._queue: list[_Pending] = []
         self._cond = threading.Condition()
         self._writing = False
@@ -636,19 +638,6 @@ class GroupCommit:
         finally:
             for item in batch:
                 item.done = True
-
-
-_GROUPS: dict[str, GroupCommit] = {}
-
-
-def group_commit(path: str) -> GroupCommit:
-    with _WRITE_GUARD:
-        group = _GROUPS.get(path)
-    if group is None:
-        group = GroupCommit(path)
-        with _WRITE_GUARD:
-            group = _GROUPS.setdefault(path, group)
-    return group
 
 
 def layout_list(data: Any) -> list[dict]:

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from engine.errors import IllegalPlacement
 
-from .store import Store, TableRecord
+from .store import Store, StoreMemory, TableRecord
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations" / "postgresql"
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -95,8 +95,8 @@ class PgStore(Store):
     SEATS_JSON = ("(SELECT json_agg(json_build_array(p.seat, p.name, p.token) ORDER BY p.seat)"
                   "::text FROM players p WHERE p.table_id = t.id)")
 
-    def __init__(self, db: Connection, path: str) -> None:
-        super().__init__(db, path)
+    def __init__(self, db: Connection, memory: StoreMemory) -> None:
+        super().__init__(db, memory)
 
     @contextlib.contextmanager
     def _transaction(self):

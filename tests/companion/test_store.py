@@ -16,9 +16,9 @@ from engine.simulate import random_turn
 from engine.table import Table
 
 
-def _store(path):
+def _store(path, memory=None):
     S.migrate(S.connect(path))
-    return S.Store(S.connect(path), path)
+    return S.Store(S.connect(path), memory or S.StoreMemory(path))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -28,7 +28,8 @@ def stores(request, tmp_path):
     if request.param == "sqlite":
         path = str(tmp_path / "s.sqlite")
         S.migrate(S.connect(path))
-        yield lambda: S.Store(S.connect(path), path)
+        memory = S.StoreMemory(path)        # one process's, shared by its stores
+        yield lambda: S.Store(S.connect(path), memory)
         return
     yield request.getfixturevalue("pg_stores")
 
@@ -38,10 +39,11 @@ def pg_stores(postgres_url):
     """`pg_stores()`: a new PostgreSQL store, on its own connection, of one fresh database."""
     P.init_db(postgres_url)
     conns = []
+    memory = S.StoreMemory(P.redacted(postgres_url))
 
     def make():
         conns.append(P.connect(postgres_url))
-        return P.PgStore(P.Connection(conns[-1]), postgres_url)
+        return P.PgStore(P.Connection(conns[-1]), memory)
     yield make
     for conn in conns:
         conn.close()
@@ -202,13 +204,14 @@ def _actions(seed, n=12):
 class TestSqliteGroupCommit:
     def test_concurrent_tables_share_commits(self, tmp_path):
         path = str(tmp_path / "g.sqlite")
-        first = _store(path)
+        memory = S.StoreMemory(path)
+        first = _store(path, memory)
         recs = [_table(first) for _ in range(8)]
-        group = S.group_commit(path)
+        group = memory.group_commit
         before = (group.batches, group.rows)
 
         def play(i, rec):
-            st = S.Store(S.connect(path), path)      # one connection per thread, as in the app
+            st = S.Store(S.connect(path), memory)    # one connection per thread, as in the app
             for action in _actions(i):
                 st.append(rec, action, None)
 

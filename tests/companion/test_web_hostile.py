@@ -199,14 +199,14 @@ class TestMemoryStaysBounded:
     """Every cache filled by what clients send keeps at most its size (least recently used
     dropped): a stream of new layouts, tables or cameras takes no more memory for good."""
 
-    def test_layouts_of_new_names_do_not_pile_up(self, client):
+    def test_layouts_of_new_names_do_not_pile_up(self, app, client):
         from companion import store
         for i in range(store.GAMES_CACHED + 20):
             r = client.post("/api/check", json={"game": "qwinto", "cells": {},
                                                 "layout": qwinto_layout(name=f"pad {i}",
                                                                         note="n" * 1000)})
             assert r.status_code == 200
-        assert len(store._GAME_CACHE) == store.GAMES_CACHED
+        assert len(app.extensions["database"].memory.games) == store.GAMES_CACHED
 
     def test_the_replayed_tables_kept_are_bounded(self, app):
         from companion import store
@@ -217,7 +217,7 @@ class TestMemoryStaysBounded:
                 rec, _ = s.create_table("knister", ["Ann"], [builtin_layout_data("knister",
                                                                                  "standard")])
                 s.state(s.table_record(rec.code))
-        assert len(store.Store._cache) == store.TABLES_CACHED
+        assert len(app.extensions["database"].memory.tables) == store.TABLES_CACHED
 
     def test_frame_readers_are_kept_for_a_bounded_number_of_tables(self, tmp_path, make_table):
         import os
