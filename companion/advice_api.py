@@ -49,8 +49,8 @@ def advice(code: str):
     result = advise(game, table.sheets[seat], table.roll, table.role(seat), attempts_left=left,
                     players=len(table.players), seed=seq, budget_ms=DEFAULT_BUDGET_MS,
                     clock=time.process_time, evaluator=_evaluator(game, len(table.players)))
-    out["options"] = [dict(o.to_json(), marks=[str(m) for m in o.placement.marks])
-                      for o in result.options]
+    out["options"] = [dict(o.to_json(), marks=[str(m) for m in o.placement.marks],
+                           parts=o.placement.to_json()) for o in result.options]
     out["dice"] = [d.to_json() for d in result.dice]
     out["best"] = str(result.best.placement)
     return jsonify(out)

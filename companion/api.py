@@ -224,6 +224,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
             "score": translate_score(sc.to_json(), language),
             "answered": answer is not None,
             "answer": None if answer is None else str(answer),
+            "answer_parts": None if answer is None else answer.to_json(),
             "role": table.role(s),
         })
     state = {
@@ -282,6 +283,7 @@ def seat_options(table: Table, s: int) -> dict:
     legal = list(table.legal(s))
     out: dict[str, Any] = {
         "legal": [str(p) for p in legal],
+        "parts": [p.to_json() for p in legal],      # the same placements as data
         "specials": [p.kind for p in legal if p.kind != ENTER],
         "marks": sorted({str(m) for p in legal for m in p.marks}),
         "multi": any(len(p.marks) > 1 for p in legal),

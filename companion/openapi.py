@@ -48,10 +48,15 @@ SCHEMAS: dict[str, dict] = {
                  default_layout=STR, seat_layouts=BOOL, dice=ANY_OBJ,
                  layouts={"type": "array", "items": _obj(
                      ("name", "confidence"), name=STR, confidence=STR, recon=BOOL, note=STR)}),
+    "Mark": _obj(("text", "row", "col", "value", "dice"), text=STR, row=STR, col=INT,
+                 value=FACE, dice={"type": "array", "items": INT}),
+    "Placement": _obj(("text", "kind", "ordered", "marks"), text=STR, kind=STR, ordered=BOOL,
+                      marks={"type": "array", "items": _ref("Mark")}),
     "Player": _obj(("seat", "name", "claimed", "sheet", "score"),
                    seat=INT, name=STR, claimed=BOOL, layout=ANY_OBJ, sheet=ANY_OBJ,
                    view=_nullable(ANY_OBJ), score=_ref("Score"), answered=BOOL,
-                   answer=_nullable(STR), role=_nullable(STR)),
+                   answer=_nullable(STR), answer_parts=_nullable(_ref("Placement")),
+                   role=_nullable(STR)),
     "TableState": _obj(
         ("code", "seq", "game", "players", "me"),
         code=STR, seq=INT, game=ANY_OBJ,
@@ -83,7 +88,10 @@ SCHEMAS: dict[str, dict] = {
                   problems={"type": "array", "items": STR}, ok=BOOL, score=_ref("Score"),
                   finished=BOOL, sheet=ANY_OBJ, view=_nullable(ANY_OBJ)),
     "Advice": _obj(("seat", "seq", "options", "dice", "best"), seat=INT, seq=INT,
-                   options={"type": "array", "items": ANY_OBJ},
+                   options={"type": "array", "items": _obj(
+                       ("placement", "expected", "marks", "parts"), placement=STR,
+                       expected=NUM, reason=STR, marks={"type": "array", "items": STR},
+                       parts=_ref("Placement"))},
                    dice={"type": "array", "items": ANY_OBJ}, best=_nullable(STR)),
 }
 

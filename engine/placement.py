@@ -57,6 +57,12 @@ class Mark:
         return cls(row.upper(), int(col), int(value) if value.isdigit() else value,
                    tuple(int(d) for d in dice) if dice else ())
 
+    def to_json(self) -> dict:
+        """The mark as data (a page reads it without parsing the text): its text, field
+        (`row`, `col`), `value` and the `dice` it was made of."""
+        return {"text": str(self), "row": self.row, "col": self.col, "value": self.value,
+                "dice": list(self.dice)}
+
 
 def _mark_key(mark: Mark):
     # the dataclass order, made safe for a number and a word in the same field
@@ -114,6 +120,12 @@ class Placement:
                 raise InvalidInput(f"'{text.strip()}': a '{words[0].lower()}' has no marks to order")
             return cls.special(words[0].lower())
         return cls(ENTER, tuple(Mark.parse(w) for w in words), ordered)
+
+    def to_json(self) -> dict:
+        """The placement as data: its text (what is sent back to play it), `kind`, whether
+        its marks are `ordered`, and its `marks` (`Mark.to_json`) in their order."""
+        return {"text": str(self), "kind": self.kind, "ordered": self.ordered,
+                "marks": [m.to_json() for m in self.marks]}
 
 
 @dataclass(frozen=True, slots=True)

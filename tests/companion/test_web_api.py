@@ -6,7 +6,7 @@ import pytest
 from companion.reasons import translate
 from engine.registry import load_game
 from engine.simulate import random_game
-from engine.table import action_to_json
+from engine.table import Table, action_to_json
 
 
 class TestGames:
@@ -431,6 +431,42 @@ class TestPlay:
             [s.score.total for s in table.standings()]
         r = client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "1 2"})
         assert r.status_code in (400, 409)
+
+
+class TestPlacementsAsData:
+    """The page gets every placement and answer as data (`parts`, `answer_parts`: the text,
+    the kind, the order and each mark's field, value and dice) made by the engine, so it
+    never parses the text."""
+
+    @pytest.mark.parametrize("game", ["qwinto", "knister", "twenty_one", "kuh_vadis",
+                                      "the_choice"])
+    def test_the_legal_placements_and_answers_are_the_engines(self, client, game):
+        players = ["P1", "P2"]
+        code = client.post("/api/tables", json={"game": game, "players": players}).json["code"]
+        layouts = [p["layout"]["name"] for p in client.get(f"/api/tables/{code}").json["players"]]
+        games = [load_game(game, name) for name in layouts]
+        table = random_game(games, 2, seed=3)
+        engine = Table.new(games, players)
+        marks_seen = 0
+        for action in table.history[:40]:
+            state = client.post(f"/api/tables/{code}/actions", json=action_to_json(action)).json
+            engine = engine.apply(action)
+            for seat, opt in state["me"]["seats"].items():
+                legal = list(engine.legal(int(seat)))
+                assert opt["parts"] == [p.to_json() for p in legal]
+                assert [p["text"] for p in opt["parts"]] == opt["legal"]
+                marks_seen += sum(len(p["marks"]) for p in opt["parts"])
+            for player, answer in zip(state["players"], engine.answers):
+                assert player["answer_parts"] == (None if answer is None else answer.to_json())
+        assert marks_seen
+
+    def test_the_hints_name_their_placements_as_data(self, client, make_table):
+        code = make_table(client, "knister", players=("Ann",))
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "3 4"})
+        options = client.get(f"/api/tables/{code}/advice?seat=0").json["options"]
+        assert options and all(o["parts"]["text"] == o["placement"] and
+                               [m["text"] for m in o["parts"]["marks"]] == o["marks"]
+                               for o in options)
 
 
 class TestCheck:

@@ -38,6 +38,22 @@ def test_mark_and_placement_text():
         Placement.parse("Y7 at 4")
 
 
+def test_marks_and_placements_as_data_say_what_their_text_says():
+    assert Mark.parse("Acow@3").to_json() == {"text": "Acow@3", "row": "A", "col": 3,
+                                              "value": "cow", "dice": []}
+    p = Placement.parse("N8@4/12 > N5@8/3")
+    assert p.to_json() == {"text": "N8@4/12 > N5@8/3", "kind": "enter", "ordered": True,
+                           "marks": [{"text": "N8@4/12", "row": "N", "col": 4, "value": 8,
+                                      "dice": [1, 2]},
+                                     {"text": "N5@8/3", "row": "N", "col": 8, "value": 5,
+                                      "dice": [3]}]}
+    # an unordered placement's marks in its canonical order (row, then column)
+    assert [m["text"] for m in Placement.parse("A1@5 A3@3").to_json()["marks"]] == \
+        ["A3@3", "A1@5"]
+    assert Placement.parse("pass").to_json() == {"text": "pass", "kind": "pass",
+                                                 "ordered": False, "marks": []}
+
+
 def test_values_are_immutable_and_hashable():
     things = [Die("red", 4), Roll.parse("red:4"), Mark("Y", 4, 7), Placement.parse("Y7@4"),
               ScoreLine("row", 3)]
