@@ -51,10 +51,12 @@ def shrink(bgr: np.ndarray, width: int, height: int) -> np.ndarray:
 
 
 def prepare(bgr: np.ndarray, work: int = WORK) -> tuple[np.ndarray, float]:
-    """(network input, scale): ``bgr`` scaled so its longer side is ``work`` (never enlarged
-    more than 2x), padded right and bottom with its median colour to a multiple of ``ALIGN``."""
+    """(network input, scale): ``bgr`` shrunk so its longer side is ``work`` (a smaller image is
+    not enlarged: the network learnt from photos shrunk to this size, and an enlarged one is
+    blurred in a way it never saw), padded right and bottom with its median colour to a multiple
+    of ``ALIGN``. Measured 27 Nov 2026 (docs/vision.md, "Small images")."""
     h, w = bgr.shape[:2]
-    scale = min(work / max(h, w), 2.0)
+    scale = min(work / max(h, w), 1.0)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     img = shrink(bgr, nw, nh) if scale < 1 else cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
     ph, pw = -(-nh // ALIGN) * ALIGN, -(-nw // ALIGN) * ALIGN

@@ -39,9 +39,11 @@ class TestPrepare:
         b, _ = prepare((img * 2).astype(np.uint8), 64)
         assert np.allclose(a, b, atol=1e-4)
 
-    def test_small_images_are_enlarged_at_most_twice(self):
-        _, scale = prepare(np.zeros((50, 40, 3), np.uint8), 384)
-        assert scale == 2.0
+    def test_small_images_are_not_enlarged(self):
+        """The detector learnt from photos shrunk to its working size, never enlarged ones: a
+        128-px view of a die in its cup, enlarged, had its big pips boxed as dice."""
+        x, scale = prepare(np.zeros((128, 100, 3), np.uint8), 384)
+        assert scale == 1.0 and x.shape == (1, 3, 128, 128)
 
 
 class TestDecode:
