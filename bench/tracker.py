@@ -32,8 +32,8 @@ from vision.track import RollTracker, StreamTracker  # noqa: E402
 
 def score(video, reports):
     """reports: [(frame, SettledRoll)] -> dict of counts for one video."""
-    out = {"expected": len(video.rolls), "reported": 0, "false": 0, "moving": 0, "latency": [], "right": 0,
-           "misread": 0, "dice": 0}
+    out = {"expected": len(video.rolls), "reported": 0, "false": 0, "moving": 0, "latency": [],
+           "right": 0, "misread": 0, "dice": 0}
     seen = set()
     for i, roll in reports:
         if video.moving[i]:
@@ -61,7 +61,8 @@ def score(video, reports):
 
 
 def run(name, make_reader, videos, still_frames):
-    tot = {"expected": 0, "reported": 0, "false": 0, "moving": 0, "latency": [], "right": 0, "misread": 0, "dice": 0}
+    tot = {"expected": 0, "reported": 0, "false": 0, "moving": 0, "latency": [], "right": 0,
+           "misread": 0, "dice": 0}
     read_ms, read_frames, frames = 0.0, 0, 0
     for video in videos:
         reader = make_reader(video)
@@ -79,14 +80,16 @@ def run(name, make_reader, videos, still_frames):
         read_frames += stream.frames_read
         frames += len(video.frames)
     lat = np.array(tot["latency"]) if tot["latency"] else np.array([np.nan])
-    print(f"\n{name}: {len(videos)} videos, {frames} frames at {videos[0].fps:g} fps, still frames {still_frames}")
+    print(f"\n{name}: {len(videos)} videos, {frames} frames at {videos[0].fps:g} fps, still frames "
+          f"{still_frames}")
     print(f"  settled rolls: {tot['expected']} expected, {tot['reported']} reported once, "
           f"{tot['expected'] - tot['reported']} missed")
     print(f"  false rolls: {tot['false']} (of which while moving: {tot['moving']})")
     print(f"  latency from rest to report: median {np.median(lat):.2f} s, max {np.max(lat):.2f} s")
     print(f"  rolls with every value right: {tot['right']}/{tot['reported']}; dice misread: "
           f"{tot['misread']}/{tot['dice']}")
-    print(f"  reading: {read_ms / max(1, read_frames):.1f} ms per read frame; {read_frames / frames:.0%} of frames read")
+    print(f"  reading: {read_ms / max(1, read_frames):.1f} ms per read frame; "
+          f"{read_frames / frames:.0%} of frames read")
 
 
 def main(argv=None) -> int:
@@ -98,7 +101,8 @@ def main(argv=None) -> int:
     ap.add_argument("--onnx", action="store_true", help="also read with the shipped ONNX model")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    videos = [render_video(np.random.default_rng(args.seed + k), n_dice=args.dice) for k in range(args.videos)]
+    videos = [render_video(np.random.default_rng(args.seed + k), n_dice=args.dice)
+              for k in range(args.videos)]
     print(f"rendered {len(videos)} videos in {time.perf_counter() - t0:.0f} s")
 
     seeds = {id(v): args.seed + 100 + k for k, v in enumerate(videos)}

@@ -66,7 +66,8 @@ def _loose_crop_value(reader: DiceReader, bgr: np.ndarray) -> int | None:
     if not dice:
         return None
     h, w = bgr.shape[:2]
-    return min(dice, key=lambda d: ((d.box[0] + d.box[2]) / 2 - w / 2) ** 2 + ((d.box[1] + d.box[3]) / 2 - h / 2) ** 2).value
+    return min(dice, key=lambda d: ((d.box[0] + d.box[2]) / 2 - w / 2) ** 2
+               + ((d.box[1] + d.box[3]) / 2 - h / 2) ** 2).value
 
 
 def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
@@ -107,8 +108,11 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
         unreadable_dice = [d.box for d in im.dice if not d.readable]
         if unreadable_dice:
             im = replace(im, dice=tuple(d for d in im.dice if d.readable))
-            hidden_pairs = greedy_match([(b, "die") for b in unreadable_dice], [d.box for d in roll.dice])
-            roll = replace(roll, dice=tuple(d for j, d in enumerate(roll.dice) if j not in {j for _, j in hidden_pairs}))
+            hidden_pairs = greedy_match([(b, "die") for b in unreadable_dice],
+                                        [d.box for d in roll.dice])
+            roll = replace(roll,
+                           dice=tuple(d for j, d in enumerate(roll.dice)
+                                      if j not in {j for _, j in hidden_pairs}))
         boxes = [d.box for d in roll.dice]
         pairs = greedy_match([(d.box, d.box_kind) for d in im.dice], boxes)
         matched_l = {i for i, _ in pairs}
@@ -134,7 +138,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     n = len(images) - unreadable
     return {
         "folder": str(folder), "split": split, "images": len(images), "unreadable": unreadable,
-        "dice": int(conf[:6].sum()), "mode": ("whole pipeline on loose crops" if loose else "face reader on crops") if crop_mode
+        "dice": int(conf[:6].sum()),
+        "mode": ("whole pipeline on loose crops" if loose else "face reader on crops") if crop_mode
         else "full pipeline",
         "precision": None if crop_mode else (tp / (tp + fp) if tp + fp else 1.0),
         "recall": None if crop_mode else (tp / (tp + fn) if tp + fn else 1.0),
@@ -144,8 +149,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     }
 
 
-def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False, own_dice: bool = False,
-                   read_names: bool = False) -> list[dict]:
+def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False,
+                   own_dice: bool = False, read_names: bool = False) -> list[dict]:
     """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
     set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
     rule) and any number of dice of the palette's colours with repeats (named die by die).
@@ -169,36 +174,40 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
     out = []
     runs = [("general", "any", PALETTES["general"])]
     for game in ("qwinto", "twenty_one"):
-        runs += [(game, "game set", PALETTES[game]), (game, "repeats", replace(PALETTES[game], one_each=False))]
+        runs += [(game, "game set", PALETTES[game]),
+                 (game, "repeats", replace(PALETTES[game], one_each=False))]
     for pname, scenes, palette in runs:
         r = reader.with_calibration(None)
         r.palette = palette
         rng = np.random.default_rng(seed)
         tp = fp = fn = faces = colours = right = 0
         for k in range(n):
-            own = draw_dice_set(np.random.default_rng([seed, 11, len(out), k]), palette.names) if own_dice else None
+            own = (draw_dice_set(np.random.default_rng([seed, 11, len(out), k]), palette.names)
+                   if own_dice else None)
             if scenes == "game set":
                 k = int(rng.integers(1, len(palette.names) + 1))
-                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k, distinct=True,
-                                  dice_set=own)
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k,
+                                  distinct=True, dice_set=own)
             else:
                 sc = render_scene(rng, size=(640, 640), colours=list(palette.names), dice_set=own)
             reading = r
             if calibrated:
                 cal_rng = np.random.default_rng([seed, 7, len(out), k])
                 photo = render_scene(cal_rng, size=(640, 640), colours=list(palette.names),
-                                     n_dice=len(palette.names), distinct=True, light=sc.light, dice_set=own)
+                                     n_dice=len(palette.names), distinct=True, light=sc.light,
+                                     dice_set=own)
                 try:
                     if own_dice:
                         seen = r(photo.image).dice
                         if read_names:
-                            reading = r.with_calibration(calibrate_dice([d.colour_bgr for d in seen],
-                                                                        [d.colour for d in seen], palette))
+                            reading = r.with_calibration(calibrate_dice(
+                                [d.colour_bgr for d in seen], [d.colour for d in seen], palette))
                         else:
-                            found = greedy_match([(d.box, "die") for d in photo.dice], [d.box for d in seen])
-                            reading = r.with_calibration(calibrate_dice([seen[j].colour_bgr for _, j in found],
-                                                                        [photo.dice[i].colour for i, _ in found],
-                                                                        palette))
+                            found = greedy_match([(d.box, "die") for d in photo.dice],
+                                                 [d.box for d in seen])
+                            reading = r.with_calibration(calibrate_dice(
+                                [seen[j].colour_bgr for _, j in found],
+                                [photo.dice[i].colour for i, _ in found], palette))
                     else:
                         reading = r.with_calibration(r.calibrate(photo.image))
                 except ValueError:  # no die found in the calibration photo: read without
@@ -238,10 +247,12 @@ def trained_on(session) -> set[str]:
 
 def _row(r: dict) -> str:
     pct = lambda v: "–" if v is None else f"{100 * v:.1f} %"  # noqa: E731
-    return f"{pct(r['precision'])} | {pct(r['recall'])} | {pct(r['face_accuracy'])} | {pct(r['images_right'])}"
+    return (f"{pct(r['precision'])} | {pct(r['recall'])} | {pct(r['face_accuracy'])} | "
+            f"{pct(r['images_right'])}")
 
 
-def leave_one_setup_out(root: Path, without: dict[str, tuple[Path, Path | None]], base_kw: dict) -> list[dict]:
+def leave_one_setup_out(root: Path, without: dict[str, tuple[Path, Path | None]],
+                        base_kw: dict) -> list[dict]:
     """Per set under ``root``: the shipped models' figures and those of the models trained
     without it (``without``: set -> (face model, detector or None for the shipped one))."""
     shipped = DiceReader(**base_kw)
@@ -259,15 +270,16 @@ def leave_one_setup_out(root: Path, without: dict[str, tuple[Path, Path | None]]
             reader = DiceReader(**kw)
             held = trained_on(reader.session) | trained_on(reader.finder.session)
             if folder.name in held:
-                raise SystemExit(f"--without {folder.name}: that model was trained on {folder.name}")
+                raise SystemExit(f"--without {folder.name}: that model was trained on "
+                                 f"{folder.name}")
             row["without"] = evaluate_folder(reader, folder, split)
         rows.append(row)
     return rows
 
 
 def print_loso(rows: list[dict]) -> None:
-    print("| set | photos read | shipped models trained on it? | precision | recall | face | photos right |"
-          " without it: precision | recall | face | photos right |")
+    print("| set | photos read | shipped models trained on it? | precision | recall | face | "
+          "photos right | without it: precision | recall | face | photos right |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         w = _row(r["without"]) if "without" in r else "– | – | – | –"
@@ -281,7 +293,8 @@ def _without(text: str) -> tuple[str, tuple[Path, Path | None]]:
         parts = [Path(p) for p in models.split(",") if p]
         return name, (parts[0], parts[1] if len(parts) > 1 else None)
     except (ValueError, IndexError):
-        raise argparse.ArgumentTypeError(f"--without {text!r}: expected SET=FACE.onnx[,DETECT.onnx]") from None
+        raise argparse.ArgumentTypeError(f"--without {text!r}: expected "
+                                         "SET=FACE.onnx[,DETECT.onnx]") from None
 
 
 def main(argv=None) -> int:
@@ -289,20 +302,28 @@ def main(argv=None) -> int:
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--split", choices=["all", "val", "train"], default="all")
     ap.add_argument("--model", type=Path, default=None)
-    ap.add_argument("--synth", type=int, default=0, help="also score N synthetic scenes per palette")
+    ap.add_argument("--synth", type=int, default=0,
+                    help="also score N synthetic scenes per palette")
     ap.add_argument("--synth-seed", type=int, default=20261125)
     ap.add_argument("--calibrated", action="store_true",
-                    help="read each synthetic scene with a calibration from another photo under its light")
+                    help="read each synthetic scene with a calibration from another photo under "
+                         "its light")
     ap.add_argument("--own-dice", action="store_true",
-                    help="each synthetic scene shows one physical dice set (with --calibrated: calibrated on those dice)")
+                    help="each synthetic scene shows one physical dice set (with --calibrated: "
+                         "calibrated on those dice)")
     ap.add_argument("--read-names", action="store_true",
-                    help="with --own-dice --calibrated: the calibration dice named as read, not as confirmed")
-    ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+                    help="with --own-dice --calibrated: the calibration dice named as read, not as "
+                         "confirmed")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="also write the figures to this JSON file")
     ap.add_argument("--find", choices=["opencv", "detector"], default=None,
                     help="how dice are found (default: the reader's default)")
-    ap.add_argument("--detector", type=Path, default=None, help="another detector model (with --find detector)")
-    ap.add_argument("--loso", action="store_true", help="print the leave-one-setup-out table of the sets in --data")
-    ap.add_argument("--data", type=Path, default=default_data_root(), help="the labelled sets (with --loso)")
+    ap.add_argument("--detector", type=Path, default=None,
+                    help="another detector model (with --find detector)")
+    ap.add_argument("--loso", action="store_true",
+                    help="print the leave-one-setup-out table of the sets in --data")
+    ap.add_argument("--data", type=Path, default=default_data_root(),
+                    help="the labelled sets (with --loso)")
     ap.add_argument("--without", type=_without, action="append", default=[],
                     help="with --loso: SET=FACE.onnx[,DETECT.onnx], models trained without SET")
     args = ap.parse_args(argv)
@@ -326,19 +347,24 @@ def main(argv=None) -> int:
         r = evaluate_folder(reader, folder, args.split)
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
-        print(f"== {folder} ({r['mode']}, split {args.split}): {r['images']} images, {r['dice']} dice, "
-              f"{time.perf_counter() - t0:.0f} s")
+        print(f"== {folder} ({r['mode']}, split {args.split}): {r['images']} images, {r['dice']} "
+              f"dice, {time.perf_counter() - t0:.0f} s")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "
-              f"face accuracy {pct(r['face_accuracy'])}  images entirely right {pct(r['images_right'])}"
+              f"face accuracy {pct(r['face_accuracy'])}  images entirely right "
+              f"{pct(r['images_right'])}"
               + (f"  unreadable {r['unreadable']}" if r["unreadable"] else ""))
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
-        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice, args.read_names):
+        for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice,
+                                args.read_names):
             results["synthetic"].append(r)
-            print(f"== synthetic{', own dice' if args.own_dice else ''}{', calibrated' if args.calibrated else ''}, palette {r['palette']} ({r['scenes_kind']}): "
+            print(f"== synthetic{', own dice' if args.own_dice else ''}"
+                  f"{', calibrated' if args.calibrated else ''}, "
+                  f"palette {r['palette']} ({r['scenes_kind']}): "
                   f"{r['scenes']} scenes 640x640, {r['dice']} dice: "
                   f"precision {100 * r['precision']:.1f}%  recall {100 * r['recall']:.1f}%  "
-                  f"face {100 * r['face_accuracy']:.1f}%  colour {100 * r['colour_accuracy']:.1f}%  "
+                  f"face {100 * r['face_accuracy']:.1f}%  "
+                  f"colour {100 * r['colour_accuracy']:.1f}%  "
                   f"images right {100 * r['images_right']:.1f}%")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

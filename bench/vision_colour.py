@@ -33,7 +33,8 @@ MISSED = "missed"
 
 
 def load_colour_labels(path: str | Path) -> dict[tuple[str, str], dict[int, tuple[str, str]]]:
-    """(set, filename) -> {die index: (colour, split)}. Raises ValueError naming the first bad row."""
+    """(set, filename) -> {die index: (colour, split)}. Raises ValueError naming the first bad
+    row."""
     names = set(GENERAL.names) | {UNCLEAR}
     out: dict[tuple[str, str], dict[int, tuple[str, str]]] = {}
     with open(path, newline="") as fh:
@@ -44,7 +45,8 @@ def load_colour_labels(path: str | Path) -> dict[tuple[str, str], dict[int, tupl
         for n, r in enumerate(reader, start=2):
             where = f"{path}:{n}"
             if r["colour"] not in names:
-                raise ValueError(f"{where}: colour {r['colour']!r} is not a general palette name nor {UNCLEAR!r}")
+                raise ValueError(f"{where}: colour {r['colour']!r} is not a general palette name "
+                                 f"nor {UNCLEAR!r}")
             if r["split"] not in SPLITS:
                 raise ValueError(f"{where}: split {r['split']!r} is not one of {', '.join(SPLITS)}")
             try:
@@ -58,7 +60,8 @@ def load_colour_labels(path: str | Path) -> dict[tuple[str, str], dict[int, tupl
     return out
 
 
-def score_photo(labels: dict[int, tuple[str, str]], truth_boxes, read) -> list[tuple[str, str, str]]:
+def score_photo(labels: dict[int, tuple[str, str]], truth_boxes,
+                read) -> list[tuple[str, str, str]]:
     """(split, truth, read colour or "missed") of each labelled die of a clear colour in one photo.
     ``truth_boxes``: the photo's labelled (box, box_kind) pairs in the order of labels.csv;
     ``read``: the reader's (box, colour) pairs."""
@@ -71,7 +74,8 @@ def score_photo(labels: dict[int, tuple[str, str]], truth_boxes, read) -> list[t
     return out
 
 
-def evaluate(reader: DiceReader, labels, data_root: Path, splits=SPLITS) -> dict[tuple[str, str], Counter]:
+def evaluate(reader: DiceReader, labels, data_root: Path,
+             splits=SPLITS) -> dict[tuple[str, str], Counter]:
     """(set, split) -> Counter of (truth, read) over the labelled photos."""
     folders: dict[str, dict[str, object]] = {}
     out: dict[tuple[str, str], Counter] = {}
@@ -82,11 +86,14 @@ def evaluate(reader: DiceReader, labels, data_root: Path, splits=SPLITS) -> dict
             folders[set_name] = {im.path.name: im for im in load_folder(data_root / set_name)}
         im = folders[set_name].get(filename)
         if im is None:
-            raise SystemExit(f"{set_name}/{filename}: labelled by colour but not in the set's labels.csv")
+            raise SystemExit(f"{set_name}/{filename}: labelled by colour but not in the set's "
+                             "labels.csv")
         if max(dice) >= len(im.dice):
-            raise SystemExit(f"{set_name}/{filename}: die {max(dice)} labelled by colour, the photo has {len(im.dice)}")
+            raise SystemExit(f"{set_name}/{filename}: die {max(dice)} labelled by colour, the "
+                             f"photo has {len(im.dice)}")
         roll = reader(read_image_file(im.path))
-        rows = score_photo(dice, [(d.box, d.box_kind) for d in im.dice], [(d.box, d.colour) for d in roll.dice])
+        rows = score_photo(dice, [(d.box, d.box_kind) for d in im.dice],
+                           [(d.box, d.colour) for d in roll.dice])
         for split, truth, read in rows:
             if split in splits:
                 out.setdefault((set_name, split), Counter())[truth, read] += 1
@@ -97,7 +104,8 @@ def summary(counts: Counter) -> dict:
     dice = sum(counts.values())
     found = dice - sum(n for (_, r), n in counts.items() if r == MISSED)
     right = sum(n for (t, r), n in counts.items() if t == r)
-    return {"dice": dice, "found": found, "right": right, "accuracy": right / found if found else None}
+    return {"dice": dice, "found": found, "right": right,
+            "accuracy": right / found if found else None}
 
 
 def confusion_text(counts: Counter) -> str:
@@ -107,7 +115,8 @@ def confusion_text(counts: Counter) -> str:
     width = max(7, *(len(r) + 1 for r in reads))
     lines = ["truth\\read".ljust(12) + "".join(r.rjust(width) for r in reads)]
     for t in truths:
-        lines.append(t.ljust(12) + "".join(str(counts.get((t, r), 0) or ".").rjust(width) for r in reads))
+        lines.append(t.ljust(12)
+                     + "".join(str(counts.get((t, r), 0) or ".").rjust(width) for r in reads))
     return "\n".join(lines)
 
 
@@ -116,7 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=[*SPLITS, "all"], default="tune")
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--data", type=Path, default=default_data_root(), help="the labelled sets")
-    ap.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if not args.data.is_dir():
         ap.error(f"--data {args.data}: no such folder")
@@ -128,7 +138,8 @@ def main(argv=None) -> int:
     results = evaluate(DiceReader(), labels, args.data, splits)
     report = []
     total = Counter()
-    for (set_name, split), counts in sorted(results.items(), key=lambda kv: (SPLITS.index(kv[0][1]), kv[0][0])):
+    for (set_name, split), counts in sorted(results.items(),
+                                            key=lambda kv: (SPLITS.index(kv[0][1]), kv[0][0])):
         s = summary(counts)
         total += counts
         report.append({"set": set_name, "split": split, **s,
@@ -138,8 +149,8 @@ def main(argv=None) -> int:
         print("   " + confusion_text(counts).replace("\n", "\n   "))
     if len(results) > 1:
         s = summary(total)
-        print(f"== all ({args.split}): {s['dice']} dice, {s['found']} found, colour right {s['right']} = "
-              f"{100 * (s['accuracy'] or 0):.1f} %")
+        print(f"== all ({args.split}): {s['dice']} dice, {s['found']} found, colour right "
+              f"{s['right']} = {100 * (s['accuracy'] or 0):.1f} %")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     return 0

@@ -1,7 +1,7 @@
 """The finder alone (``vision.find.propose``): recall of its proposals, candidates per image, speed.
 
-    python bench/vision_finder.py [--split train|val|all] [--synth 200] [--repeat 3] [--finder FILE.py]
-                                  [--detector M.onnx [--min-score S]]
+    python bench/vision_finder.py [--split train|val|all] [--synth 200] [--repeat 3]
+                                  [--finder FILE.py] [--detector M.onnx [--min-score S]]
 
 Per source it prints the finder's recall (the share of labelled dice with at least one proposal
 that matches), the number of candidates per image and the median / p90 ms per image on one
@@ -53,7 +53,8 @@ def _load_finder(path: str | None):
 
 def hits(labels, boxes) -> tuple[int, int]:
     """(dice matched at the loose rule, at the strict rule); labels are (box, kind) pairs."""
-    pip_centres = [((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2) for lb, kind in labels if kind == "pips"]
+    pip_centres = [((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2) for lb, kind in labels
+                   if kind == "pips"]
     loose = strict = 0
     for lb, kind in labels:
         if kind == "pips":
@@ -124,13 +125,16 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=["train", "val", "all"], default="train")
     ap.add_argument("--synth", type=int, default=200)
     ap.add_argument("--synth-seed", type=int, default=20261126)
-    ap.add_argument("--speed-images", type=int, default=40, help="scenes of bench/vision_speed.py (0: none)")
+    ap.add_argument("--speed-images", type=int, default=40,
+                    help="scenes of bench/vision_speed.py (0: none)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--finder", default=None, help="a .py file with propose(bgr) to measure instead")
+    ap.add_argument("--finder", default=None,
+                    help="a .py file with propose(bgr) to measure instead")
     ap.add_argument("--detector", default=None, metavar="M.onnx",
                     help="measure the learned detector (vision.detect) with this model instead")
-    ap.add_argument("--min-score", type=float, default=None, help="with --detector: its centre likelihood threshold")
+    ap.add_argument("--min-score", type=float, default=None,
+                    help="with --detector: its centre likelihood threshold")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -139,13 +143,16 @@ def main(argv=None) -> int:
         from vision.detect import DEFAULT_MIN_SCORE, DieDetector
         from vision.read import load_session
         propose = DieDetector(load_session(args.detector, threads=args.threads),
-                              min_score=args.min_score if args.min_score is not None else DEFAULT_MIN_SCORE)
+                              min_score=args.min_score if args.min_score is not None
+                              else DEFAULT_MIN_SCORE)
         args.finder = f"detector {args.detector}"
-    real = args.real if args.real is not None else [default_data_root() / s for s in ("byler_d6_train", "matteop65")]
+    real = args.real if args.real is not None else [default_data_root() / s
+                                                    for s in ("byler_d6_train", "matteop65")]
     sources = []
     for folder in real:
         if (folder / "labels.csv").is_file():
-            sources.append((f"{folder.name} ({args.split})", lambda f=folder: real_items(f, args.split)))
+            sources.append((f"{folder.name} ({args.split})",
+                            lambda f=folder: real_items(f, args.split)))
         else:
             print(f"skip {folder}: no labels.csv")
     if args.synth:
@@ -156,16 +163,19 @@ def main(argv=None) -> int:
                         lambda: synth_items(args.speed_images, 7, 10)))
     for im in synth_items(3, 1):  # warm-up
         propose(im[0])
-    print(f"finder: {args.finder or 'vision/find.py'}, {args.threads} thread(s), {args.repeat} timings per image")
-    print(f"{'source':<48} {'imgs':>5} {'dice':>5}  {'rec@.3/pip':>10} {'rec@.5/pip':>10}  {'cand/img':>8}"
-          f"  {'median ms':>9} {'p90 ms':>7}")
+    print(f"finder: {args.finder or 'vision/find.py'}, {args.threads} thread(s), {args.repeat} "
+          "timings per image")
+    print(f"{'source':<48} {'imgs':>5} {'dice':>5}  {'rec@.3/pip':>10} {'rec@.5/pip':>10}  "
+          f"{'cand/img':>8}  {'median ms':>9} {'p90 ms':>7}")
     results = []
     for name, load in sources:
         r = run_source(name, load(), propose, args.repeat)
         results.append(r)
         print(f"{name:<48} {r['images']:5d} {r['dice']:5d}  {100 * r['recall_loose']:9.2f}% "
-              f"{100 * r['recall_strict']:9.2f}%  {r['candidates_per_image']:8.1f}  {r['median_ms']:9.2f}"
-              f" {r['p90_ms']:7.2f}   (missed {r['missed_loose']}/{r['missed_strict']})", flush=True)
+              f"{100 * r['recall_strict']:9.2f}%  {r['candidates_per_image']:8.1f}  "
+              f"{r['median_ms']:9.2f} {r['p90_ms']:7.2f}   (missed "
+              f"{r['missed_loose']}/{r['missed_strict']})",
+              flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0

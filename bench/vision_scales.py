@@ -1,4 +1,5 @@
-"""The whole reader across photo sizes and die sizes: small dice in a big photo, big dice in a small one.
+"""The whole reader across photo sizes and die sizes: small dice in a big photo, big dice in a small
+one.
 
     python bench/vision_scales.py [--scenes 20] [--seed 5] [--no-closer]
 
@@ -54,17 +55,19 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)
     reader = DiceReader(threads=1, outlines=False)
     reader.finder.look_closer = not args.no_closer
-    print(f"{args.scenes} synthetic scenes per row (seed {args.seed}, 1 to 8 dice each, fewer when big), one thread, "
-          f"closer look {'off' if args.no_closer else 'on'}, input {args.input}")
+    print(f"{args.scenes} synthetic scenes per row (seed {args.seed}, 1 to 8 dice each, fewer when "
+          f"big), one thread, closer look {'off' if args.no_closer else 'on'}, input {args.input}")
     for (h, w), sides, most in ROWS:
         rng = np.random.default_rng([args.seed, h, w, sides[0]])
         found = dice = extra = right = 0
         times = []
         for _ in range(args.scenes):
-            scene = render_scene(rng, size=(h, w), n_dice=int(rng.integers(1, most + 1)), side_range=sides)
+            scene = render_scene(rng, size=(h, w), n_dice=int(rng.integers(1, most + 1)),
+                                 side_range=sides)
             image = scene.image
             if args.input != "array":
-                image = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+                image = cv2.imencode(".jpg", scene.image,
+                                     [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
             t0 = time.perf_counter()
             roll = reader(image if args.input != "jpeg-whole" else decode_image(image))
             times.append((time.perf_counter() - t0) * 1000)
@@ -73,9 +76,9 @@ def main(argv=None) -> int:
             dice += len(scene.dice)
             extra += len(roll.dice) - len(pairs)
             right += sum(scene.dice[i].value == roll.dice[j].value for i, j in pairs)
-        print(f"{w:>5}x{h:<5} dice {sides[0]:>3}-{sides[1]:<3} px: recall {100 * found / max(dice, 1):5.1f}% "
-              f"({found}/{dice})  extra {extra:2d}  face {100 * right / max(found, 1):5.1f}%  "
-              f"median {np.median(times):6.1f} ms")
+        print(f"{w:>5}x{h:<5} dice {sides[0]:>3}-{sides[1]:<3} px: recall "
+              f"{100 * found / max(dice, 1):5.1f}% ({found}/{dice})  extra {extra:2d}  face "
+              f"{100 * right / max(found, 1):5.1f}%  median {np.median(times):6.1f} ms")
     return 0
 
 

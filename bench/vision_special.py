@@ -40,7 +40,8 @@ from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, SEEN_DESIGNS,
 from vision.teach import FaceEmbedder, teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
-CONTRAST = True  # read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)
+# read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)
+CONTRAST = True
 FIND = "detector"  # whose boxes the taught reader reads in whole scenes (main: --find)
 
 
@@ -55,10 +56,11 @@ def teaching_examples(design, per_face: int, seed: int):
             colour = None
             if design.game == "the_choice":
                 colour = CHOICE_COLOURS[(faces.index(face) + j * 2) % len(CHOICE_COLOURS)]
-            sc = render_special_scene(rng, design, n_dice=1, size=(240, 320), values=[face], side_range=(34, 80),
-                                      colours=[colour] if colour else None)
+            sc = render_special_scene(rng, design, n_dice=1, size=(240, 320), values=[face],
+                                      side_range=(34, 80), colours=[colour] if colour else None)
             d = sc.dice[0]
-            out.append((sc.image, d.box, d.value, d.colour if design.game == "the_choice" else None))
+            out.append((sc.image, d.box, d.value,
+                        d.colour if design.game == "the_choice" else None))
             k += 1
     return out
 
@@ -67,8 +69,8 @@ def test_scenes(design, n_dice: int, seed: int):
     rng = np.random.default_rng(seed)
     scenes, total = [], 0
     while total < n_dice:
-        sc = render_special_scene(rng, design, n_dice=int(rng.integers(1, 8)),
-                                  size=[(480, 640), (640, 640), (480, 480)][int(rng.integers(0, 3))])
+        size = [(480, 640), (640, 640), (480, 480)][int(rng.integers(0, 3))]
+        sc = render_special_scene(rng, design, n_dice=int(rng.integers(1, 8)), size=size)
         scenes.append(sc)
         total += len(sc.dice)
     return scenes
@@ -80,7 +82,8 @@ def evaluate(design, reader, scenes, colours: bool):
     for sc in scenes:
         boxes = [d.box for d in sc.dice]
         values, _, _, _, face_labs, ink_labs = reader.read_boxes(sc.image, boxes)
-        names = reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours and len(boxes) else [None] * len(boxes)
+        names = (reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours and len(boxes)
+                 else [None] * len(boxes))
         for d, v, c in zip(sc.dice, values, names):
             n += 1
             crops_ok += v == d.value
@@ -111,20 +114,24 @@ def evaluate(design, reader, scenes, colours: bool):
 
 
 def run_designs(designs, per_face, n_test, seed, label):
-    print(f"\n{label}: taught with {per_face} renders per face, read {n_test}+ other dice per design")
-    print(f"{'design':42s} {'dice':>5s} {'value':>7s} {'colour':>7s} {'both':>7s} | {'recall':>7s} {'prec.':>7s} "
-          f"{'value':>7s} {'both':>7s}  teach")
+    print(f"\n{label}: taught with {per_face} renders per face, read {n_test}+ other dice per "
+          "design")
+    print(f"{'design':42s} {'dice':>5s} {'value':>7s} {'colour':>7s} {'both':>7s} | {'recall':>7s} "
+          f"{'prec.':>7s} {'value':>7s} {'both':>7s}  teach")
     totals = []
     for k, design in enumerate(designs):
         t0 = time.perf_counter()
         ds = teach(teaching_examples(design, per_face, seed + 1000 + k), embedder=EMBEDDER)
         teach_s = time.perf_counter() - t0
         reader = DiceSetReader(ds, embedder=EMBEDDER, contrast=CONTRAST, find_with=FIND)
-        r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k), design.game == "the_choice")
+        r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k),
+                     design.game == "the_choice")
         totals.append(r)
-        colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"  # Kuh Vadis: no face colours
+        # Kuh Vadis: no face colours
+        colour = f"{r['colour']:7.2%}" if design.game == "the_choice" else "      -"
         print(f"{design.name:42s} {r['dice']:5d} {r['value']:7.2%} {colour} {r['both']:7.2%} | "
-              f"{r['recall']:7.2%} {r['precision']:7.2%} {r['scene_value']:7.2%} {r['scene_both']:7.2%}  {teach_s:.1f} s")
+              f"{r['recall']:7.2%} {r['precision']:7.2%} {r['scene_value']:7.2%} "
+              f"{r['scene_both']:7.2%}  {teach_s:.1f} s")
     n = sum(r["dice"] for r in totals)
     both = sum(r["both"] * r["dice"] for r in totals) / n
     print(f"{'all (boxes given): value+colour right':42s} {n:5d} {both:7.2%}")
@@ -132,7 +139,8 @@ def run_designs(designs, per_face, n_test, seed, label):
 
 
 def _real_dice(root: Path, name: str, validation: bool):
-    """(bgr, box, value) of every labelled die of one real set's split (crop sets: the whole crop)."""
+    """(bgr, box, value) of every labelled die of one real set's split (crop sets: the whole
+    crop)."""
     import cv2
 
     from vision.data import load_folder
@@ -152,12 +160,14 @@ def _real_dice(root: Path, name: str, validation: bool):
 
 
 def run_real(root: Path, per_value: int, seed: int):
-    names = [n for n in ("chase_casino", "skovy_crops", "byler_d6_train") if (root / n / "labels.csv").is_file()]
+    names = [n for n in ("chase_casino", "skovy_crops", "byler_d6_train")
+             if (root / n / "labels.csv").is_file()]
     if len(names) < 2:
         print(f"\nreal photos: sets not found under {root}")
         return
-    print(f"\nreal dice: teach {per_value} crops per value from one set (its training split), read the other "
-          f"set's validation dice (never trained on by the shipped model) on their labelled boxes")
+    print(f"\nreal dice: teach {per_value} crops per value from one set (its training split), read "
+          "the other set's validation dice (never trained on by the shipped model) on their "
+          "labelled boxes")
     model = ROOT / "models" / "dice_face.onnx"
     onnx_reader = None
     if model.is_file():
@@ -173,8 +183,8 @@ def run_real(root: Path, per_value: int, seed: int):
             for i in rng.permutation(len(dice))[:per_value]:
                 bgr, box, value = dice[int(i)]
                 examples.append((bgr, box, value, None))
-        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER, contrast=CONTRAST,
-                               find_with=FIND)
+        reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER,
+                               contrast=CONTRAST, find_with=FIND)
         for test_name in names:
             if test_name == teach_name:
                 continue
@@ -185,9 +195,10 @@ def run_real(root: Path, per_value: int, seed: int):
                 if onnx_reader is not None:
                     p = onnx_reader(bgr, [box]).probs[0]
                     ok_onnx += int(np.argmax(p[1:])) + 1 == value
-            line = f"teach {teach_name:14s} -> read {test_name:14s} ({len(test):4d} dice): taught {ok / len(test):7.2%}"
-            line += f"   shipped model, no teaching {ok_onnx / len(test):7.2%}" if onnx_reader is not None else \
-                "   (shipped model absent)"
+            line = (f"teach {teach_name:14s} -> read {test_name:14s} ({len(test):4d} dice): "
+                    f"taught {ok / len(test):7.2%}")
+            line += (f"   shipped model, no teaching {ok_onnx / len(test):7.2%}"
+                     if onnx_reader is not None else "   (shipped model absent)")
             print(line)
 
 
@@ -201,9 +212,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-contrast", action="store_true",
                     help="read unsure dice without their ink-contrast view (the plain crop in its "
                          "quarter turns only), to measure what the view adds")
-    ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx", help="face-embedding model")
+    ap.add_argument("--model", type=Path, default=ROOT / "models" / "face_embed.onnx",
+                    help="face-embedding model")
     ap.add_argument("--find", choices=["detector", "opencv"], default="detector",
-                    help="whose boxes the taught reader reads in whole scenes (default: the reader's)")
+                    help="whose boxes the taught reader reads in whole scenes (default: the "
+                         "reader's)")
     args = ap.parse_args(argv)
     global EMBEDDER, CONTRAST, FIND
     FIND = args.find
@@ -211,9 +224,11 @@ def main(argv=None) -> int:
     CONTRAST = not args.no_contrast
     print(f"face embedding: {args.model} ({EMBEDDER.model_id})")
     if args.only in (None, "seen"):
-        run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed, "designs seen while writing the reader")
+        run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed,
+                    "designs seen while writing the reader")
     if args.only in (None, "held-out"):
-        run_designs(HELD_OUT_DESIGNS, args.teach, args.test, args.seed, "held-out designs (new body, new symbols)")
+        run_designs(HELD_OUT_DESIGNS, args.teach, args.test, args.seed,
+                    "held-out designs (new body, new symbols)")
     if args.only in (None, "real"):
         run_real(args.real, 5, args.seed)
     return 0

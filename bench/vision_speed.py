@@ -38,9 +38,11 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
 
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)
-    # as a camera's or a phone's JPEG gives them (the docstring said so; the code read the renders raw)
+    # as a camera's or a phone's JPEG gives them (the
+    # docstring said so; the code read the renders raw)
     images = [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
-                                        [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR) for _ in range(n_images)]
+                                        [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+              for _ in range(n_images)]
     session = load_session(model or DEFAULT_MODEL, threads=threads)
     kw = {"find_with": find} if find else {}
     if detector:
@@ -49,7 +51,8 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
         kw["threads"] = threads
     # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
     # second reading around a sure die, no rotated outlines
-    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False, **kw) if frames \
+    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False,
+                        **kw) if frames \
         else DiceReader(session, **kw)
     for im in images[:3]:  # warm-up
         reader(im)
@@ -76,12 +79,14 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", action="store_true", help="read as camera frames are read")
     ap.add_argument("--find", choices=["opencv", "detector"], default=None,
                     help="how dice are found (default: the reader's default)")
-    ap.add_argument("--detector", default=None, help="another detector model (with --find detector)")
+    ap.add_argument("--detector", default=None,
+                    help="another detector model (with --find detector)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
-        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames, args.find,
+        print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
+                               args.find,
                                 args.detector)))
         return 0
     cores = os.cpu_count() or 1
@@ -89,17 +94,21 @@ def main(argv=None) -> int:
           f"read as {'camera frames' if args.frames else 'photos'}")
     for h, w in ((640, 640), (720, 1280)):
         for threads in (1, cores):
-            cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images", str(args.images),
+            cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images",
+                   str(args.images),
                    "--dice", str(args.dice)] + (["--model", args.model] if args.model else []) + \
-                (["--frames"] if args.frames else []) + (["--find", args.find] if args.find else []) + \
+                (["--frames"] if args.frames else []) + (["--find", args.find] if args.find
+                                                         else []) + \
                 (["--detector", args.detector] if args.detector else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
-            print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"
-                  f"  (dice found per image {r['mean_dice_found']:.1f})  peak memory {r['peak_mb']:.0f} MB")
+            print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 "
+                  f"{r['p90_ms']:6.1f} ms  (dice found per image {r['mean_dice_found']:.1f})  peak "
+                  f"memory {r['peak_mb']:.0f} MB")
             f, rd, c = r["stage_median_ms"]
-            print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms ({r['boxes_read']:.0f} boxes), "
-                  f"colour {c:.1f} ms, the rest (rotated rectangles, results) {r['median_ms'] - f - rd - c:.1f} ms")
+            print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms "
+                  f"({r['boxes_read']:.0f} boxes), colour {c:.1f} ms, the rest (rotated "
+                  f"rectangles, results) {r['median_ms'] - f - rd - c:.1f} ms")
     return 0
 
 

@@ -22,7 +22,8 @@ CASES = [("qwinto", ["orange", "yellow", "purple"], "white"),
 
 def nearest(dice, box):
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return min(dice, key=lambda t: abs((t.box[0] + t.box[2]) / 2 - cx) + abs((t.box[1] + t.box[3]) / 2 - cy))
+    return min(dice, key=lambda t: abs((t.box[0] + t.box[2]) / 2 - cx)
+               + abs((t.box[1] + t.box[3]) / 2 - cy))
 
 
 def run(colours, foreign, scenes, seed):
@@ -48,13 +49,15 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
-    print(f"a colour is shown at a share >= {SURE_COLOUR} that vision's general palette agrees with")
+    print(f"a colour is shown at a share >= {SURE_COLOUR} that vision's general palette agrees "
+          "with")
     for game, colours, foreign in CASES:
         rows, ms = run(colours, foreign, args.scenes, args.seed)
         own = [r for r in rows if not r[0]]
         other = [r for r in rows if r[0]]
-        print(f"{game} + a {foreign} die: own dice {len(own)}, named wrongly {sum(not r[1] for r in own)}, "
-              f"of those shown {sum(r[2] and not r[1] for r in own)}, right ones hidden "
+        print(f"{game} + a {foreign} die: own dice {len(own)}, named wrongly "
+              f"{sum(not r[1] for r in own)}, of those shown "
+              f"{sum(r[2] and not r[1] for r in own)}, right ones hidden "
               f"{sum(r[1] and not r[2] for r in own)}; {foreign} dice {len(other)}, named "
               f"{sum(r[2] for r in other)}; check {ms:.2f} ms a frame (median)")
 

@@ -117,8 +117,8 @@ def main(argv=None) -> int:
         what = ("closed loop, SIGKILL under load and a restart" if r["killed"] else
                 "closed loop" if not r["think_s"] else f"paced, ~{r['think_s']:.2f} s pauses")
         print(f"{r['tables']} tables x {r['players']} players, {what}: {r['posts']} actions in "
-              f"{r['wall_s']:.1f} s ({r['posts_per_s']:.0f}/s); POST p50 {r['post_p50_ms']:.0f} ms, "
-              f"p99 {r['post_p99_ms']:.0f} ms; errors {len(r['errors'])}; acknowledged but not "
+              f"{r['wall_s']:.1f} s ({r['posts_per_s']:.0f}/s); POST p50 {r['post_p50_ms']:.0f} "
+              f"ms, p99 {r['post_p99_ms']:.0f} ms; errors {len(r['errors'])}; acknowledged but not "
               f"in the store {r['lost']}; integrity_check {r['integrity']}")
         for e in r["errors"][:5]:
             print(f"    {e}")

@@ -117,7 +117,8 @@ class Placement:
             raise InvalidInput("empty placement")
         if len(words) == 1 and words[0].lower() in SPECIAL_KINDS:
             if ordered:
-                raise InvalidInput(f"'{text.strip()}': a '{words[0].lower()}' has no marks to order")
+                raise InvalidInput(f"'{text.strip()}': a '{words[0].lower()}' has no marks to "
+                                   "order")
             return cls.special(words[0].lower())
         return cls(ENTER, tuple(Mark.parse(w) for w in words), ordered)
 
@@ -160,5 +161,5 @@ class Score:
 
     def to_json(self) -> dict:
         return {"total": self.total,
-                "lines": [{"label": l.label, "points": l.points, "detail": l.detail}
-                          for l in self.lines]}
+                "lines": [{"label": line.label, "points": line.points, "detail": line.detail}
+                          for line in self.lines]}

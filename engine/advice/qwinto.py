@@ -117,7 +117,8 @@ class QwintoEvaluator(Evaluator):
         """The middle of the values an empty field can still take."""
         fields = self.game.layout.rows[r].fields
         cells = sheet.rows[r]
-        low = max((cells[p] for p in fields if p < c and cells[p] not in (None, CROSSED)), default=0)
+        low = max((cells[p] for p in fields if p < c and cells[p] not in (None, CROSSED)),
+                  default=0)
         high = min((cells[p] for p in fields if p > c and cells[p] not in (None, CROSSED)),
                    default=self.top)
         return (low + high) / 2

@@ -88,7 +88,7 @@ class TheChoiceEvaluator(Evaluator):
         first, second = after.first, 1 - after.first
         if after.stage == 0:
             return self.side_value(after, first) + self.fresh
-        return sum(l.points for l in game.side_score(after, first)) + \
+        return sum(line.points for line in game.side_score(after, first)) + \
             self.side_value(after, second)
 
     def reason(self, before, after, placement: Placement) -> str:

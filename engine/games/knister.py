@@ -69,7 +69,8 @@ class KnisterLayout:
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidLayout(f"knister layout '{info.name}': missing or bad field {exc}") from None
+            raise InvalidLayout(f"knister layout '{info.name}': missing or bad field "
+                                f"{exc}") from None
         if size != 5:
             raise InvalidLayout(f"knister layout '{info.name}': the grid is 5x5, not {size}x{size}")
         return cls(info, size, mult, points)

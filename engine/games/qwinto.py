@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
-from ..errors import InvalidInput, InvalidLayout
+from ..errors import InvalidLayout
 from ..game import OTHER, ROLLER, Game, as_list, count_of, require
 from ..layouts import LayoutInfo, points, read_info, whole
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
@@ -99,11 +99,13 @@ class QwintoLayout:
                                 f"{name}: 'failed_attempt_points'"),
                          whole(data.get("failed_attempts_to_end", 4),
                                f"{name}: 'failed_attempts_to_end'", 1, 99),
-                         whole(data.get("full_rows_to_end", 2), f"{name}: 'full_rows_to_end'", 1, 3))
+                         whole(data.get("full_rows_to_end", 2), f"{name}: 'full_rows_to_end'", 1,
+                               3))
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidLayout(f"qwinto layout '{info.name}': missing or bad field {exc}") from None
+            raise InvalidLayout(f"qwinto layout '{info.name}': missing or bad field "
+                                f"{exc}") from None
         layout._check()
         return layout
 
@@ -119,7 +121,8 @@ class QwintoLayout:
             if list(row.fields) != sorted(set(row.fields)) or not row.fields:
                 raise InvalidLayout(f"{name}: {row.colour} fields must be distinct, left to right")
             if row.fields[0] < 0 or row.fields[-1] >= self.columns:
-                raise InvalidLayout(f"{name}: {row.colour} fields lie outside 0..{self.columns - 1}")
+                raise InvalidLayout(f"{name}: {row.colour} fields lie outside "
+                                    f"0..{self.columns - 1}")
             if not set(row.pentagons) <= set(row.fields):
                 raise InvalidLayout(f"{name}: a {row.colour} pentagon is not on a field")
         for col, members in self.column_members().items():
@@ -185,7 +188,8 @@ class Qwinto(Game):
                              len(row.fields), f"the {row.colour} row")
             cells: list[int | None] = [None] * self.layout.columns
             for p, v in zip(row.fields, values):
-                require(v is None or v == CROSSED or (isinstance(v, int) and not isinstance(v, bool)),
+                require(v is None or v == CROSSED
+                        or (isinstance(v, int) and not isinstance(v, bool)),
                         Reason("qwinto.not_number", c=row.colour, v=v))
                 cells[p] = v
             rows.append(tuple(cells))

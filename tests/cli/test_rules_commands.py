@@ -1,5 +1,4 @@
 """User stories for the rules commands: score, legal, check, play (exit codes 0/1/2)."""
-import io
 import json
 import subprocess
 import sys

@@ -5,7 +5,6 @@ from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import OTHER, ROLLER
 from engine.games.knister import combination
 from engine.simulate import random_game
-from engine.table import Place, RollDice, Table
 
 from engine_helpers import game, placement, roll, shown
 
@@ -57,7 +56,7 @@ class TestCombinations:
 
     def test_a_row_scores_its_combination(self):
         s = sheet(full_grid_with_row([4, 9, 4, 4, 9]))
-        lines = {l.label: l.points for l in K.score(s).lines}
+        lines = {line.label: line.points for line in K.score(s).lines}
         assert lines["row A"] == 8
 
 
@@ -68,17 +67,18 @@ class TestDiagonalsDouble:
                 [4, 9, 5, 2, 10],
                 [12, 7, 3, 5, 4],
                 [7, 10, 8, 6, 5]]
-        lines = {l.label: l for l in K.score(sheet(grid)).lines}
+        lines = {line.label: line for line in K.score(sheet(grid)).lines}
         assert lines["diagonal \\"].points == 20        # five 5s: 10 x 2
         assert lines["diagonal /"].points == 12         # 7-7-5-7-7: four of a kind, 6 x 2
         assert "x2" in lines["diagonal \\"].detail
         # the same four of a kind in a row scores single
-        row = {l.label: l.points for l in K.score(sheet(full_grid_with_row([7, 7, 5, 7, 7]))).lines}
+        row = {line.label: line.points
+               for line in K.score(sheet(full_grid_with_row([7, 7, 5, 7, 7]))).lines}
         assert row["row A"] == 6
 
     def test_tims_53_points(self):
         s = sheet(TIM)
-        lines = {l.label: l.points for l in K.score(s).lines}
+        lines = {line.label: line.points for line in K.score(s).lines}
         assert lines["diagonal \\"] == 6        # three of a kind, 2 x 3
         assert lines["diagonal /"] == 16        # straight with 7, 2 x 8
         assert lines["row B"] == 8              # his full house

@@ -16,7 +16,6 @@ from engine.registry import load_game
 from engine.simulate import random_turn
 from engine.table import Table
 
-import rule_oracle
 from fixtures.make_perft import expected
 
 FIXTURES = Path(__file__).parent / "fixtures"

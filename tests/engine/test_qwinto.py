@@ -165,7 +165,7 @@ class TestTimsSheet:
                                for m in p.marks)
 
     def test_two_full_columns_earn_their_pentagon_bonus(self):
-        lines = {l.label: l.points for l in Q.score(sheet(**TIM)).lines}
+        lines = {line.label: line.points for line in Q.score(sheet(**TIM)).lines}
         assert lines["column 2 bonus"] == 1   # purple pentagon holds 1
         assert lines["column 3 bonus"] == 5   # orange pentagon holds 5
         assert sum(1 for k in lines if k.endswith("bonus")) == 2
@@ -176,7 +176,7 @@ class TestScoring:
         s = sheet(**SARAH)
         assert Q.problems(s) == []
         score = Q.score(s)
-        lines = {l.label: l.points for l in score.lines}
+        lines = {line.label: line.points for line in score.lines}
         assert lines["orange row"] == 4       # 4 numbers, row not full
         assert lines["yellow row"] == 16      # full: the number on the far right
         assert lines["purple row"] == 6       # 6 numbers
@@ -187,7 +187,7 @@ class TestScoring:
     def test_a_column_with_an_empty_field_earns_no_bonus(self):
         s = sheet(orange=[3, None, None, None, None, None, None, None, None],
                   yellow=[None, 4, None, None, None, None, None, None, None])
-        assert not any(l.label.endswith("bonus") for l in Q.score(s).lines)
+        assert not any(line.label.endswith("bonus") for line in Q.score(s).lines)
 
 
 class TestEndOfGame:

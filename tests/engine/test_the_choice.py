@@ -100,7 +100,9 @@ class TestLayout:
 
     def test_hex_neighbours(self, game):
         front = game.layout.sides[0]
-        n = lambda v: {front.numbers[j] for j in front.adjacent[front.cell_of[v]]}
+        def n(v):
+            return {front.numbers[j] for j in front.adjacent[front.cell_of[v]]}
+
         assert n(1) == {12, 5, 7, 3, 2, 9}          # an inner space has six
         assert n(6) == {7, 8, 12}
         assert n(4) == {9, 5, 13}
@@ -465,7 +467,7 @@ class TestSides:
         t = t.apply(Place(1, Placement.parse("Ryellow@4/3 N7@1/12")))
         t = t.apply(EndSide(1))
         assert t.sheets[1].stage == 1 and t.sheets[0].stage == 0
-        assert [l.label for l in t.score(1).lines] == [
+        assert [line.label for line in t.score(1).lines] == [
             "front colours", "front numbers", "back colours", "back numbers"]
         assert t.score(1).total == 1        # a line of one space; one colour scores 0
 
@@ -502,7 +504,7 @@ class TestScoring:
                   playing="back")
         assert game.problems(s) == []
         score = game.score(s)
-        assert [(l.label, l.points) for l in score.lines] == [
+        assert [(line.label, line.points) for line in score.lines] == [
             ("front colours", 13), ("front numbers", 26),
             ("back colours", 0), ("back numbers", 22)]
         assert score.total == 61
@@ -582,7 +584,7 @@ class TestRandomGames:
 
     def test_invariants_over_many_seeded_games(self, game):
         lo, hi = game.score_bounds()
-        flips = ends_full = 0
+        flips = 0
         for seed in range(self.GAMES):
             t = random_game(game, 2 + seed % 3, seed)
             assert t.is_over

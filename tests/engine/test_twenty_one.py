@@ -105,13 +105,13 @@ class TestScoringRows:
     def test_linus_88(self):
         s = sheet(A, *LINUS)
         assert A.problems(s) == []
-        assert [l.points for l in A.score(s).lines] == [20, 20, 21, 7, 20]
+        assert [line.points for line in A.score(s).lines] == [20, 20, 21, 7, 20]
         assert A.score(s).total == 88
         assert A.is_finished(s)
 
     def test_unfinished_row_does_not_score_during_the_game(self):
         s = sheet(A, [6, 5, 4, 3, 2, 1], [6, None, None, None, None, None])
-        assert [l.label for l in A.score(s).lines] == ["row A"]
+        assert [line.label for line in A.score(s).lines] == ["row A"]
 
     def test_at_game_end_the_current_row_scores_with_its_bonus(self):
         s = sheet(A, [6, 5, 4, 3, 2, 1], [6, 5, None, None, None, None])
