@@ -38,8 +38,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
 
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)
-    # as a camera's or a phone's JPEG gives them (the
-    # docstring said so; the code read the renders raw)
+    # the scenes as a camera's or a phone's JPEG gives them (quality 90)
     images = [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
                                         [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
               for _ in range(n_images)]
@@ -51,9 +50,10 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
         kw["threads"] = threads
     # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
     # second reading around a sure die, no rotated outlines
-    reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False,
-                        **kw) if frames \
-        else DiceReader(session, **kw)
+    if frames:
+        reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False, **kw)
+    else:
+        reader = DiceReader(session, **kw)
     for im in images[:3]:  # warm-up
         reader(im)
     times, found, stages = [], [], []
@@ -86,19 +86,18 @@ def main(argv=None) -> int:
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
         print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
-                               args.find,
-                                args.detector)))
+                               args.find, args.detector)))
         return 0
     cores = os.cpu_count() or 1
     print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores, "
           f"read as {'camera frames' if args.frames else 'photos'}")
     for h, w in ((640, 640), (720, 1280)):
         for threads in (1, cores):
-            cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}", "--images",
-                   str(args.images),
+            cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}",
+                   "--images", str(args.images),
                    "--dice", str(args.dice)] + (["--model", args.model] if args.model else []) + \
-                (["--frames"] if args.frames else []) + (["--find", args.find] if args.find
-                                                         else []) + \
+                (["--frames"] if args.frames else []) + \
+                (["--find", args.find] if args.find else []) + \
                 (["--detector", args.detector] if args.detector else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
