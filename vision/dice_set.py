@@ -16,7 +16,8 @@ similarity): a candidate is a die when its best similarity reaches the set's ``d
 region fills the crop (a box much larger than the die it holds is not that die's box); boxes
 much smaller than the other dice found are dropped (pips, specks); its value is the label of the
 most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes;
-a die read with under 99 % confidence is read in its four quarter turns and the mean decides), its colour the nearest
+a die read with under 99 % confidence is read in its four quarter turns and the mean decides), its
+colour the nearest
 taught colour of the part of the face that carries colour, read on its own (never looked up from
 the value). Without taught colours the body colour is named against the palette, as the shipped
 reader does.
@@ -39,26 +40,58 @@ from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
 from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features, ink_contrast_view
 
-__all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet"]
+__all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet", "teaching_problem"]
 
 FORMAT = "dice-set/3"
-OLDER_FORMATS = {"dice-set/1": "hand-made embedding", "dice-set/2": "ink colours without the face's contrast"}
+OLDER_FORMATS = {"dice-set/1": "hand-made embedding",
+                 "dice-set/2": "ink colours without the face's contrast"}
 TAU = 0.05  # softmax temperature over cosine similarities
-TOP_K = 5  # a label's similarity: the mean of its TOP_K most similar prototypes (steadier than the best one)
+# a label's similarity: the mean of its TOP_K most similar prototypes (steadier than the best one)
+TOP_K = 5
 MIN_BOX = 16  # pixels: the shorter side of a box worth reading
 MIN_REL_SIDE = 0.6  # a die much smaller than the others on the table is a pip or a speck
-SAME_DIE_SHARE = 0.4  # boxes sharing this much of the smaller one hold one die (the learned embedding reads a
+# boxes sharing this much of the smaller one hold one die (the learned embedding reads a
+SAME_DIE_SHARE = 0.4
 # box 0.2 of a side off as that die, so the finder's shifted boxes around one die all score high)
 SAME_SCORE = 0.03  # similarities this close: the smaller of two boxes around one die is the die's
-INNER_MIN_SIDE = 0.6  # ...if its side is at least this share of the larger one's (a box of the die with some
-# table around it is 1.2-1.6 die sides; a pip's box inside the die, which the embedding may also read as a
+# ...if its side is at least this share of the larger one's (a box of the die with some
+INNER_MIN_SIDE = 0.6
+# table around it is 1.2-1.6 die sides; a pip's box
+# inside the die, which the embedding may also read as a
 # face, is a fifth of it and must not take the die's place)
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
-THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)  # die threshold: factor x typical leave-one-out similarity
+# die threshold: factor x typical leave-one-out similarity
+THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)
 
 
 class StaleDiceSet(ValueError):
     """A dice-set file made with another embedding model (or the old hand-made embedding)."""
+
+
+def teaching_problem(before: "DiceSet | None", after: "DiceSet", new_group: int) -> str | None:
+    """Why the example ``new_group`` of ``after`` (the taught set with it) would make the set
+    worse than ``before`` (without it), or None. Worse, measured leave one example out
+    (``DiceSet.read_by_the_others``): the other examples of its face read it as another face
+    (a mislabelled or unreadable photo), or an earlier example that the others read right is
+    read wrong once it is added (it pulls another face's examples to its label)."""
+    after_reads = after.read_by_the_others()
+    values = dict(zip(after.groups, after.values))
+    label = values[new_group]
+    seen = after_reads.get(new_group)
+    if seen is not None and str(seen) != str(label):
+        return (f"this photo looks like {seen}, not {label}, next to the photos taught so far: "
+                f"check the face you chose, or take the photo again")
+    if before is None:
+        return None
+    before_reads = before.read_by_the_others()
+    before_values = dict(zip(before.groups, before.values))
+    spoilt = [g for g, v in before_reads.items()
+              if str(v) == str(before_values[g]) and g in after_reads and str(after_reads[g]) != str(v)]
+    if spoilt:
+        faces = sorted({str(before_values[g]) for g in spoilt})
+        return (f"with this photo, {len(spoilt)} photo(s) of {', '.join(faces)} taught before would "
+                f"be read as {label}: check the face you chose, or take the photo again")
+    return None
 
 
 def _lab_to_bgr(lab) -> tuple[int, int, int]:
@@ -86,8 +119,8 @@ def carrier_vectors(source: str, face_labs, ink_labs) -> np.ndarray:
     (``colour_vectors``). A coloured symbol: the ink's colour on the cone *and* the ink's hue shift
     from the face it is printed on (Lab a*, b* of ink minus face). A thin symbol's measured colour
     mixes with the face around it (grey ink on wood reads brownish), but it still lies on the other
-    side of the face than a yellow or a green ink: dev seeds 77-83 of the wood design, 300 dice each,
-    colour right 92.7-99.3 % (mean 97.8) on the cone alone, 95.4-99.7 % (mean 98.7) with the
+    side of the face than a yellow or a green ink: dev seeds 77-83 of the wood design, 300 dice
+    each, colour right 92.7-99.3 % (mean 97.8) on the cone alone, 95.4-99.7 % (mean 98.7) with the
     shift, never worse on a seed (docs/vision-special.md)."""
     face = np.asarray(face_labs, np.float64).reshape(-1, 3)
     if source != "ink":
@@ -116,16 +149,19 @@ class DiceSet:
     groups: tuple[int, ...]  # taught example each prototype comes from (its jitters and turns)
     negatives: np.ndarray  # (M, D) "not a die" prototypes
     colour_source: str | None  # "face", "ink" or None (no colours taught)
-    colours: tuple[tuple[str, tuple[float, ...]], ...]  # name -> mean carrier vector (carrier_vectors)
+    # name -> mean carrier vector (carrier_vectors)
+    colours: tuple[tuple[str, tuple[float, ...]], ...]
     die_threshold: float
     model_id: str  # the embedding model the prototypes were made with
-    example_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 48, 48, 3), np.uint8))  # taught crops
+    # taught crops
+    example_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 48, 48, 3), np.uint8))
     example_values: tuple = ()
     info: dict = field(default_factory=dict)
 
     # ---- building -------------------------------------------------------------------------------
     @classmethod
-    def build(cls, embeddings, values, groups, negatives, face_labs, ink_labs, colour_labels, colour_names=None,
+    def build(cls, embeddings, values, groups, negatives, face_labs, ink_labs, colour_labels,
+              colour_names=None,
               model_id: str = "unknown", example_crops=None, example_values=()) -> "DiceSet":
         named = [(i, c) for i, c in enumerate(colour_labels) if c]
         source, colours = None, ()
@@ -140,12 +176,16 @@ class DiceSet:
                 source = "face"
             carrier = carrier_vectors(source, np.asarray(face_labs)[idx], np.asarray(ink_labs)[idx])
             order = list(colour_names) if colour_names else sorted(set(labels))
-            colours = tuple((n, tuple(float(v) for v in np.mean(carrier[[k for k, c in enumerate(labels) if c == n]], 0)))
+            colours = tuple((n,
+                             tuple(float(v)
+                                   for v in np.mean(carrier[[k for k, c in enumerate(labels)
+                                                             if c == n]], 0)))
                             for n in order if n in labels)
         ds = cls(np.asarray(embeddings, np.float32), tuple(values), tuple(int(g) for g in groups),
-                 np.asarray(negatives, np.float32).reshape(-1, np.asarray(embeddings).shape[1]), source, colours, 0.0,
-                 model_id, np.zeros((0, 48, 48, 3), np.uint8) if example_crops is None else np.asarray(example_crops),
-                 tuple(example_values))
+                 np.asarray(negatives, np.float32).reshape(-1, np.asarray(embeddings).shape[1]),
+                 source, colours, 0.0, model_id,
+                 np.zeros((0, 48, 48, 3), np.uint8) if example_crops is None
+                 else np.asarray(example_crops), tuple(example_values))
         return replace(ds, die_threshold=ds._fit_threshold())
 
     def _fit_threshold(self) -> float:
@@ -178,7 +218,8 @@ class DiceSet:
         return tuple(out)
 
     def classify(self, emb: np.ndarray):
-        """For embeddings (k, D): (probabilities over ``labels`` (k, L), best similarity, best "not a die")."""
+        """For embeddings (k, D): (probabilities over ``labels`` (k, L), best similarity, best "not
+        a die")."""
         labels = self.labels
         proto_label = np.array([labels.index(v) for v in self.values])
         sims = emb @ self.embeddings.T
@@ -186,13 +227,36 @@ class DiceSet:
         for j in range(len(labels)):
             s = sims[:, proto_label == j]
             k = min(TOP_K, s.shape[1])
-            per_label[:, j] = -np.sort(-s, axis=1)[:, :k].mean(1)  # the mean of its k nearest prototypes
+            # the mean of its k nearest prototypes
+            per_label[:, j] = -np.sort(-s, axis=1)[:, :k].mean(1)
         z = (per_label - per_label.max(1, keepdims=True)) / TAU
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
         neg = self.negatives
         neg_best = (emb @ neg.T).max(1) if len(neg) else np.full(len(emb), -1.0, np.float32)
-        return p, sims.max(1), neg_best  # is it a die: its best prototype (as the threshold was fitted)
+        # is it a die: its best prototype (as the threshold was fitted)
+        return p, sims.max(1), neg_best
+
+    def read_by_the_others(self) -> dict[int, object]:
+        """Leave one example out: for each taught example (group) whose face has other examples,
+        the face that the other examples' prototypes read its own upright, unjittered crop as
+        (the mean of the ``TOP_K`` nearest prototypes of each face, as ``classify`` reads)."""
+        groups = np.array(self.groups)
+        vals = [str(v) for v in self.values]
+        labels = self.labels
+        label_of = np.array([labels.index(v) for v in self.values])
+        out: dict[int, object] = {}
+        for g in dict.fromkeys(self.groups):
+            mine = groups == g
+            first = int(np.flatnonzero(mine)[0])  # the example's own crop, turned by 0
+            others = ~mine
+            if not (others & (np.array(vals) == vals[first])).any():
+                continue
+            sims = self.embeddings[others] @ self.embeddings[first]
+            scores = [np.sort(sims[label_of[others] == j])[::-1][:TOP_K].mean()
+                      if (label_of[others] == j).any() else -1.0 for j in range(len(labels))]
+            out[int(g)] = labels[int(np.argmax(scores))]
+        return out
 
     def name_colours(self, face_labs, ink_labs):
         """(names, confidences) from the carrier's measured colours (taught colours only)."""
@@ -214,19 +278,22 @@ class DiceSet:
 
     def to_bytes(self) -> bytes:
         """The file's bytes (``save`` writes them)."""
-        meta = {"format": FORMAT, "model_id": self.model_id, "values": list(self.values), "groups": list(self.groups),
-                "colour_source": self.colour_source, "colours": [[n, list(c)] for n, c in self.colours],
-                "die_threshold": self.die_threshold, "example_values": list(self.example_values), "info": self.info}
+        meta = {"format": FORMAT, "model_id": self.model_id, "values": list(self.values),
+                "groups": list(self.groups), "colour_source": self.colour_source,
+                "colours": [[n, list(c)] for n, c in self.colours],
+                "die_threshold": self.die_threshold, "example_values": list(self.example_values),
+                "info": self.info}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
-                            embeddings=self.embeddings.astype(np.float16), negatives=self.negatives.astype(np.float16),
+                            embeddings=self.embeddings.astype(np.float16),
+                            negatives=self.negatives.astype(np.float16),
                             example_crops=self.example_crops.astype(np.uint8))
         return buf.getvalue()
 
     @classmethod
     def load(cls, path: str | Path, model_id: str | None = None) -> "DiceSet":
-        """The stored set; ``model_id``: the embedding model that will read with it (``StaleDiceSet``
-        if the file was made with another one)."""
+        """The stored set; ``model_id``: the embedding model that will read with it
+        (``StaleDiceSet`` if the file was made with another one)."""
         p = Path(path)
         try:
             z = np.load(p, allow_pickle=False)
@@ -234,17 +301,18 @@ class DiceSet:
         except FileNotFoundError:
             raise
         except Exception as exc:  # not an npz, or not ours
-            raise ValueError(f"{p}: not a dice-set file ({exc.__class__.__name__}: {exc})") from None
+            raise ValueError(f"{p}: not a dice-set file ({exc.__class__.__name__}: "
+                             f"{exc})") from None
         fmt = meta.get("format")
         if fmt in OLDER_FORMATS:
-            raise StaleDiceSet(f"{p}: made by an older version ({OLDER_FORMATS[fmt]}, {fmt}); teach these dice "
-                               f"again with `dice-companion teach`")
+            raise StaleDiceSet(f"{p}: made by an older version ({OLDER_FORMATS[fmt]}, {fmt}); "
+                               "teach these dice again with `dice-companion teach`")
         if fmt != FORMAT:
             raise ValueError(f"{p}: not a dice-set file (format {fmt!r}, expected {FORMAT})")
         if model_id is not None and meta.get("model_id") != model_id:
-            raise StaleDiceSet(f"{p}: taught with the face embedding {meta.get('model_id')!r}, but this reader's "
-                               f"model is {model_id!r} (models/face_embed.onnx changed); teach these dice again with "
-                               f"`dice-companion teach`")
+            raise StaleDiceSet(f"{p}: taught with the face embedding {meta.get('model_id')!r}, but "
+                               f"this reader's model is {model_id!r} (models/face_embed.onnx "
+                               "changed); teach these dice again with `dice-companion teach`")
         try:
             emb = z["embeddings"].astype(np.float32)
             neg = z["negatives"].astype(np.float32)
@@ -256,24 +324,30 @@ class DiceSet:
         emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
         colours = tuple((str(n), tuple(float(v) for v in c)) for n, c in meta.get("colours", []))
         return cls(emb, tuple(meta["values"]), tuple(meta["groups"]), neg.reshape(-1, emb.shape[1]),
-                   meta.get("colour_source"), colours, float(meta["die_threshold"]), str(meta["model_id"]), crops,
+                   meta.get("colour_source"), colours, float(meta["die_threshold"]),
+                   str(meta["model_id"]), crops,
                    tuple(meta.get("example_values", ())), meta.get("info", {}))
 
 
 @dataclass
 class DiceSetReader:
-    """``DiceSetReader(dice_set)(image) -> Roll`` using a taught dice set (see the module's text)."""
+    """``DiceSetReader(dice_set)(image) -> Roll`` using a taught dice set (see the module's
+    text)."""
     dice_set: DiceSet
     palette: Palette = GENERAL
     calibration: Calibration | None = None
     work_size: int = 640
     overlap: float = 0.3
     embedder: FaceEmbedder | None = None
-    turns: bool = True  # read each die the first reading is unsure of in its four quarter turns (see _turned)
+    # read each die the first reading is unsure of in its four quarter turns (see _turned)
+    turns: bool = True
     turn_below: float = 0.99  # ...the dice whose first value confidence is below this
-    contrast: bool = True  # ...and also as their ink's colour contrast (ink_contrast_view), see _turned
-    find_with: str = "detector"  # the learned detector's boxes (vision.detect), or "opencv" (vision.find)
-    detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
+    # ...and also as their ink's colour contrast (ink_contrast_view), see _turned
+    contrast: bool = True
+    # the learned detector's boxes (vision.detect), or "opencv" (vision.find)
+    find_with: str = "detector"
+    # the detector's ONNX session (default: the shipped model)
+    detector_session: object | None = None
     finder: object = field(init=False)
 
     def __post_init__(self):
@@ -287,8 +361,9 @@ class DiceSetReader:
         if self.embedder is None:
             self.embedder = default_embedder()
         if self.embedder.model_id != self.dice_set.model_id:
-            raise StaleDiceSet(f"this dice set was taught with the face embedding {self.dice_set.model_id!r}, "
-                               f"the reader's model is {self.embedder.model_id!r}: teach the dice again")
+            raise StaleDiceSet("this dice set was taught with the face embedding "
+                               f"{self.dice_set.model_id!r}, the reader's model is "
+                               f"{self.embedder.model_id!r}: teach the dice again")
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceSetReader":
         return replace(self, calibration=calibration)
@@ -331,21 +406,23 @@ class DiceSetReader:
         return out
 
     def _read(self, bgr: np.ndarray, boxes, fitting_only: bool = False):
-        """One reading of every box: (label probabilities, die scores, is-die flags, face Labs, ink Labs).
+        """One reading of every box: (label probabilities, die scores, is-die flags, face Labs, ink
+        Labs).
 
         ``fitting_only``: embed only the boxes whose face features fit a die (the others cannot be
         dice anyway: uniform probabilities, score -1). A frame's finder proposes ~80 boxes of which
         ~15 fit; the embedding is the reader's main cost (~2.6 ms a box on one core)."""
         if len(boxes) == 0:
-            return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool), np.zeros((0, 3)),
-                    np.zeros((0, 3)))
+            return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool),
+                    np.zeros((0, 3)), np.zeros((0, 3)))
         feats = [face_features(crop_square(bgr, b, CROP, CONTEXT)) for b in boxes]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)
         # and every face has a symbol: a crop without ink is table, not a die
         # (the detector's boxes are die-shaped by training: only the ink is asked of them)
         sized = self.find_with != "detector"
-        fits = np.array([(not sized or MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE) and f.ink_fraction >= MIN_INK
+        fits = np.array([(not sized or MIN_DIE_SIDE <= f.die_side <= MAX_DIE_SIDE)
+                         and f.ink_fraction >= MIN_INK
                          for f in feats])
         read = np.flatnonzero(fits) if fitting_only else np.arange(len(boxes))
         n_labels = len(self.dice_set.labels)
@@ -365,7 +442,9 @@ class DiceSetReader:
         t1 = time.perf_counter()
         # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded
         small = [min(b[2] - b[0], b[3] - b[1]) < MIN_BOX for b in found.boxes]
-        p, best, is_die, face_labs, ink_labs = self._read(bgr, [b for b, sm in zip(found.boxes, small) if not sm],
+        p, best, is_die, face_labs, ink_labs = self._read(bgr,
+                                                          [b for b, sm in zip(found.boxes, small)
+                                                           if not sm],
                                                           fitting_only=True)
         if any(small):
             keep = [i for i, sm in enumerate(small) if not sm]
@@ -380,8 +459,10 @@ class DiceSetReader:
             if clash is None:
                 kept.append(int(i))
             else:
-                # one die, two boxes scoring alike (the embedding reads a die in a box with some table
-                # around it as well as in its own box): the box inside the other, the die's own, stays,
+                # one die, two boxes scoring alike (the
+                # embedding reads a die in a box with some table
+                # around it as well as in its own box): the
+                # box inside the other, the die's own, stays,
                 # so that a resting die keeps one box from frame to frame
                 k = kept[clash]
                 bk = found.boxes[k]
@@ -389,7 +470,8 @@ class DiceSetReader:
                         and box_intersection(bi, bk) >= 0.8 * box_area(bi) and best[i] >= best[k] - SAME_SCORE:
                     kept[clash] = int(i)
         if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
-            sides = {k: ((found.boxes[k][2] - found.boxes[k][0]) * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5
+            sides = {k: ((found.boxes[k][2] - found.boxes[k][0])
+                         * (found.boxes[k][3] - found.boxes[k][1])) ** 0.5
                      for k in kept}
             typical = float(np.median(list(sides.values())))
             kept = [k for k in kept if sides[k] >= MIN_REL_SIDE * typical]
@@ -404,12 +486,12 @@ class DiceSetReader:
         else:
             col = ColourNamer(self.palette, self.calibration)(bgr, boxes)
             names, cconf, measured = col.names, col.confidences, col.measured_bgr
-        dice = tuple(Die(tuple(int(v) for v in found.boxes[k]), values[j], conf[j], names[j], float(cconf[j]),
-                         tuple(int(v) for v in measured[j]), float(best[k]))
+        dice = tuple(Die(tuple(int(v) for v in found.boxes[k]), values[j], conf[j], names[j],
+                         float(cconf[j]), tuple(int(v) for v in measured[j]), float(best[k]))
                      for j, k in enumerate(kept))
         t3 = time.perf_counter()
-        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, (t2 - t1) * 1000, (t3 - t2) * 1000,
-                    (t3 - t0) * 1000, len(found.boxes))
+        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, (t2 - t1) * 1000,
+                    (t3 - t2) * 1000, (t3 - t0) * 1000, len(found.boxes))
 
     def calibrate(self, image) -> Calibration:
         """Light calibration against the palette (used when the dice set has no taught colours)."""
@@ -422,7 +504,8 @@ class DiceSetReader:
 
 def reader_for(path: str | Path, palette: Palette = GENERAL, calibration: Calibration | None = None,
                work_size: int = 640, embedder: FaceEmbedder | None = None) -> DiceSetReader:
-    """The reader of a stored dice set (``FileNotFoundError`` or ``ValueError`` with the reason; a set
-    made with another embedding model: ``StaleDiceSet``, a ``ValueError``)."""
+    """The reader of a stored dice set (``FileNotFoundError`` or ``ValueError`` with the reason; a
+    set made with another embedding model: ``StaleDiceSet``, a ``ValueError``)."""
     embedder = embedder or default_embedder()
-    return DiceSetReader(DiceSet.load(path, embedder.model_id), palette, calibration, work_size, embedder=embedder)
+    return DiceSetReader(DiceSet.load(path, embedder.model_id), palette, calibration, work_size,
+                         embedder=embedder)

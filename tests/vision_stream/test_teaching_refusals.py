@@ -1,0 +1,75 @@
+"""User story: a player teaches the table's dice photo by photo; a photo that would make the
+taught set read worse (a wrong face chosen, a photo of another face) is refused with the reason,
+and the set stays as it was."""
+import pytest
+
+from vision.dice_set import teaching_problem
+from vision.special_dice import SEEN_DESIGNS
+from vision.teach import teach
+
+pytest.importorskip("onnxruntime")
+
+
+@pytest.fixture(scope="module")
+def taught(bench_special):
+    """Kuh Vadis dice (pips 1-5 and a cow), 3 photos a face, and one more photo of each face."""
+    design = SEEN_DESIGNS[0]
+    examples = bench_special.teaching_examples(design, 3, seed=61)
+    extra = {e[2]: e for e in bench_special.teaching_examples(design, 1, seed=62)}
+    return examples, extra, teach(examples)
+
+
+def test_the_taught_photos_read_each_other_right(taught):
+    examples, _, ds = taught
+    reads = ds.read_by_the_others()
+    assert len(reads) == len(examples)
+    assert all(str(reads[g]) == str(examples[g][2]) for g in reads)
+
+
+def test_another_photo_of_a_face_is_welcome(taught):
+    examples, extra, before = taught
+    new = extra["cow"]
+    after = teach(examples + [new])
+    assert teaching_problem(before, after, len(examples)) is None
+
+
+def test_a_photo_labelled_with_the_wrong_face_is_refused_with_the_face_it_shows(taught):
+    examples, extra, before = taught
+    img, box, _, colour = extra["cow"]
+    after = teach(examples + [(img, box, 3, colour)])  # a cow, taught as a 3
+    problem = teaching_problem(before, after, len(examples))
+    assert problem is not None and "looks like cow, not 3" in problem
+
+
+def test_the_first_photo_of_a_face_cannot_be_judged_and_is_taken(taught):
+    examples, extra, _ = taught
+    without_fours = [e for e in examples if e[2] != 4]
+    before = teach(without_fours)
+    after = teach(without_fours + [extra[4]])
+    assert teaching_problem(before, after, len(without_fours)) is None
+
+
+def _set(examples):
+    """A DiceSet of hand-placed embeddings: (value, unit vector) per example, 5 prototypes each."""
+    import numpy as np
+
+    from vision.dice_set import DiceSet
+    emb, values, groups = [], [], []
+    for g, (value, v) in enumerate(examples):
+        v = np.asarray(v, np.float32) / np.linalg.norm(v)
+        emb += [v] * 5
+        values += [value] * 5
+        groups += [g] * 5
+    n = len(examples)
+    return DiceSet.build(np.array(emb), values, groups, np.zeros((0, 3), np.float32), np.zeros((n, 3)),
+                         np.zeros((n, 3)), [None] * n)
+
+
+def test_a_photo_that_pulls_another_face_s_photo_to_its_own_is_refused():
+    """Read right itself, the new photo of a 1 sits nearer a photo of the 2 than the other 2 does:
+    with it, that 2 would be read as a 1."""
+    before = [(1, (1, 0, 0)), (1, (1, 0.01, 0)), (2, (0, 1, 0)), (2, (0, 0.5, 0.866))]
+    after = before + [(1, (0.8, 0.6, 0))]
+    assert _set(after).read_by_the_others()[4] == 1
+    problem = teaching_problem(_set(before), _set(after), 4)
+    assert problem is not None and "1 photo(s) of 2 taught before would be read as 1" in problem
