@@ -11,6 +11,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from companion.reader import Vision
 from companion.teaching import crop_problem, locate_die
 from vision.special_dice import HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces, render_special_scene
 
@@ -30,6 +31,7 @@ def close_up(design, face, seed, colour=None):
 
 def main() -> None:
     out: dict[str, list] = {"close-up": [], "blurred 3 px": [], "blurred 4 px": [], "whole table": []}
+    detector = Vision().detector()
     for k, d in enumerate(SEEN_DESIGNS + HELD_OUT_DESIGNS):
         for i in range(8):
             face = design_faces(d)[i % len(design_faces(d))]
@@ -39,7 +41,7 @@ def main() -> None:
             for name, im in (("close-up", img), ("blurred 3 px", cv2.GaussianBlur(img, (0, 0), 3.0)),
                              ("blurred 4 px", cv2.GaussianBlur(img, (0, 0), 4.0)), ("whole table", table)):
                 im = cv2.imdecode(cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
-                out[name].append(crop_problem(im, locate_die(im)))
+                out[name].append(crop_problem(im, locate_die(im), detector))
     for name, problems in out.items():
         why = Counter((p or "taken").split(":")[0] for p in problems)
         print(f"{name}: {sum(p is not None for p in problems)} of {len(problems)} refused; {dict(why)}")

@@ -38,7 +38,7 @@ from .bodies import BadJson, parse_json
 from .bounded import Bounded
 from .db import database, get_store, release_store
 from .reasons import explain, translate, translate_score
-from .reader import BadFrame, ReaderUnavailable, TableReader, decode_frame
+from .reader import BadFrame, ReaderUnavailable, Superseded, TableReader, decode_frame
 from .store import AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -629,7 +629,8 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
             r = TableReader(palette, faces, current_app.config["SETTLE_FRAMES"], reader=taught)
         else:
             make = current_app.config.get("READER_FACTORY") or functools.partial(
-                TableReader, body_colours=body_colours(game_name, spec) is not None)
+                TableReader, body_colours=body_colours(game_name, spec) is not None,
+                vision=current_app.extensions["vision"])
             r = make(palette, faces, current_app.config["SETTLE_FRAMES"])
         if calibration is not None:   # colours named by the table's own dice (teaching page)
             r.calibrate(calibration)
@@ -742,25 +743,43 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     """Decode, read and settle one frame of a table. A bad frame is refused (400) with the
     last settled reading, which it does not change.
 
-    `timing` says where the server's time went (ms): `decode` (JPEG/PNG -> pixels),
-    `vision` (vision's reader and tracker; `read` of it the reader alone), `rest` (legal
-    placements, the answer), `server` (all of it, from the request's start).
+    `timing` says where the server's time went (ms): `wait` (for the table's earlier frame to be
+    read), `decode` (JPEG/PNG -> pixels), `vision` (vision's reader and tracker; `read` of it the
+    reader alone), `rest` (legal placements, the answer), `server` (all of it, from the
+    request's start).
 
     `still`: the frame is a picture of a slideshow (the demo pictures): a picture other than the
-    last one read is a new view, not a moved camera (`TableReader.feed`)."""
+    last one read is a new view, not a moved camera (`TableReader.feed`).
+
+    A table's frames are decoded and read one at a time (`TableReader.feed_frame`); a frame that
+    waits while a newer frame of the same table comes is neither decoded nor read: it is answered
+    at once, 200 with `superseded: true` and state "superseded" (no dice; the page keeps what it
+    shows). It is no error: the phone sent nothing wrong, and the newer frame's answer follows.
+    Without vision's models the frame is still checked (400 when bad), then answered 503."""
     t0 = time.perf_counter()
+    times: dict[str, float] = {}
+
+    def decode():
+        times["turn"] = time.perf_counter()
+        try:
+            image = decode_frame(data)
+        except BadFrame as exc:
+            known = current_app.extensions["readers"].get(rec.code)
+            last = known.settled if known else None
+            raise ApiError(400, str(exc), last=None if last is None else
+                           [d.to_json() for d in last.dice]) from None
+        times["decoded"] = time.perf_counter()
+        return image
+
     try:
-        image = decode_frame(data)
-    except BadFrame as exc:
-        known = current_app.extensions["readers"].get(rec.code)
-        last = known.settled if known else None
-        raise ApiError(400, str(exc), last=None if last is None else
-                       [d.to_json() for d in last.dice]) from None
-    t_decoded = time.perf_counter()
-    try:
-        reading, settled = _table_reader(rec, table.game.name).feed(image, still=data if still else None)
+        reader = _table_reader(rec, table.game.name)
     except ReaderUnavailable as exc:
+        image = decode()
         raise ApiError(503, str(exc), width=image.shape[1], height=image.shape[0]) from None
+    try:
+        reading, settled = reader.feed_frame(decode, still=data if still else None)
+    except Superseded:      # a newer frame of this table is read instead: this one says nothing
+        return {"superseded": True, "dice": [], "settled": False, "state": "superseded"}
     t_read = time.perf_counter()
     out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
            "state": reading.state, "width": reading.width, "height": reading.height,
@@ -781,8 +800,9 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
         out = dict(out, problem=translate(out["problem"], lang()))
     t_end = time.perf_counter()
     start = g.get("t_start", t0)
-    out["timing"] = {"decode": round((t_decoded - t0) * 1000, 2),
-                     "vision": round((t_read - t_decoded) * 1000, 2),
+    out["timing"] = {"wait": round((times["turn"] - t0) * 1000, 2),
+                     "decode": round((times["decoded"] - times["turn"]) * 1000, 2),
+                     "vision": round((t_read - times["decoded"]) * 1000, 2),
                      "read": round(reading.read_ms, 2),
                      "rest": round((t_end - t_read) * 1000, 2),
                      "server": round((t_end - start) * 1000, 2)}

@@ -49,9 +49,10 @@ def create_app(config: Mapping[str, Any] | None = None,
     app.extensions["broker"] = open_broker(app.config["REDIS_URL"], app.config["SSE_HEARTBEAT"])
     app.extensions["readers"] = Bounded(READERS_KEPT)   # table code -> reader.TableReader
 
-    from . import api, pages, security
+    from . import api, pages, reader, security
     from .reasons import translate
     security.init_app(app)
+    reader.init_app(app)   # the camera's models, loaded now (not on the first frame)
     api.init_app(app)
     app.register_blueprint(pages.bp)
 

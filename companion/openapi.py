@@ -69,11 +69,13 @@ SCHEMAS: dict[str, dict] = {
                 seat=_nullable(INT), creator=BOOL, can_roll=BOOL,
                 writes_for={"type": "array", "items": INT}, stand_in=_nullable(INT),
                 seats=ANY_OBJ)),
-    "Reading": _obj(("dice", "settled", "state", "width", "height"),
+    # a frame superseded by a newer one of its table (`superseded`) is not read: no size
+    "Reading": _obj(("dice", "settled", "state"),
                     dice={"type": "array", "items": _obj(
                         ("face", "box", "confidence"), colour=_nullable(STR), face=FACE,
                         box={"type": "array", "items": NUM}, confidence=NUM)},
                     settled=BOOL, state=STR, width=INT, height=INT, elapsed_ms=NUM,
+                    superseded=BOOL,
                     roll=STR, problem=_nullable(STR), legal={"type": "array", "items": STR},
                     timing=ANY_OBJ),
     "Camera": _obj(("source",), source=_nullable(STR), demo=BOOL, picture=INT, pictures=INT),

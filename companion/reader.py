@@ -2,20 +2,22 @@
 
 `decode_frame` checks an uploaded frame (JPEG/PNG bytes) and raises `BadFrame` with a
 message for anything that is not a readable image. The image goes to vision's
-`DiceReader` (`vision.pipeline`) when vision has one and its model is there; otherwise
-`ReaderUnavailable` ("camera reading unavailable") is raised, and the table is played by
-tapping the dice in.
+`DiceReader` (`vision.pipeline`), built by the app's `Vision` (its model sessions, loaded at
+start); without a model `ReaderUnavailable` ("camera reading unavailable") is raised, and the
+table is played by tapping the dice in.
 
 `TableReader` turns the frames of one table into settled rolls: with vision's
 `StreamTracker` when vision has it, else with `Settler` (the same dice in `frames`
 consecutive readings). It keeps the last settled reading, so a corrupt frame in between
-changes nothing.
+changes nothing. Tables read in parallel; a table's frames one at a time, a waiting frame
+`Superseded` by a newer one of the same table.
 """
 from __future__ import annotations
 
 import importlib
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
@@ -88,45 +90,72 @@ def decode_frame(data: bytes, what: str = "frame"):
     return image
 
 
-_READERS: dict[tuple, Any] = {}
-_SESSION: list = []
-_DETECTOR: list = []  # the die detector's session, shared the same way
-_VISION_LOCK = threading.Lock()
+class Vision:
+    """The camera readers of one app: vision's face-reader and die-detector sessions, loaded
+    once (`load`, which the app factory calls at start so that no frame waits for a model), and
+    the `DiceReader`s built on them, one per (palette, faces, tier), at most `kept` of them
+    (least recently used dropped). `ReaderUnavailable` when vision has no reader or no model:
+    the server runs on without the camera.
 
+    `threads`: onnxruntime's threads per model run. Tables' frames are read in parallel by the
+    server's request threads, so one each by default: 4 threads reading one 640x480 frame each
+    at once read 315 frames/s with one onnxruntime thread a run and 254/s with its default (two
+    on the 2-core machine), 27 Nov 2026. `loaders` (face reader, detector) load the sessions
+    (tests inject their own); `loads` counts the loads."""
 
-def detector():
-    """vision's die detector (`DieDetector`) on the shared detector session."""
-    with _VISION_LOCK:
-        detect = importlib.import_module("vision.detect")
-        if not _DETECTOR:
-            _DETECTOR.append(detect.load_detector())
-        return detect.DieDetector(_DETECTOR[0])
+    def __init__(self, kept: int = 16, threads: int | None = 1, loaders=None) -> None:
+        from .bounded import Bounded
+        self.threads = threads
+        self.loaders = loaders
+        self.loads = 0
+        self._sessions: tuple | None = None     # (face reader, detector)
+        self._readers: Bounded = Bounded(kept)
+        self._lock = threading.Lock()
 
+    def load(self) -> tuple:
+        """(face-reader session, detector session), loaded on the first call only;
+        `ReaderUnavailable` (with the reason) when vision or a model is missing."""
+        with self._lock:
+            if self._sessions is None:
+                try:
+                    face, detect = self.loaders or _model_loaders(self.threads)
+                    self._sessions = (face(), detect())
+                except (FileNotFoundError, OSError, RuntimeError, ImportError) as exc:
+                    raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
+                self.loads += 1
+            return self._sessions
 
-def vision_reader(palette: Sequence[str | None], faces: Sequence[int], settled: bool = False):
-    """vision's `DiceReader` for this palette and these faces, built once each (they share
-    one face-reader session and one detector session); `ReaderUnavailable` when vision has no
-    reader or no model. Two tiers: a camera frame's (`settled=False`) must be cheap; a settled
-    roll's (`settled=True`) is read once and must be right."""
-    key = (tuple(str(c) for c in palette), tuple(faces), settled)
-    with _VISION_LOCK:
-        reader = _READERS.get(key)
-        if reader is not None:
-            return reader
-        try:
-            pipeline = importlib.import_module("vision.pipeline")
-            colour = importlib.import_module("vision.colour")
-            read = importlib.import_module("vision.read")
-        except ImportError as exc:
-            raise ReaderUnavailable(f"camera reading unavailable: vision has no reader "
-                                    f"({exc})") from None
-        try:
-            if not _SESSION:
-                _SESSION.append(read.load_session())
-            if not _DETECTOR:
-                _DETECTOR.append(importlib.import_module("vision.detect").load_detector())
-        except (FileNotFoundError, OSError, RuntimeError, ImportError) as exc:
-            raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
+    def warm(self) -> None:
+        """Read one drawn frame (two dice on a green cloth) as a table's frames are read, so
+        that the first frame a phone sends pays for no first run (imports, OpenCV's colour
+        tables, onnxruntime's first runs): with the models loaded but nothing warmed, a first
+        frame took 112-168 ms in the server against ~10 ms for the next ones (27 Nov 2026)."""
+        import cv2
+        import numpy as np
+        image = np.full((480, 640, 3), (60, 110, 60), np.uint8)
+        for x, y, body in ((200, 200, (40, 140, 240)), (380, 220, (40, 220, 240))):
+            cv2.rectangle(image, (x, y), (x + 70, y + 70), body, -1)
+            for pip in (18, 35, 52):
+                cv2.circle(image, (x + pip, y + pip), 6, (20, 20, 20), -1)
+        frame = cv2.imencode(".jpg", image)[1].tobytes()
+        TableReader(("orange", "yellow"), range(1, 7), frames=1, vision=self).feed(
+            decode_frame(frame))
+
+    def detector(self):
+        """vision's die detector (`DieDetector`) on this app's detector session."""
+        from vision.detect import DieDetector
+        return DieDetector(self.load()[1])
+
+    def reader(self, palette: Sequence[str | None], faces: Sequence[int], settled: bool = False):
+        """vision's `DiceReader` for this palette and these faces, built once each on the shared
+        sessions. Two tiers: a camera frame's (`settled=False`) must be cheap; a settled roll's
+        (`settled=True`) is read once and must be right."""
+        key = (tuple(str(c) for c in palette), tuple(faces), settled)
+        return self._readers.get_or_make(key, lambda: self._build(palette, faces, settled))
+
+    def _build(self, palette, faces, settled: bool):
+        session, detector_session = self.load()
+        from vision import colour, pipeline
         pal = game_palette(palette, colour)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
         # already read surely; the tracker's vote over several frames does that job, and a frame
@@ -134,16 +163,39 @@ def vision_reader(palette: Sequence[str | None], faces: Sequence[int], settled: 
         # four quarter turns (the `read` command's reader). Neither draws the dice's rotated
         # outlines, which nothing on the table's page shows (~0.25 ms a die)
         fast = {} if settled else {"turns": False, "skip_sure_duplicates": True}
-        reader = pipeline.DiceReader(_SESSION[0], palette=pal, faces=tuple(faces),
-                                     detector_session=_DETECTOR[0], outlines=False, **fast)
-        _READERS[key] = reader
-        return reader
+        return pipeline.DiceReader(session, palette=pal, faces=tuple(faces),
+                                   detector_session=detector_session, outlines=False, **fast)
+
+
+def init_app(app) -> Vision:
+    """The app's camera readers (`app.extensions["vision"]`), their models loaded and run once
+    now unless `VISION_AT_START` is false (then on the first frame). A missing model does not
+    stop the app: each frame is then answered "camera reading unavailable" (503) with the
+    reason."""
+    app.config.setdefault("VISION_AT_START", True)
+    app.config.setdefault("VISION_THREADS", 1)
+    vision = app.extensions["vision"] = Vision(threads=app.config["VISION_THREADS"])
+    if app.config["VISION_AT_START"]:
+        try:
+            vision.load()
+            vision.warm()
+        except ReaderUnavailable:
+            pass
+    return vision
+
+
+def _model_loaders(threads: int | None) -> tuple:
+    """The shipped models' loaders: (face reader, detector)."""
+    from vision import detect, read
+    return (lambda: read.load_session(threads=threads),
+            lambda: detect.load_detector(threads=threads))
 
 
 def game_palette(palette: Sequence[str | None], colour=None):
     """vision's palette for a game's dice colours: the game's own colours when vision knows
     them all (Qwinto, twenty one: one die per colour), else the general palette."""
-    colour = colour or importlib.import_module("vision.colour")
+    if colour is None:
+        from vision import colour
     named = [c for c in palette if c]
     general = colour.GENERAL
     known = {name for name, _ in general.colours}
@@ -160,7 +212,8 @@ def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> S
     return SeenDie(d.colour if coloured else None, face, tuple(int(v) for v in d.box), conf)
 
 
-STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}  # vision's tracker -> the API's
+# vision's tracker's states -> the API's
+STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}
 
 # A colour is shown only when the reader is sure of it; else the die is shown without one ("?")
 # and the player taps its colour. vision's confidence is its softmax share among the game's own
@@ -178,13 +231,52 @@ def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
     general palette names otherwise."""
     general: Sequence[str | None] = [d.colour for d in dice]
     if body and dice:
-        colour = importlib.import_module("vision.colour")
+        from vision import colour
         # named as the reader names them: the photo's white first (vision.colour.scene_white)
-        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box) for d in dice])
+        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box)
+                                                    for d in dice])
         general = colour.name_colour(measured, colour.GENERAL)[0]
     return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
                  else SeenDie(None, d.face, d.box, d.confidence)
                  for d, share, seen in zip(dice, shares, general))
+
+
+class Superseded(RuntimeError):
+    """A newer frame of the same table came while this one waited: it is not read."""
+
+
+class Turns:
+    """One at a time, newest first: `take()` waits while another holder reads, and raises
+    `Superseded` at once when a newer `take()` arrives meanwhile (so at most one frame of a
+    table waits, and it is the newest)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._busy = False
+        self._newest = 0
+
+    @property
+    def taken(self) -> int:
+        """How many turns were asked for so far."""
+        return self._newest
+
+    @contextmanager
+    def take(self):
+        with self._cond:
+            self._newest += 1
+            mine = self._newest
+            self._cond.notify_all()            # an older waiter is superseded now
+            while self._busy and mine == self._newest:
+                self._cond.wait()
+            if mine != self._newest:
+                raise Superseded("a newer frame of this table came meanwhile")
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
 
 
 class TableReader:
@@ -200,7 +292,7 @@ class TableReader:
 
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
                  frames: int = 3, reader=None, body_colours: bool = False,
-                 settled_reader=None) -> None:
+                 settled_reader=None, vision: Vision | None = None) -> None:
         self.faces = list(faces)
         # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
         # vision's general palette before they are shown (`sure_colours`); once the table names
@@ -210,12 +302,15 @@ class TableReader:
         self.words = [f for f in faces if not isinstance(f, int)]
         numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
         self.coloured = any(palette)
-        self.reader = reader or vision_reader(palette if self.coloured else (), numbers)
+        if reader is None and vision is None:
+            raise TypeError("a TableReader reads with `reader` or with the app's `vision`")
+        colours = palette if self.coloured else ()
+        self.reader = reader or vision.reader(colours, numbers)
         self.settled_reader = settled_reader or (
-            reader if reader is not None else vision_reader(palette if self.coloured else (), numbers, True))
+            reader if reader is not None else vision.reader(colours, numbers, True))
         self.last = None           # the per-frame result the tracker saw last
         self.read_ms = 0.0         # how long the reader took on the last frame
-        self.lock = threading.Lock()
+        self.turn = Turns()        # one frame read at a time; a waiting frame a newer one replaces
         self.settled: Reading | None = None
         self.clock = time.monotonic  # frames' times (tests inject a fake clock)
         self.last_still: bytes | None = None  # the slideshow picture read last (see feed)
@@ -265,13 +360,24 @@ class TableReader:
             return tuple(voted), 0.0
         t0 = time.perf_counter()
         dice = tuple(self.settled_reader(image).dice)
-        return (dice if len(dice) == len(voted) else tuple(voted)), (time.perf_counter() - t0) * 1000
+        ms = (time.perf_counter() - t0) * 1000
+        return (dice if len(dice) == len(voted) else tuple(voted)), ms
 
     def feed(self, image, still: bytes | None = None) -> tuple[Reading, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
         the last settled reading. `still`: the frame's bytes when it is a picture of a slideshow
-        (the demo pictures): a picture other than the last one is a new view, not a moved camera."""
-        with self.lock:
+        (the demo pictures): a picture other than the last one is a new view, not a moved camera.
+
+        The table's frames are read one at a time, in the order they came; `Superseded` when a
+        newer frame of the table came while this one waited its turn (it is not read: the
+        tracker goes by the newest view, and a phone waits for no stale answer)."""
+        return self.feed_frame(lambda: image, still)
+
+    def feed_frame(self, decode, still: bytes | None = None) -> tuple[Reading, bool]:
+        """`feed` of the image `decode()` gives, called in the table's turn: a frame superseded
+        while it waits is not decoded either (what `decode` raises goes to the caller)."""
+        with self.turn.take():
+            image = decode()
             if still is not None and still != self.last_still:
                 self._new_view()
                 self.last_still = still
@@ -289,7 +395,8 @@ class TableReader:
                 if roll is not None and roll.dice:
                     dice, settled_ms = self._read_settled(image, roll.dice)
                     self.settled = Reading(self._seen(image, dice), w, h,
-                                           (time.perf_counter() - t0) * 1000, self.read_ms + settled_ms)
+                                           (time.perf_counter() - t0) * 1000,
+                                           self.read_ms + settled_ms)
                     return self.settled, True
                 return reading, False
             result = self._read(image)

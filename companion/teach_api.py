@@ -33,7 +33,7 @@ from . import teaching as T
 from .api import ApiError, bp, body_json, viewer
 from .bounded import Bounded
 from .db import get_store
-from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette, vision_reader
+from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette
 from .store import TableRecord
 
 
@@ -97,6 +97,14 @@ def teach_progress(code: str):
     return _answer(get_store().table_record(code))
 
 
+def _detector():
+    """The app's die detector (None without a model: the photo's crop is judged without it)."""
+    try:
+        return current_app.extensions["vision"].detector()
+    except ReaderUnavailable:
+        return None
+
+
 @bp.post("/tables/<code>/teach")
 def teach_example(code: str):
     store = get_store()
@@ -110,7 +118,7 @@ def teach_example(code: str):
     except (T.TeachError, BadFrame) as exc:
         raise ApiError(400, str(exc)) from None
     box = T.locate_die(image)
-    problem = T.crop_problem(image, box)
+    problem = T.crop_problem(image, box, _detector())
     if problem is not None:     # a photo of the table, a tiny or a blurred die: nothing written
         raise ApiError(422, problem)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
@@ -190,7 +198,8 @@ def teach_colour_photo(code: str):
     spec = G.dice_spec(rec.game)
     faces = sorted({f for c in spec["colours"] for f in c["faces"] if isinstance(f, int)})
     try:
-        boxes, names = T.read_colour_photo(image, vision_reader(colours, faces, settled=True))
+        boxes, names = T.read_colour_photo(image, current_app.extensions["vision"].reader(
+            colours, faces, settled=True))
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     if not boxes:

@@ -231,17 +231,19 @@ MIN_SIDE = 40       # px: the die's side in the photo
 MIN_SHARE = 0.15    # a die the detector finds, as a share of the photo's shorter side
 
 
-def crop_problem(bgr, box) -> str | None:
+def crop_problem(bgr, box, detector=None) -> str | None:
     """Why the crop `box` of a teaching photo is no sample of a die (None: it is one): no die in
-    the middle of the photo (`locate_die` found none, and vision's detector finds no die of at
-    least 15 % of the photo's shorter side either), a die under 40 px, or a blurred crop (the
-    variance of the Laplacian of the die's crop, at most 96 px, under 20). Measured on renders of
-    the nine special designs, 8 photos each: `python bench/web_teach_crops.py`."""
+    the middle of the photo (`locate_die` found none, and `detector`, vision's die detector,
+    finds no die of at least 15 % of the photo's shorter side either; None: none is asked), a
+    die under 40 px, or a blurred crop (the variance of the Laplacian of the die's crop, at most
+    96 px, under 20). Measured on renders of the nine special designs, 8 photos each:
+    `python bench/web_teach_crops.py`."""
     import cv2
 
     from vision.read import CONTEXT, crop_square
     h, w = bgr.shape[:2]
-    seen = _detected_sides(bgr) if tuple(box) == (0, 0, w, h) else None
+    seen = (_detected_sides(bgr, detector) if tuple(box) == (0, 0, w, h) and detector
+            else None)
     big = [s for s in seen or () if s >= MIN_SHARE * min(h, w)]
     if tuple(box) == (0, 0, w, h) and seen is not None and not big:
         return ("no die in the middle of the photo: hold the phone close over one die, with "
@@ -257,14 +259,9 @@ def crop_problem(bgr, box) -> str | None:
     return None
 
 
-def _detected_sides(bgr) -> list[int] | None:
-    """The sides of the dice vision's detector finds in the photo (None: no detector)."""
-    try:
-        from .reader import detector
-        boxes = detector()(bgr).boxes
-    except (ImportError, FileNotFoundError, OSError, RuntimeError):
-        return None
-    return [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
+def _detected_sides(bgr, detector) -> list[int]:
+    """The sides of the dice `detector` finds in the photo."""
+    return [max(b[2] - b[0], b[3] - b[1]) for b in detector(bgr).boxes]
 
 
 def thumbnail(bgr, box, side: int = 96) -> bytes:

@@ -43,6 +43,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
+    vision = None
     for name, design, seed, faces, colours in PICTURES:
         scene = render(design, seed, faces, colours)
         path = HERE / name
@@ -51,12 +52,13 @@ def main() -> None:
         print(f"{name}: {design}, seed {seed}, {path.stat().st_size} bytes, drawn {drawn}")
         if args.check:
             from companion import games as G
-            from companion.reader import TableReader
+            from companion.reader import TableReader, Vision
+            vision = vision or Vision()     # the models loaded once
             game = name.rsplit("_", 1)[0]
             spec = G.dice_spec(game)
             palette = [c["colour"] for c in spec["colours"]]
             faces_all = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
-            reading, _ = TableReader(palette, faces_all, frames=1).feed(scene.image)
+            reading, _ = TableReader(palette, faces_all, frames=1, vision=vision).feed(scene.image)
             print("  read:", sorted(((d.colour, d.face) for d in reading.dice), key=str))
 
 

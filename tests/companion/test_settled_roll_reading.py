@@ -65,8 +65,9 @@ def test_the_two_tiers_are_built_differently(monkeypatch):
     pytest.importorskip("onnxruntime")
     from companion import reader as R
     try:
-        fast = R.vision_reader(("orange", "yellow"), (1, 2, 3, 4, 5, 6))
-        careful = R.vision_reader(("orange", "yellow"), (1, 2, 3, 4, 5, 6), settled=True)
+        vision = R.Vision()
+        fast = vision.reader(("orange", "yellow"), (1, 2, 3, 4, 5, 6))
+        careful = vision.reader(("orange", "yellow"), (1, 2, 3, 4, 5, 6), settled=True)
     except R.ReaderUnavailable as exc:
         pytest.skip(str(exc))
     assert (fast.turns, fast.skip_sure_duplicates) == (False, True)

@@ -704,12 +704,13 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.pipeline", reason="vision has no pipeline")
     from vision.synth import render_scene
+    from vision.detect import load_detector
     from companion import reader as R
-    monkeypatch.setattr(R, "_SESSION", [_EverythingIsAThree()])
-    monkeypatch.setattr(R, "_READERS", {})
+    vision = R.Vision(loaders=(_EverythingIsAThree, load_detector))
     scene = render_scene(np.random.default_rng(3), size=(480, 640), n_dice=3,
                          colours=["orange", "yellow", "purple"])
-    table = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3)
+    table = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,
+                          vision=vision)
     results = [table.feed(scene.image) for _ in range(6)]
     settled = [reading for reading, done in results if done]
     assert len(settled) == 1
@@ -718,7 +719,7 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     assert {d.colour for d in dice} <= {"orange", "yellow", "purple"}
     assert all(len(d.box) == 4 and 0 <= d.confidence <= 1 for d in dice)
     # Kuh Vadis: no colours, and the cow stands where a 6 would be
-    cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1)
+    cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1, vision=vision)
     monkeypatch.setattr(_EverythingIsAThree, "run", lambda self, o, feeds: [np.tile(
         np.array([-5, 0, 0, 0, 0, 0, 9], np.float32), (len(next(iter(feeds.values()))), 1))])
     reading, _ = cows.feed(scene.image)
