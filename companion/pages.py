@@ -28,7 +28,8 @@ bp = Blueprint("pages", __name__)
 
 
 @bp.before_app_request
-def _language() -> None:
+def set_language() -> None:
+    """The request's language (`g.lang`) and the pages' strings in it (`g.T`)."""
     g.lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
                            request.accept_languages)
     g.T = strings(g.lang)

@@ -59,6 +59,8 @@ def init_app(app: Flask) -> None:
         if cross_site(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
                       request.host):
             message = "refused: this request comes from a page of another site"
+            from .pages import set_language
+            set_language()          # this runs before the pages' own step that sets it
             if request.path.startswith("/api/"):
                 from .api import error_body
                 return jsonify(error_body(message)), 403
