@@ -1,5 +1,25 @@
 """The server-rendered pages, the QR codes, the static assets and the language switch."""
+import posixpath
+import re
+
 import pytest
+
+
+def _page_modules(client) -> dict[str, str]:
+    """Every script module the pages load (app.js and what it imports, statically or on
+    demand), by path: each served from here with a JavaScript type."""
+    found, todo = {}, ["/static/app.js"]
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        r = client.get(path)
+        assert r.status_code == 200 and "javascript" in r.content_type, path
+        found[path] = r.get_data(as_text=True)
+        for name in re.findall(r"""(?:from|import\()\s*["']([^"']+)["']""", found[path]):
+            assert name.startswith("."), (path, name)      # local, relative: no CDN
+            todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(path), name)))
+    return found
 
 
 class TestPages:
@@ -60,11 +80,23 @@ class TestPages:
         assert r.status_code == 200 and 'data-page="check"' in r.get_data(as_text=True)
 
     def test_static_assets_are_local(self, client):
-        js = client.get("/static/app.js")
-        assert js.status_code == 200 and "EventSource" in js.get_data(as_text=True)
-        assert "setInterval(refresh" not in js.get_data(as_text=True)   # no polling loop
+        modules = _page_modules(client)
+        assert {"/static/app.js", "/static/js/pages/sheet.js", "/static/js/live.js"} <= \
+            set(modules)
+        text = "\n".join(modules.values())
+        assert "EventSource" in text
+        assert "setInterval(refresh" not in text   # no polling loop
         assert client.get("/static/app.css").status_code == 200
         assert client.get("/static/icon.svg").status_code == 200
+
+    def test_the_scripts_are_modules_of_short_lines_that_parse_no_mark(self, client):
+        """The pages' script: ES modules served as they are, one per page and the parts they
+        share, lines within 100 columns; placements come as data, so no module reads a mark's
+        text (ROW VALUE @ COLUMN)."""
+        for path, text in _page_modules(client).items():
+            long = [i for i, line in enumerate(text.splitlines(), 1) if len(line) > 100]
+            assert not long, (path, long)
+            assert "@(\\d+)" not in text and "parseMark" not in text, path
 
     def test_phone_viewport(self, client):
         assert 'name="viewport" content="width=device-width' in client.get("/").get_data(

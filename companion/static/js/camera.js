@@ -1,0 +1,172 @@
+/* The camera box of the table view: the phone's rear camera posting JPEG frames, or the
+ * server's own camera (or demo pictures), with the dice read drawn over the picture. */
+import { T, el } from "./dom.js";
+import { api } from "./api.js";
+
+let cam = null;             // the phone camera while it runs: {stream, timer, busy}
+let readingShown = null;    // shows a reading another page sent (`onReading`)
+
+/* a reading from the table's event stream (another page's camera) */
+export function onReading(data) { if (readingShown) readingShown(data); }
+
+/* the frame's dice lie where the settled reading's lay (a frame with no dice read says
+ * nothing) */
+function sameDice(dice, reading) {
+  if (!reading || !dice.length) return true;
+  if (dice.length !== reading.dice.length) return false;
+  const centre = b => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0]];
+  return dice.every(d => reading.dice.some(r => {
+    const [x, y, w] = centre(d.box), [u, v] = centre(r.box);
+    return Math.hypot(x - u, y - v) < w / 2;
+  }));
+}
+
+export function camera(box, state, code) {
+  if (!state.me.can_roll || state.is_over) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  if (box.dataset.ready) return;
+  box.dataset.ready = "1";
+  // no empty video box before the camera starts (an unstarted video is 150 px of nothing)
+  const video = el("video", { playsinline: true, muted: true, autoplay: true, class: "hidden" });
+  const canvas = el("canvas", { class: "overlay" });
+  const status = el("p", { class: "note", id: "camera-status" });
+  const startBtn = el("button", { type: "button", id: "start-camera" }, T.start_camera);
+  const useBtn = el("button", { type: "button", class: "secondary hidden", id: "use-reading" },
+    T.use_reading);
+  let lastReading = null, restingOn = false;
+  box.append(el("h2", {}, T.camera), el("div", { class: "camera" }, video, canvas), status,
+    el("div", { class: "actions" }, startBtn, useBtn));
+  useBtn.onclick = () => {
+    if (!lastReading || !window.fillRoll) return;
+    window.fillRoll(lastReading.dice.map(d =>
+      ({ colour: d.colour, face: d.face, confidence: d.confidence })));
+  };
+  // one picture at a time under the overlay: the phone's camera or the table camera's
+  let serverImg = null, stopServerCam = () => {};
+  startBtn.onclick = async () => {
+    if (cam) { stop(); return; }
+    stopServerCam();
+    if (serverImg) serverImg.classList.add("hidden");
+    video.classList.remove("hidden");
+    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      // a plain HTTP page: the camera works at the server's HTTPS address (the same page there)
+      const secure = document.body.dataset.secureUrl;
+      video.classList.add("hidden");
+      if (serverImg) serverImg.classList.remove("hidden");
+      status.replaceChildren(...(secure ? [T.https_note + " ",
+        el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] : [T.https_off]));
+      return;
+    }
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: false, video: {
+        facingMode: { ideal: "environment" }, width: { ideal: 640 }, height: { ideal: 480 } } });
+      video.srcObject = stream;
+      cam = { stream, timer: setInterval(send, 400), busy: false };
+      startBtn.textContent = T.stop_camera;
+    } catch (e) { status.textContent = e.message; }
+  };
+  function stop() {
+    clearInterval(cam.timer); cam.stream.getTracks().forEach(t => t.stop()); cam = null;
+    startBtn.textContent = T.start_camera;
+    canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+    restingOn = false;
+    video.classList.add("hidden");
+    if (serverImg) serverImg.classList.remove("hidden");
+  }
+  const grab = document.createElement("canvas");
+  async function send() {
+    if (!cam || cam.busy || !video.videoWidth) return;
+    cam.busy = true;
+    grab.width = video.videoWidth; grab.height = video.videoHeight;
+    grab.getContext("2d").drawImage(video, 0, 0);
+    const blob = await new Promise(r => grab.toBlob(r, "image/jpeg", 0.8));
+    try {
+      const resp = await fetch("/api/tables/" + code + "/frame",
+        { method: "POST", body: blob, headers: { "Content-Type": "image/jpeg" } });
+      const data = await resp.json();
+      if (resp.status === 503) { status.textContent = T.camera_unavailable; stop(); }
+      else if (!resp.ok) status.textContent = data.error;
+      else show(data);
+    } catch (e) { status.textContent = e.message; }
+    if (cam) cam.busy = false;
+  }
+  function show(data) {
+    // a frame not read because a newer one came meanwhile says nothing: what is shown stays
+    if (data.superseded) return;
+    // a settled roll stays shown, labelled, until something moves again: the frames after it
+    // are the same dice lying still, not a new roll
+    if (data.settled) { restingOn = true; lastReading = data; useBtn.classList.remove("hidden"); }
+    else if (data.state === "moving" || data.state === "covered" ||
+             !sameDice(data.dice, lastReading)) restingOn = false;
+    // still again where the settled roll lay: the tracker takes it for that roll (not a new one)
+    else if (data.state === "reading" && data.dice.length && lastReading) restingOn = true;
+    const drawn = restingOn && lastReading ? lastReading : data;
+    canvas.width = data.width; canvas.height = data.height;
+    const g = canvas.getContext("2d");
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    g.lineWidth = 3; g.font = "bold 20px sans-serif";
+    const coloured = state.game.dice.colours.some(c => c.colour);
+    for (const d of drawn.dice) {
+      const [x0, y0, x1, y1] = d.box;
+      g.strokeStyle = restingOn ? "#1a7f37" : "#d4a106";
+      g.strokeRect(x0, y0, x1 - x0, y1 - y0);
+      // values are shown only once the dice have settled; a colour the reader was not sure of
+      // is not named: "?"
+      const name = d.colour ? (T[d.colour] || d.colour) : coloured ? "?" : "";
+      if (restingOn) {
+        g.fillStyle = "#fff";
+        g.fillText(name + " " + d.face + " " + Math.round(d.confidence * 100) + "%",
+          x0, Math.max(18, y0 - 4));
+      }
+    }
+    status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :
+      data.state === "covered" ? T.camera_covered : T.settling;
+  }
+  readingShown = data => { if (!cam && !serverCam) show(data); };
+  // the server's own camera (or the demo: pictures of this table's game, each kept until the
+  // next is asked for), read by the server at 2 frames/s
+  let serverCam = null;
+  const describe = info => info.pictures ?
+    T.demo_picture.replace("{i}", info.picture).replace("{n}", info.pictures) : info.source;
+  api("GET", "/api/camera?table=" + code).then(info => {
+    if (!info.source) return;
+    const img = el("img", { src: "/api/camera.mjpg?table=" + code, alt: describe(info),
+      id: "server-camera" });
+    serverImg = img;
+    const btn = el("button", { type: "button", class: "secondary", id: "read-server-camera" },
+      T.server_camera);
+    stopServerCam = () => {
+      if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); }
+    };
+    box.querySelector(".camera").prepend(img);
+    const caption = el("p", { class: "note", id: "camera-source" }, describe(info));
+    box.querySelector(".camera").after(caption);
+    video.classList.add("hidden");
+    const actions = box.querySelector(".actions");
+    actions.append(btn);
+    const next = async () => {
+      try {
+        const shown = await api("POST", "/api/tables/" + code + "/camera/next");
+        lastReading = null; restingOn = false; useBtn.classList.add("hidden");
+        canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+        img.alt = caption.textContent = describe(shown);
+        status.textContent = "";
+      } catch (e) { status.textContent = e.message; }
+    };
+    if (info.pictures > 1) {
+      actions.append(el("button", { type: "button", class: "secondary", id: "next-picture",
+        onclick: next }, T.next_picture));
+    }
+    btn.onclick = () => {
+      if (serverCam) { stopServerCam(); return; }
+      if (cam) stop();
+      btn.classList.remove("secondary");
+      serverCam = setInterval(async () => {
+        try { show(await api("POST", "/api/tables/" + code + "/camera")); } catch (e) {
+          status.textContent = e.status === 503 ? T.camera_unavailable : e.message;
+          if (e.status === 503) { clearInterval(serverCam); serverCam = null; }
+        }
+      }, 500);
+    };
+  }).catch(() => {});
+}

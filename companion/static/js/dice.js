@@ -1,0 +1,27 @@
+/* Dice as the pages draw them: a face (a number, or a word for a symbol face such as "cow")
+ * on a body of the die's colour. */
+import { T, el } from "./dom.js";
+
+export function faceText(v) {
+  if (typeof v === "string" && /^[a-z]{2,}$/.test(v)) {
+    return el("span", { class: "word" }, T[v] || v);
+  }
+  return v;
+}
+
+/* opts: small, picked, unusual (a face the layout's dice do not usually show), onclick (the
+ * die is a button) */
+export function dieNode(d, opts) {
+  opts = opts || {};
+  const cls = "die" + (d.colour ? " c-" + d.colour : "") + (opts.small ? " small" : "") +
+    (opts.picked ? " picked" : "") + (opts.unusual ? " unusual" : "");
+  const label = (d.colour ? d.colour + " " : "") + d.face;
+  return el(opts.onclick ? "button" : "span",
+    { class: cls, title: label, "aria-label": label, onclick: opts.onclick,
+      type: opts.onclick ? "button" : null, "data-die": (d.colour || "") + ":" + d.face },
+    faceText(d.face));
+}
+
+export function diceRow(dice, small) {
+  return el("div", { class: "dice" }, (dice || []).map(d => dieNode(d, { small })));
+}

@@ -1,0 +1,29 @@
+/* The page's words and the one way the pages make elements.
+ * `T`: the catalogue of the page's words, a JSON data block the server writes into the page
+ * (the Content-Security-Policy allows no inline script). */
+export const T = JSON.parse((document.getElementById("i18n") || {}).textContent || "{}");
+
+export const $ = (sel, root) => (root || document).querySelector(sel);
+
+/* "{name}" in a sentence of the catalogue, filled in */
+export const fill = (text, name) => text.split("{name}").join(name);
+
+/* An element with attributes and children. `on...` attributes are listeners, `text` the text,
+ * `style` is set through the CSSOM (the CSP refuses style attributes); a null, undefined or
+ * false attribute or child is left out (Element.append would write "null"). */
+export function el(tag, attrs, ...kids) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else if (k === "style") node.style.cssText = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return node;
+}

@@ -1,0 +1,163 @@
+/* A sheet drawn from the grid the engine declares (`view`), a score, and placements in words.
+ * Placements and marks come from the server as data (`parts`: text, kind, ordered, marks of
+ * {text, row, col, value, dice}); nothing here reads a mark's text. */
+import { T, el } from "./dom.js";
+import { faceText } from "./dice.js";
+
+/* the field a mark is written in, as the drawn cells name it ("O@2") */
+export const fieldOf = mark => mark.row + "@" + mark.col;
+
+export function specialLabel(kind) { return T[kind] || kind; }
+
+/* An answer as players say it: "orange 7, A 6", "Pass" rather than the engine's notation
+ * "O7@2 A6@0", "pass"; `view` names a row by its colour where the sheet has one. */
+export function answerText(placement, view) {
+  if (placement.kind !== "enter") return specialLabel(placement.kind);
+  return placement.marks.map(m => {
+    const row = view && view.rows && view.rows.find(r => r.label === m.row);
+    const name = row && row.colour ? (T[row.colour] || row.colour) : m.row;
+    return name + " " + (T[m.value] || m.value);
+  }).join(", ");
+}
+
+const empty = v => v === null || v === undefined;
+
+/* One cell of a view. opts.legal: Map field -> [mark texts]; opts.chosen: Set of mark texts;
+ * opts.focus: a field; opts.onCell(cell, field); opts.edit: the cell is an input (check my
+ * paper) calling opts.onInput. */
+function cellNode(cell, opts, style) {
+  const key = cell.row + "@" + cell.col;
+  const cls = ["cell"];
+  if (cell.colour) cls.push("c-" + cell.colour);
+  if (cell.shape === "pentagon") cls.push("pentagon");
+  if (cell.span) cls.push("wide");
+  if (cell.start) cls.push("start");
+  if (cell.value === "X" || cell.value === "O") cls.push("own-" + cell.value);
+  const legal = opts.legal && opts.legal.get(key);
+  if (legal) cls.push("legal");
+  if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
+  if (opts.focus === key) cls.push("chosen");
+  if (cell.value === "x") cls.push("crossed");
+  const shown = empty(cell.value) ? "" : (cell.value === "x" ? "✗" : faceText(cell.value));
+  const kids = [];
+  if (cell.printed && !(cell.start && cell.value)) {
+    const big = !opts.edit && empty(cell.value) ? " big" : "";
+    kids.push(el("span", { class: "printed" + big }, faceText(cell.printed)));
+  }
+  if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
+  if (opts.edit) {
+    kids.push(el("input", { value: cell.value === null ? "" : cell.value,
+      "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
+      oninput: opts.onInput }));
+  } else kids.push(shown);
+  const name = key + (cell.colour ? " " + (T[cell.colour] || cell.colour) : "");
+  return el(opts.onCell ? "button" : "div", {
+    class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
+    "aria-label": name + (shown !== "" ? " = " + cell.value : ""),
+    onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids);
+}
+
+/* `numbers`: the column numbers to write above the grid (a sheet drawn in two halves) */
+function gridOf(rows, columns, opts, labels, numbers) {
+  const grid = el("div", { class: "sheet" + (labels ? "" : " inner"), style: "--cols:" + columns,
+    role: "grid" });
+  const first = labels ? 2 : 1;
+  const top = numbers ? 1 : 0;
+  (numbers || []).forEach((n, i) => grid.append(
+    el("div", { class: "lbl colno", style: "grid-row:1;grid-column:" + (i + first) }, n)));
+  rows.forEach((row, r) => {
+    const line = "grid-row:" + (r + 1 + top);
+    if (labels) grid.append(el("div", { class: "lbl", style: line + ";grid-column:1" }, row.label));
+    row.cells.forEach((cell, i) => {
+      const col = (cell && cell.x) ? cell.x + first - 1 : i + first;
+      const at = line + ";grid-column:" + col + (cell && cell.span ? " / span " + cell.span : "");
+      if (!cell) {
+        grid.append(el("div", { class: "cell gap", style: at, "aria-hidden": "true" }));
+        return;
+      }
+      grid.append(cellNode(cell, opts, at));
+    });
+  });
+  return grid;
+}
+
+/* A view with `ring` (The Choice) draws its first row as a ring of spaces, clockwise from the
+ * top, around the other rows, as on the paper sheet. */
+function ringOf(view, opts) {
+  const spaces = view.rows[0].cells;
+  const n = spaces.length;
+  const size = 12.5;                       // a space's side, % of the ring's width
+  const radius = 50 - size / 2 - 0.5;      // centres of the spaces, % from the middle
+  const box = el("div", { class: "ring-sheet", role: "group" });
+  spaces.forEach((cell, i) => {
+    const a = 2 * Math.PI * i / n - Math.PI / 2;     // clockwise from the top
+    const x = 50 + radius * Math.cos(a) - size / 2, y = 50 + radius * Math.sin(a) - size / 2;
+    box.append(cellNode(cell, opts, "left:" + x.toFixed(2) + "%;top:" + y.toFixed(2) +
+      "%;width:" + size + "%;height:" + size + "%"));
+  });
+  box.append(el("div", { class: "ring-middle" },
+    gridOf(view.rows.slice(1), view.columns, opts, false)));
+  return box;
+}
+
+/* A sheet to tap or type on whose fields would be under a finger's 44 px (Qwinto's 12 columns
+ * on a phone: 25 px) is drawn in two halves, one above the other, each with its column
+ * numbers. */
+const TAP = 44;
+function halves(view, opts) {
+  if (view.ring || !(opts.onCell || opts.edit)) return null;
+  if (view.rows.some(r => r.cells.some(c => c && c.x))) return null;
+  const room = Math.min(window.innerWidth, document.documentElement.clientWidth) - 40;
+  if (room / view.columns >= TAP) return null;
+  const half = Math.ceil(view.columns / 2);
+  return [[0, half], [half, view.columns]].map(([a, b]) => gridOf(
+    view.rows.map(r => Object.assign({}, r, { cells: r.cells.slice(a, b) })), b - a, opts, true,
+    // numbered as the engine's sentences number them
+    Array.from({ length: b - a }, (_, i) => a + i)));
+}
+
+function extraNode(ex, opts) {
+  const label = T[ex.key] || ex.label;
+  if (opts.edit) {
+    return el("label", { class: "extras" }, label, ex.options ?
+      // one of a few (Kuh Vadis: whose move it is)
+      el("select", { "data-extra": ex.key, onchange: opts.onInput },
+        ex.options.map(o => el("option", { value: o, selected: o === ex.value },
+          T[ex.key + "_" + o] || o))) :
+      el("input", { type: "number", min: 0, max: ex.max, value: ex.value,
+        "data-extra": ex.key, style: "width:5rem", oninput: opts.onInput }));
+  }
+  if (ex.options) return null;       // a chosen one is the caption
+  const boxes = [];
+  for (let i = 0; i < ex.max; i++) {
+    const on = i < ex.value;
+    boxes.push(el("span", { class: "box" + (on ? " on" : "") },
+      on ? (ex.points === "" ? "✗" : ex.points) : ""));
+  }
+  return el("div", { class: "extras" }, label + ":", boxes);
+}
+
+/* Draw a view {columns, rows: [{label, colour, cells: [cell|null]}], extras, caption}. */
+export function drawSheet(view, opts) {
+  opts = opts || {};
+  const split = halves(view, opts);
+  // `numbered`: the sheet's words name its columns (Knister's "column 0"): their numbers above
+  const numbers = view.numbered ? Array.from({ length: view.columns }, (_, i) => i) : undefined;
+  const grid = view.ring ? ringOf(view, opts) : split ? el("div", { class: "halves" }, split) :
+    gridOf(view.rows, view.columns, opts, true, numbers);
+  const wrap = el("div", {}, grid);
+  if (view.caption) wrap.append(el("p", { class: "note caption" }, view.caption));
+  for (const ex of view.extras || []) {
+    const node = extraNode(ex, opts);
+    if (node) wrap.append(node);
+  }
+  return wrap;
+}
+
+export function scoreTable(score) {
+  return el("table", { class: "score" },
+    score.lines.map(l => el("tr", {},
+      el("td", {}, l.label, l.detail ? el("div", { class: "note" }, l.detail) : null),
+      el("td", { class: "pts" }, l.points))),
+    el("tr", { class: "total" }, el("td", {}, T.total), el("td", { class: "pts" }, score.total)));
+}

@@ -1,0 +1,292 @@
+/* My sheet: the sheet of the seat this device writes for, its legal fields lit for the roll,
+ * a tap to write, the reason a field is not legal, the roll entry for the roller. */
+import { T, $, el, fill } from "../dom.js";
+import { api } from "../api.js";
+import { answerText, drawSheet, fieldOf, scoreTable, specialLabel } from "../draw.js";
+import { listen } from "../live.js";
+import { rollEntry, statusBlock } from "../roll.js";
+import { seatChooser } from "../seats.js";
+import { hintSwitch, showHints } from "../hints.js";
+import { builtLegal, completed, markWords, marksAt, placementWords } from "../choice.js";
+
+export function start() {
+  const code = document.body.dataset.code;
+  const wanted = document.body.dataset.seat;
+  let state = null;
+  const chosen = new Set();     // mark texts chosen for a placement of several marks
+  let lastSeq = -1;
+  let focus = null;             // the field whose placements are listed
+  let built = [];               // The Choice: the marks of an answer being built (`choice.js`)
+  let asking = null;            // The Choice: {key, options}: which dice, asked in words
+  // the host answers for a player who joined on their own device only after confirming here
+  let standIn = null;
+
+  async function refresh() {
+    const query = standIn !== null ? "?stand_in=" + standIn : "";
+    try { state = await api("GET", "/api/tables/" + code + query); } catch (e) {
+      $("#hint").textContent = e.message; return;
+    }
+    if (state.seq !== lastSeq) {
+      // another player's action: the fields this player has chosen stay chosen while still legal
+      const seat = seatShown(), opt = seat === null ? null : state.me.seats[String(seat)];
+      const still = new Set(opt ? opt.marks : []);
+      for (const m of [...chosen]) if (!still.has(m)) chosen.delete(m);
+      focus = null;
+      // an answer being built stays while its marks are still legal
+      built = built.filter(m => still.has(m.text));
+      asking = null;
+    }
+    lastSeq = state.seq;
+    render();
+  }
+
+  function askStandIn() {
+    const me = state.me;
+    if (!me.creator || wanted === "" || me.writes_for.includes(+wanted) ||
+        !state.players[+wanted] || standIn !== null) return false;
+    const name = state.players[+wanted].name;
+    $("#hint").innerHTML = "";
+    $("#hint").append(el("span", { id: "stand-in-ask" }, fill(T.stand_in_confirm, name)),
+      el("span", { class: "actions" },
+        el("button", { type: "button", id: "stand-in-yes",
+          onclick: () => { standIn = +wanted; refresh(); } }, T.answer_for + " " + name),
+        el("a", { class: "button secondary", href: "/t/" + code + "/sheet" }, T.back_to_mine)));
+    return true;
+  }
+
+  function seatShown() {
+    const w = state.me.writes_for;
+    if (standIn !== null && state.me.stand_in === standIn) return standIn;
+    if (wanted !== "" && w.includes(+wanted)) return +wanted;
+    if (state.me.seat !== null && state.me.seat !== undefined) return state.me.seat;
+    return w.length ? w[0] : null;
+  }
+
+  // another player's dice still rolling: what this seat waits for, else null
+  function waitsForRoller(seat) {
+    if (!state.still_rolling || !state.game.others_answer || seat === state.roller) return null;
+    return state.players[state.roller].name + " " + T.still_rolling + ": " + T.write_when_kept;
+  }
+
+  function clear() {
+    for (const id of ["#sheet", "#actions", "#score", "#seat-switch"]) $(id).innerHTML = "";
+  }
+
+  function render() {
+    statusBlock(state);
+    document.body.dataset.seq = state.seq;
+    document.body.dataset.over = state.is_over;
+    const seat = seatShown();
+    const who = $("#who");
+    if (askStandIn()) { who.textContent = T.my_sheet; clear(); return; }
+    if (seat === null) {
+      who.textContent = T.my_sheet;
+      $("#hint").textContent = T.no_seat_here;
+      clear();
+      if (!$("#sheet").contains(document.activeElement)) {
+        seatChooser($("#sheet"), state, code, () => location.reload());
+      }
+      return;
+    }
+    const player = state.players[seat];
+    const opt = state.me.seats[String(seat)];
+    const rolling = player.role === "roller" && state.roll && !state.turn_complete;
+    who.textContent = T.sheet_of + " " + player.name + (rolling ? " (" + T.roller + ")" : "");
+    const sw = $("#seat-switch"); sw.innerHTML = "";
+    if (seat === standIn) {
+      sw.append(el("p", { class: "note recon", id: "stand-in-note" },
+        fill(T.stand_in_active, player.name)));
+    } else if (state.me.writes_for.length > 1) {
+      sw.append(el("div", { class: "actions" }, T.written_for_you + ":",
+        state.me.writes_for.map(s => el("a", { href: "?seat=" + s,
+          class: "badge" + (s === seat ? " turn" : "") }, state.players[s].name))));
+    }
+    // field -> the texts of the legal marks written there
+    const legal = new Map();
+    for (const p of opt.parts) {
+      for (const m of p.marks) {
+        const key = fieldOf(m);
+        if (!legal.has(key)) legal.set(key, []);
+        if (!legal.get(key).includes(m.text)) legal.get(key).push(m.text);
+      }
+    }
+    $("#reason").textContent = "";
+    const waiting = waitsForRoller(seat);
+    $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
+      (state.roll && player.answered ? T.answered + ": " +
+        answerText(player.answer_parts, player.view) : waiting ? waiting : T.not_your_turn);
+    // The Choice: an answer is built on the drawn sheet, a space at a time, then the dice
+    const building = !!player.view && player.view.value === "marks-only" && opt.legal.length > 0;
+    const listMode = !building && (!player.view || player.view.value === "marks-only" ||
+      opt.parts.some(p => p.ordered) || [...legal.values()].some(ms => ms.length > 1));
+    const shownLegal = building ? builtLegal(opt, built) : legal;
+    if (building && legal.size) $("#hint").textContent = T.choice_hint;
+    const box = $("#sheet"); box.innerHTML = "";
+    if (player.view) {
+      const onCell = (cell, key) => building ? tapBuilt(seat, opt, cell, key) :
+        tapCell(seat, opt, legal, cell, key, listMode);
+      box.append(drawSheet(player.view, { legal: shownLegal, focus, onCell,
+        chosen: building ? new Set(built.map(m => m.text)) : chosen }));
+    } else {
+      box.append(el("pre", { class: "json" }, JSON.stringify(player.sheet, null, 1)));
+    }
+    // Kuh Vadis: a square marked with a quad gives the roller another turn
+    const again = new Set(opt.another_turn || []);
+    if (again.size) {
+      box.querySelectorAll(".cell.legal").forEach(c => {
+        if ((legal.get(c.dataset.key) || []).some(m => again.has(m))) c.classList.add("again");
+      });
+      $("#hint").textContent = T.legal_hint + " " + T.again_hint;
+    }
+    sw.append(hintSwitch(code, seat, render));
+    showHints(code, state.seq, seat, opt, box, player.view,
+      asked => seatShown() === seat && state.seq + ":" + seat === asked);
+    const actions = $("#actions"); actions.innerHTML = "";
+    if (building) actions.append(builtAnswer(seat, opt));
+    if (listMode) actions.append(placementList(seat, opt, player.view));
+    if (opt.multi && chosen.size) {
+      const match = opt.parts.find(p => p.marks.length === chosen.size &&
+        p.marks.every(m => chosen.has(m.text)));
+      actions.append(el("button", { type: "button", id: "enter-marks", disabled: !match,
+        onclick: () => place(seat, match.text) }, T.enter_marks + " (" + chosen.size + ")"));
+    }
+    // no field takes the roll but the roller may roll again: that first (Kuh Vadis' 3 attempts)
+    const rollAgain = !legal.size && !building && state.may_reroll && seat === state.roller &&
+      state.me.can_roll;
+    if (rollAgain) {
+      $("#hint").textContent = T.no_field_roll_again.replace("{i}", state.attempts.length + 1)
+        .replace("{n}", state.game.max_attempts);
+      actions.append(el("button", { type: "button", id: "roll-again", onclick: () => {
+        const entry = $("#roll-entry"); entry.scrollIntoView({ block: "start" });
+        const first = entry.querySelector(".pad button"); if (first) first.focus();
+      } }, T.roll_again));
+    }
+    if (opt.specials.length) actions.append(specials(seat, opt, rollAgain));
+    if (opt.can_undo) {
+      actions.append(el("button", { type: "button", class: "secondary", id: "undo",
+        onclick: () => act({ type: "undo", seat }) }, T.undo));
+    }
+    if (opt.can_end_side) {
+      actions.append(el("button", { type: "button", class: "secondary",
+        onclick: () => act({ type: "end_side", seat }) }, T.end_side));
+    }
+    // The Choice: the side to start on, chosen before the first mark
+    if (opt.sides && opt.sides.length) {
+      actions.append(el("div", { class: "actions", id: "start-side" }, T.start_on + ":",
+        opt.sides.map(side => el("button", { type: "button",
+          class: side === player.sheet.playing ? null : "secondary", "data-side": side,
+          "aria-pressed": String(side === player.sheet.playing),
+          onclick: () => act({ type: "side", seat, side }) }, T["side_" + side] || side))));
+    }
+    const sc = $("#score"); sc.innerHTML = "";
+    const recon = player.layout.recon;
+    sc.append(el("h2", {}, T.score + ": " + player.score.total), scoreTable(player.score),
+      el("p", { class: "note" + (recon ? " recon" : "") },
+        T.layout + ": " + player.layout.name + (recon ? " · " + T.recon : "")));
+    rollEntry($("#roll-entry"), state, code, refresh);
+  }
+
+  // the legal placements as buttons (a tapped field narrows them to the ones writing there)
+  function placementList(seat, opt, view) {
+    const shown = opt.parts.filter(p => p.kind === "enter")
+      .filter(p => !focus || p.marks.some(m => fieldOf(m) === focus));
+    return el("div", { class: "placements" }, shown.map(p =>
+      el("button", { type: "button", class: "secondary", "data-placement": p.text,
+        onclick: () => place(seat, p.text) }, answerText(p, view))),
+    focus ? el("button", { type: "button", class: "secondary", id: "all-placements",
+      onclick: () => { focus = null; render(); } }, "…") : null);
+  }
+
+  // a special answer costs points or a turn (a failed attempt, a misthrow): away from the
+  // fields, and a second tap confirms it; "Pass" costs nothing
+  function specials(seat, opt, rollAgain) {
+    const out = el("div", { class: "actions specials" });
+    for (const kind of opt.specials) {
+      const costly = kind !== "pass";
+      const btn = el("button", { type: "button", "data-special": kind,
+        class: costly && !rollAgain ? "danger" : "secondary", onclick: () => {
+          if (!costly || btn.dataset.armed) { place(seat, kind); return; }
+          btn.dataset.armed = "1"; btn.textContent = T.confirm_special + ": " + specialLabel(kind);
+          setTimeout(() => {
+            if (btn.isConnected) { delete btn.dataset.armed; btn.textContent = specialLabel(kind); }
+          }, 5000);
+        } }, specialLabel(kind));
+      out.append(btn);
+    }
+    return out;
+  }
+
+  // ---- an answer built on the drawn sheet (The Choice): tap a space, then the dice it uses ----
+  function tapBuilt(seat, opt, cell, key) {
+    $("#reason").textContent = "";
+    const at = built.findIndex(m => fieldOf(m) === key);
+    if (at >= 0) {            // tapped again: taken back (a number with the line drawn after it)
+      const m = built[at];
+      built = built.filter((x, i) => i < at || (x.text !== m.text &&
+        !(m.row === "N" && x.row === "N")));
+      asking = null; render(); return;
+    }
+    const options = marksAt(opt, built, key);
+    if (!options.length) { tapCell(seat, opt, new Map(), cell, key, false); return; }
+    if (options.length === 1) { built.push(options[0]); asking = null; }
+    else asking = { key, options };        // which dice: asked below the sheet, in words
+    render();
+  }
+
+  function builtAnswer(seat, opt) {
+    const box = el("div", { class: "built", id: "built" });
+    const words = m => markWords(m, state.roll);
+    if (asking) {
+      box.append(el("p", { class: "hint" }, T.choice_which),
+        el("div", { class: "actions" }, asking.options.map(m => el("button", { type: "button",
+          class: "secondary", "data-mark": m.text,
+          onclick: () => { built.push(m); asking = null; render(); } }, words(m)))));
+    }
+    if (built.length) {
+      box.append(el("p", { id: "built-so-far" },
+        T.choice_chosen + ": " + built.map(words).join(", ")));
+    }
+    const done = completed(opt, built);
+    box.append(el("div", { class: "actions" },
+      done ? el("button", { type: "button", id: "write-built", "data-placement": done.text,
+        onclick: () => place(seat, done.text) },
+      T.choice_write + ": " + placementWords(done, state.roll)) : null,
+      built.length || asking ? el("button", { type: "button", class: "secondary",
+        id: "clear-built", onclick: () => { built = []; asking = null; render(); } }, T.clear) :
+        null));
+    return box;
+  }
+
+  function tapCell(seat, opt, legal, cell, key, listMode) {
+    const reason = $("#reason");
+    const marks = legal.get(key);
+    if (!marks) {
+      reason.textContent = cell.value !== null && cell.value !== undefined ? T.filled :
+        (opt.reasons[key] || waitsForRoller(seat) || (state.roll ? T.not_your_turn : T.no_roll));
+      // Qwinto: a number found wrong later is erased, its field crossed out (a second tap)
+      if ((opt.erasable || []).includes(key)) {
+        reason.append(" ", el("button", { type: "button", class: "danger", id: "erase",
+          onclick: () => act({ type: "erase", seat, field: key }) }, T.erase + " " + cell.value));
+      }
+      return;
+    }
+    if (listMode) { focus = focus === key ? null : key; render(); return; }
+    if (!opt.multi) { place(seat, marks[0]); return; }
+    const m = marks[0];
+    if (chosen.has(m)) chosen.delete(m); else chosen.add(m);
+    render();
+  }
+
+  async function place(seat, placement) { await act({ type: "place", seat, placement }); }
+
+  async function act(body) {
+    if (body.seat === standIn) body = Object.assign({ stand_in: true }, body);
+    try {
+      state = await api("POST", "/api/tables/" + code + "/actions", body);
+      chosen.clear(); built = []; asking = null; lastSeq = state.seq; render();
+    } catch (e) { $("#reason").textContent = e.message; }
+  }
+
+  refresh();
+  listen(code, refresh);
+}

@@ -1,0 +1,168 @@
+/* The roll: who rolls now and what was rolled (`statusBlock`), and the pad the roller taps the
+ * dice on (`rollEntry`; the camera fills it too, through `window.fillRoll`). */
+import { T, $, el } from "./dom.js";
+import { api } from "./api.js";
+import { dieNode, diceRow } from "./dice.js";
+
+const picked = [];      // the dice tapped so far; kept while the pad is drawn again
+
+/* A die read with its confidence, kept together; a die whose colour the reader was not sure of
+ * shows "?" and is given its colour with a pad tap. */
+function seenDie(d, opts, coloured) {
+  const unsure = coloured && !d.colour;
+  const node = dieNode(unsure ? { colour: null, face: d.face } : d, opts);
+  if (unsure) { node.classList.add("unsure"); node.prepend(el("span", { class: "q" }, "?")); }
+  return el("span", { class: "seen" }, node, d.confidence !== undefined ?
+    el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%") : null);
+}
+
+export function rollEntry(box, state, code, refresh) {
+  const spec = state.game.dice;
+  const me = state.me;
+  box.classList.toggle("hidden", !me.can_roll || state.is_over);
+  if (!me.can_roll || state.is_over) return;
+  box.innerHTML = "";
+  const chosen = el("div", { class: "dice", id: "picked" });
+  const msg = el("p", { class: "error", role: "alert" });
+  const coloured = spec.colours.some(c => c.colour);
+  const seen = el("div", { id: "seen-box" });
+  const why = el("p", { class: "note", id: "roll-why", role: "status" });
+  const count = spec.min_dice === spec.max_dice ? String(spec.max_dice) :
+    spec.min_dice + "-" + spec.max_dice;
+  const rolls = T.game_rolls.replace("{game}", state.game.title).replace("{n}", count);
+  let reading = null;   // the dice of a camera reading with more dice than the game rolls
+  function tapSeen(d) {
+    const i = picked.indexOf(d);
+    if (i >= 0) picked.splice(i, 1); else if (picked.length < spec.max_dice) picked.push(d);
+    redraw();
+  }
+  function redraw() {
+    chosen.innerHTML = "";
+    picked.forEach((d, i) => chosen.append(seenDie(d, { picked: true, onclick: () => {
+      picked.splice(i, 1); redraw();
+    } }, coloured)));
+    // more dice seen than the game rolls: the player taps the ones that were rolled
+    seen.replaceChildren(...(reading ? [el("p", { class: "hint" }, rolls + "; " +
+      T.seen_too_many.replace("{seen}", reading.length).replace("{n}", count)),
+      el("div", { class: "dice" }, reading.map(d => seenDie(d,
+        { picked: picked.includes(d), onclick: () => tapSeen(d) }, coloured)))] : []));
+    const unsure = picked.filter(d => coloured && !d.colour).length;
+    const wrongCount = picked.length < spec.min_dice || picked.length > spec.max_dice;
+    sendBtn.disabled = sending || wrongCount || unsure > 0;
+    correctBtn.disabled = sendBtn.disabled;
+    // why the roll cannot be sent yet, in words
+    why.textContent = unsure ? T.unsure_colour : wrongCount && picked.length ? rolls + ": " +
+      T.chosen_count.replace("{k}", picked.length) : "";
+  }
+  function tapPad(colour, f) {
+    const i = picked.findIndex(d => d.colour === colour);
+    // a die read without a sure colour takes the colour tapped (the one with this face first)
+    const unsure = coloured ? picked.filter(d => !d.colour) : [];
+    const open = unsure.find(d => d.face === f) || unsure[0];
+    if (open && i < 0) picked[picked.indexOf(open)] = { colour, face: f };
+    else if (!spec.repeat_colours && i >= 0) picked[i] = { colour, face: f };
+    else if (picked.length < spec.max_dice) picked.push({ colour, face: f });
+    else { picked.shift(); picked.push({ colour, face: f }); }
+    redraw();
+  }
+  const pad = el("div", { class: "pad" });
+  for (const c of spec.colours) {
+    pad.append(el("div", { class: "padrow" },
+      el("span", { class: "lbl" }, c.colour ? (T[c.colour] || c.colour) : ""),
+      c.faces.map(f => dieNode({ colour: c.colour, face: f }, {
+        unusual: c.usual && !c.usual.includes(f), onclick: () => tapPad(c.colour, f) }))));
+  }
+  // one roll at a time: a double tap must not send the roll twice (it would spend the next
+  // attempt)
+  let sending = false;
+  async function send(type) {
+    if (sending) return;
+    sending = true; redraw();
+    msg.textContent = "";
+    try {
+      await api("POST", "/api/tables/" + code + "/actions",
+        { type, roll: picked.map(d => ({ colour: d.colour, face: d.face })) });
+      picked.length = 0;
+      refresh();
+    } catch (e) { msg.textContent = e.message; }
+    finally { sending = false; redraw(); }
+  }
+  const again = state.may_reroll;
+  const sendBtn = el("button", { type: "button", id: "send-roll", onclick: () => send("roll") },
+    again ? T.second_attempt : T.send_roll);
+  const correctBtn = el("button", { type: "button", class: "secondary", id: "correct-roll",
+    onclick: () => send("correct") }, T.correct_roll);
+  // the roller has finished rolling: the others' answers open (writing on the roll keeps it too)
+  const keeps = state.still_rolling && state.game.others_answer;
+  const keepBtn = el("button", { type: "button", id: "keep-roll", onclick: async () => {
+    msg.textContent = "";
+    try { await api("POST", "/api/tables/" + code + "/actions", { type: "keep" }); refresh(); }
+    catch (e) { msg.textContent = e.message; }
+  } }, T.keep_roll);
+  const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
+  // a second attempt rolls the dice of the first again: say which
+  const rerolled = again && state.roll ?
+    state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
+  // no new roll now (the others answer the roll): the pad only for a correction, when asked for
+  const waiting = state.roll && !state.turn_complete && !again;
+  if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
+  if (waiting && box.dataset.correcting !== String(state.seq)) {
+    const correct = () => {
+      box.dataset.correcting = String(state.seq); rollEntry(box, state, code, refresh);
+    };
+    box.append(el("h2", {}, T.enter_roll),
+      el("p", { class: "note", id: "roll-waiting" }, T.roll_waiting),
+      el("div", { class: "actions" }, el("button", { type: "button", class: "secondary",
+        id: "open-correction", onclick: correct }, T.correct_roll + " …")));
+    window.fillRoll = dice => { correct(); window.fillRoll(dice); };
+    return;
+  }
+  const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
+  const clear = () => { picked.length = 0; reading = null; redraw(); };
+  box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
+    el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
+    el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
+      T.reroll_same + ": " + rerolled.join(", ")),
+    el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
+      el("div", { class: "actions" }, keepBtn)] : null),
+    seen, pad, chosen, why,
+    // the roll's attempts are spent (or answers are written): only a correction, no new roll
+    el("div", { class: "actions" }, waiting ? null : sendBtn, canCorrect ? correctBtn : null,
+      el("button", { type: "button", class: "secondary", onclick: clear }, T.clear)),
+    msg);
+  redraw();
+  // the camera's reading (and a test's dice) into the pad
+  window.fillRoll = dice => {
+    picked.length = 0;
+    reading = dice.length > spec.max_dice ? dice : null;
+    if (!reading) dice.forEach(d => picked.push(d));
+    redraw();
+  };
+}
+
+export function statusBlock(state) {
+  const turn = $("#turn"), roll = $("#roll");
+  if ($("#title")) $("#title").textContent = state.game.title;
+  const roller = state.players[state.roller].name;
+  const next = state.players[state.next_roller].name;
+  turn.innerHTML = "";
+  if (state.is_over) turn.append(el("strong", {}, T.game_over));
+  else if (!state.roll || state.turn_complete) turn.append(el("span", {}, next + " " + T.to_roll));
+  else {
+    turn.append(el("span", {}, T.turn_of + ": " + roller + " · " + T.attempt + " " +
+      state.attempts.length + "/" + state.game.max_attempts));
+  }
+  roll.innerHTML = "";
+  if (!state.roll) roll.append(el("p", { class: "note" }, T.no_roll));
+  else if (state.still_rolling && state.game.others_answer) {
+    // the roller may still roll again: the dice are shown, nobody else writes yet
+    roll.append(el("div", { class: "rolling" }, diceRow(state.roll)),
+      el("p", { class: "note", id: "still-rolling" }, roller + " " + T.still_rolling));
+  } else {
+    roll.append(diceRow(state.roll));
+    if (state.pending.length && !state.is_over) {
+      roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
+        state.pending.map(s => state.players[s].name).join(", ")));
+    }
+  }
+}
