@@ -553,6 +553,35 @@ def test_camera_posts_frames_from_a_fake_device(base_url, players):
         ann.wait_for_selector("#camera-box video", state="hidden")
 
 
+def test_a_superseded_frame_changes_nothing_on_the_page(base_url, players):
+    """A frame the server did not read because a newer frame of the table came meanwhile is
+    answered 200 with `superseded`: the page keeps what the last read frame showed (here "something
+    is moving"), it does not take the answer for a frame without dice."""
+    import json
+    ann, bob = players
+    code = create_table(ann, base_url, "qwinto")
+    answers = []
+
+    def answer(route):
+        read = {"dice": [], "settled": False, "state": "moving", "width": 640, "height": 480}
+        body = read if not answers else {"superseded": True, "dice": [], "settled": False,
+                                         "state": "superseded", "width": 640, "height": 480}
+        answers.append(body)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    ann.route("**/api/tables/*/frame", answer)
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#start-camera")
+    ann.click("#start-camera")
+    ann.wait_for_selector("#camera-status:has-text('moving')")
+    for _ in range(3):          # superseded answers come and go: the status stays
+        with ann.expect_response(lambda r: r.url.endswith("/frame")):
+            pass
+    assert len(answers) >= 4
+    assert "moving" in ann.inner_text("#camera-status")
+    ann.click("#start-camera")
+
+
 def write_y4m(path: Path, seed: int = 5) -> None:
     """A fake camera film for Chromium: Qwinto dice rendered by vision rolling in and
     coming to rest (vision.synth_video), as a Y4M file (4:2:0)."""
