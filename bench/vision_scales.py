@@ -1,5 +1,4 @@
-"""The whole reader across photo sizes and die sizes: small dice in a big photo, big dice in a small
-one.
+"""The whole reader across photo and die sizes: small dice in a big photo, big dice in a small one.
 
     python bench/vision_scales.py [--scenes 20] [--seed 5] [--no-closer]
 

@@ -37,9 +37,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["Palette", "PALETTES", "GENERAL", "Calibration", "ColourResult", "measure_body", "name_colour",
-           "calibrate", "calibrate_dice", "bgr_to_lab", "ColourNamer", "estimate_gains", "assign_one_each",
-           "scene_white"]
+__all__ = ["Palette", "PALETTES", "GENERAL", "Calibration", "ColourResult", "measure_body",
+           "name_colour", "calibrate", "calibrate_dice", "bgr_to_lab", "ColourNamer",
+           "estimate_gains", "assign_one_each", "scene_white"]
 
 
 def _srgb_to_linear(c: np.ndarray) -> np.ndarray:
@@ -117,7 +117,8 @@ GENERAL = Palette("general", (
 PALETTES: dict[str, Palette] = {
     "general": GENERAL,
     "qwinto": GENERAL.subset("qwinto", ("orange", "yellow", "purple"), one_each=True),
-    "twenty_one": GENERAL.subset("twenty_one", ("white", "black", "red", "blue", "yellow", "green"), one_each=True),
+    "twenty_one": GENERAL.subset("twenty_one", ("white", "black", "red", "blue", "yellow", "green"),
+                                 one_each=True),
 }
 
 _L_WEIGHT = 0.6
@@ -185,7 +186,8 @@ def measure_body(bgr: np.ndarray, box) -> tuple[int, int, int]:
     patch = bgr[ya:yb, xa:xb]
     if patch.size == 0:
         return (0, 0, 0)
-    inside = ((np.arange(ya, yb) - cy) ** 2)[:, None] + ((np.arange(xa, xb) - cx) ** 2)[None, :] <= r * r
+    inside = (((np.arange(ya, yb) - cy) ** 2)[:, None] + ((np.arange(xa, xb) - cx) ** 2)[None, :]
+              <= r * r)
     if not inside.any():
         inside[:] = True
     # the median from each channel's histogram under the disc: the two middle ranks, as a sort
@@ -246,13 +248,15 @@ def estimate_gains(measured_bgr, palette: Palette) -> Calibration:
     gains = np.stack([gb.ravel(), np.ones(gb.size), gr.ravel()], 1)  # (g, 3)
     corrected = _linear_to_srgb(_srgb_to_linear(m)[None] * gains[:, None, :])  # (g, n, 3)
     lab = bgr_to_lab(corrected.astype(np.float32))
-    cost = (_distances(lab, palette).min(-1) ** 2).sum(-1) + _GAIN_PRIOR * (np.log(gains) ** 2).sum(-1)
+    cost = ((_distances(lab, palette).min(-1) ** 2).sum(-1)
+            + _GAIN_PRIOR * (np.log(gains) ** 2).sum(-1))
     return Calibration(tuple(float(v) for v in gains[int(np.argmin(cost))]))
 
 
 _WHITE_SHARE = 0.999  # the scene's white: the level that this share of its pixels lies under
 _WHITE_TARGET = float(_srgb_to_linear(240))  # ...brought up to sRGB 240 in its brightest channel
-_WHITE_MAX_GAIN = 1.6  # at most this much brighter (linear): a dim photo, not a table with nothing white
+# at most this much brighter (linear): a dim photo, not a table with nothing white
+_WHITE_MAX_GAIN = 1.6
 _WHITE_MAX_TINT = 1.25  # a channel of a tinted white raised at most this much against the brightest
 _WHITE_STEP = 3  # every 3rd pixel of every 3rd row: 0.15 ms for a 640x640 photo instead of 0.7 ms
 
@@ -306,7 +310,8 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
         return (), ()
     if calibration is None and estimate_light:
         calibration = estimate_gains(m, palette)
-    d = _distances(bgr_to_lab((m if calibration is None else calibration.apply(m)).astype(np.float32)), palette)
+    seen = m if calibration is None else calibration.apply(m)
+    d = _distances(bgr_to_lab(seen.astype(np.float32)), palette)
     if calibration is not None and calibration.dice:
         d = _dice_distances(m, palette, calibration.dice, d)
     z = -(d ** 2) / (2 * _SIGMA ** 2)
@@ -359,7 +364,8 @@ def calibrate_dice(measured_bgr, names, palette: Palette) -> Calibration:
         raise ValueError(f"{len(m)} dice but {len(names)} colour names")
     unknown = sorted(set(names) - set(palette.names))
     if unknown:
-        raise ValueError(f"{', '.join(unknown)}: not a colour of these dice ({', '.join(palette.names)})")
+        raise ValueError(f"{', '.join(unknown)}: not a colour of these dice "
+                         f"({', '.join(palette.names)})")
     lin = _srgb_to_linear(m)
     target = _srgb_to_linear(np.array([dict(palette.colours)[n] for n in names], np.float64))
     gains = np.clip((lin * target).sum(0) / np.maximum((lin * lin).sum(0), 1e-9), 0.5, 2.0)
@@ -376,8 +382,8 @@ def calibrate(measured_bgr, palette: Palette, iterations: int = 8) -> Calibratio
     refs = _srgb_to_linear(np.array([c for _, c in palette.colours], np.float64))
     gains = np.ones(3)
     for _ in range(iterations):
-        names, _ = name_colour(m, Palette(palette.name, palette.colours, palette.variants), Calibration(tuple(gains)),
-                               estimate_light=False)
+        names, _ = name_colour(m, Palette(palette.name, palette.colours, palette.variants),
+                               Calibration(tuple(gains)), estimate_light=False)
         target = refs[[palette.names.index(n) for n in names]]
         new = (lin * target).sum(0) / np.maximum((lin * lin).sum(0), 1e-9)
         new = np.clip(new, 0.5, 2.0)

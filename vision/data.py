@@ -31,7 +31,8 @@ class LabelledDie:
     value: int
     box: tuple[float, float, float, float]
     box_kind: str = "die"  # "die" (whole die) or "pips" (bounding box of the top face's pips)
-    top_hidden: float = 0.0  # share of the top face hidden by other objects (renders label it; photos 0)
+    # share of the top face hidden by other objects (renders label it; photos 0)
+    top_hidden: float = 0.0
 
     @property
     def readable(self) -> bool:
@@ -60,7 +61,8 @@ def _bucket(key: str, n: int) -> int:
     return zlib.crc32(key.encode("utf-8")) % n
 
 
-def is_validation(set_name: str, filename: str, orig_split: str = "", source_photo: str = "") -> bool:
+def is_validation(set_name: str, filename: str, orig_split: str = "",
+                  source_photo: str = "") -> bool:
     """True when this photo belongs to the held-out validation split (never trained on)."""
     if set_name == "matteop65":
         return orig_split == "valid"
@@ -103,10 +105,13 @@ def load_folder(folder: str | Path) -> list[LabelledImage]:
         w = int(float((rs[0] if rs else info)["image_w"]))
         h = int(float((rs[0] if rs else info)["image_h"]))
         dice = tuple(
-            LabelledDie(int(r["value"]), (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]), float(r["y_max"])),
+            LabelledDie(int(r["value"]),
+                        (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]),
+                         float(r["y_max"])),
                         r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0))
             for r in rs)
-        is_crop = len(dice) == 1 and dice[0].box_kind == "die" and dice[0].box[0] <= 0 and dice[0].box[1] <= 0 \
+        is_crop = len(dice) == 1 and dice[0].box_kind == "die" \
+            and dice[0].box[0] <= 0 and dice[0].box[1] <= 0 \
             and dice[0].box[2] >= w - 1 and dice[0].box[3] >= h - 1
         split = (rs[0] if rs else info).get("orig_split", "")
         out.append(LabelledImage(set_name, folder / "images" / name, w, h, dice, split,

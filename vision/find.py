@@ -45,12 +45,16 @@ OBJECT_IOU = 0.5  # one box per object first: suppression at this IoU
 MAX_CANDIDATES = 400
 MAX_SPLIT = 6
 SPLIT_POINTS = 600  # k-means on about this many pixel positions of a blob
-SHRINK = 1  # half-size blob boxes end one input pixel early (they measured ~1 px wider than full-size ones)
-FULL_THR = (1,)  # thresholds done at full size: the one with local contrast (face edges of pale dice)
+# half-size blob boxes end one input pixel early (they measured ~1 px wider than full-size ones)
+SHRINK = 1
+# thresholds done at full size: the one with local contrast (face edges of pale dice)
+FULL_THR = (1,)
 RR_SIZE = 64  # rotated_rect segments at most this many pixels across
-HALF_FROM = 240  # the table-distance cue works at half size when the working image's shorter side is >= this
+# the table-distance cue works at half size when the working image's shorter side is >= this
+HALF_FROM = 240
 PIP_REACHES = (3.2, 2.3)
-_LAB_WEIGHTS = np.array([[0.5, 1.0, 1.0]], np.float32)  # squared Lab distance: lightness weighted 0.5
+# squared Lab distance: lightness weighted 0.5
+_LAB_WEIGHTS = np.array([[0.5, 1.0, 1.0]], np.float32)
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,8 @@ class FindResult:
 def to_bgr(image: np.ndarray) -> np.ndarray:
     """Any uint8 image (grey HxW, HxWx1, BGR, BGRA) as a contiguous 3-channel BGR image."""
     if image.dtype != np.uint8:
-        if np.issubdtype(image.dtype, np.floating) and image.size and float(np.nanmax(image)) <= 1.0:
+        if (np.issubdtype(image.dtype, np.floating) and image.size
+            and float(np.nanmax(image)) <= 1.0):
             image = image * 255.0
         image = np.clip(np.nan_to_num(image), 0, 255).astype(np.uint8)
     if image.ndim == 2:
@@ -119,8 +124,10 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4)."""
     a = np.asarray(a, np.float32).reshape(-1, 4)
     b = np.asarray(b, np.float32).reshape(-1, 4)
-    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2])
+                 - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3])
+                 - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
     inter = ix * iy
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
@@ -140,7 +147,8 @@ def rank_boxes(boxes, w: int, h: int, iou_threshold: float, limit: int, vote_iou
     arr = arr[((arr[:, 2] - arr[:, 0]) >= 4) & ((arr[:, 3] - arr[:, 1]) >= 4)]
     if not len(arr):
         return []
-    # identical boxes (the same blob at several thresholds) are ranked once, their count is their vote
+    # identical boxes (the same blob at several thresholds)
+    # are ranked once, their count is their vote
     _, first_at, counts = np.unique(arr, axis=0, return_index=True, return_counts=True)
     keep_order = np.argsort(first_at)
     arr, counts = arr[first_at[keep_order]], counts[keep_order]
@@ -220,13 +228,14 @@ def _split(contour, box, k: int, f: float, minside: float) -> list[tuple[int, in
     out = []
     for j in range(k):
         if hi_x[j] >= lo_x[j] and max(hi_x[j] - lo_x[j], hi_y[j] - lo_y[j]) + st >= minside / f:
-            out.append((int((lo_x[j] + x0) * f), int((lo_y[j] + y0) * f), int((hi_x[j] + x0 + st) * f),
-                        int((hi_y[j] + y0 + st) * f)))
+            out.append((int((lo_x[j] + x0) * f), int((lo_y[j] + y0) * f),
+                        int((hi_x[j] + x0 + st) * f), int((hi_y[j] + y0 + st) * f)))
     return out
 
 
 def _pip_spots(grey: np.ndarray, near_mask: np.ndarray, maxside: float) -> np.ndarray:
-    """(n, 3) x, y, diameter of small round high-contrast spots (pips); empty if none or too many."""
+    """(n, 3) x, y, diameter of small round high-contrast spots (pips); empty if none or too
+    many."""
     k = 9
     loc = cv2.absdiff(grey, cv2.blur(grey, (k, k)))
     mask = cv2.bitwise_and(cv2.threshold(loc, 25, 255, cv2.THRESH_BINARY)[1], near_mask)
@@ -238,7 +247,8 @@ def _pip_spots(grey: np.ndarray, near_mask: np.ndarray, maxside: float) -> np.nd
     ok = (bw >= 2) & (bh >= 2) & (bw <= maxside / 4) & (bh <= maxside / 4) \
         & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh))
     idx = np.nonzero(ok)[0]
-    area = np.array([cv2.contourArea(contours[i]) + 0.5 * len(contours[i]) for i in idx], np.float32)
+    area = np.array([cv2.contourArea(contours[i]) + 0.5 * len(contours[i]) for i in idx],
+                    np.float32)
     ok[idx] = area >= 0.4 * bw[idx] * bh[idx]
     cents = np.column_stack([rects[:, 0] + bw / 2, rects[:, 1] + bh / 2])
     if not ok.any() or ok.sum() > 400:
@@ -297,7 +307,8 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
     bgr = to_bgr(bgr)
     H, W = bgr.shape[:2]
     scale = min(1.0, work_size / max(H, W))
-    img = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))), interpolation=cv2.INTER_AREA) \
+    img = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))),
+                     interpolation=cv2.INTER_AREA) \
         if scale < 1.0 else bgr
     h, w = img.shape[:2]
     if h < 16 or w < 16:
@@ -333,7 +344,8 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K5 if fm == 1 else _K2)
         for box, contour, area in _components(mask, minside / fm, maxside / fm):
-            props.append((box[0] * fm, box[1] * fm, box[2] * fm - (fm - 1) * SHRINK, box[3] * fm - (fm - 1) * SHRINK))
+            props.append((box[0] * fm, box[1] * fm, box[2] * fm - (fm - 1) * SHRINK,
+                          box[3] * fm - (fm - 1) * SHRINK))
             bw, bh = box[2] - box[0], box[3] - box[1]
             hull_area = cv2.contourArea(cv2.convexHull(contour))
             if area < 0.85 * max(hull_area, 1.0) or max(bw, bh) > 1.5 * min(bw, bh):
@@ -361,7 +373,8 @@ def propose(bgr: np.ndarray, work_size: int = 640) -> FindResult:
         props.extend(_pip_clusters(spots, minside, maxside, r))
     kept = rank_boxes(props, w, h, DEDUPE_IOU, MAX_CANDIDATES, VOTE_IOU)
     inv = 1.0 / scale
-    boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))), min(H, int(round(b[3] * inv))))
+    boxes = tuple((int(b[0] * inv), int(b[1] * inv), min(W, int(round(b[2] * inv))),
+                   min(H, int(round(b[3] * inv))))
                   for b in kept)
     table = cv2.cvtColor(np.median(bg[::4, ::4].reshape(-1, 3), 0).astype(np.uint8)[None, None],
                          cv2.COLOR_LAB2BGR)[0, 0]
@@ -403,10 +416,12 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
     m = max(2, int(round(context * max(bw, bh))))
     ex0, ey0 = max(0, int(x0) - m), max(0, int(y0) - m)
     ex1, ey1 = min(W, int(np.ceil(x1)) + m), min(H, int(np.ceil(y1)) + m)
-    crop = to_bgr(bgr[ey0:ey1, ex0:ex1]) if bgr.ndim != 3 or bgr.shape[2] != 3 else bgr[ey0:ey1, ex0:ex1]
+    crop = (to_bgr(bgr[ey0:ey1, ex0:ex1]) if bgr.ndim != 3 or bgr.shape[2] != 3
+            else bgr[ey0:ey1, ex0:ex1])
     if crop.shape[0] < 6 or crop.shape[1] < 6:
         return fallback
-    step = -(-max(crop.shape[:2]) // RR_SIZE)  # big dice: segment every step-th pixel (the angle needs few)
+    # big dice: segment every step-th pixel (the angle needs few)
+    step = -(-max(crop.shape[:2]) // RR_SIZE)
     if step > 1:  # an integer factor: INTER_AREA's fast path
         ch, cw = (crop.shape[0] // step) * step, (crop.shape[1] // step) * step
         crop = cv2.resize(crop[:ch, :cw], (cw // step, ch // step), interpolation=cv2.INTER_AREA)
@@ -419,13 +434,15 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
     # the ring around the box: strips above, below, left and right of it (at most 256 pixels)
     iy0, iy1 = max(0, int(by0)), min(ch, int(np.ceil(by1)))
     strips = [lab[:iy0].reshape(-1, 3), lab[iy1:].reshape(-1, 3),
-              lab[iy0:iy1, :max(0, int(bx0))].reshape(-1, 3), lab[iy0:iy1, min(cw, int(np.ceil(bx1))):].reshape(-1, 3)]
+              lab[iy0:iy1, :max(0, int(bx0))].reshape(-1, 3),
+              lab[iy0:iy1, min(cw, int(np.ceil(bx1))):].reshape(-1, 3)]
     table_px = np.concatenate(strips)
     if len(table_px) < 8:  # box fills the image: no table around it
         return fallback
     if len(table_px) > 256:
         table_px = table_px[:: len(table_px) // 256 + 1]
-    ref = np.partition(table_px, len(table_px) // 2, axis=0)[len(table_px) // 2].astype(np.float32)  # median
+    # median
+    ref = np.partition(table_px, len(table_px) // 2, axis=0)[len(table_px) // 2].astype(np.float32)
     d = lab.astype(np.float32) - ref
     dist = cv2.sqrt(cv2.transform(cv2.multiply(d, d), _LAB_WEIGHTS))
     dmax = float(dist.max())
@@ -435,7 +452,8 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # keep only the box (plus a pixel): a touching neighbour must not join the die
     clip = np.zeros_like(dist8)
-    clip[max(0, int(by0) - 1):int(np.ceil(by1)) + 1, max(0, int(bx0) - 1):int(np.ceil(bx1)) + 1] = 255
+    clip[max(0, int(by0) - 1):int(np.ceil(by1)) + 1,
+         max(0, int(bx0) - 1):int(np.ceil(bx1)) + 1] = 255
     box_area = (bx1 - bx0) * (by1 - by0)
     found = None
     # Otsu first; when it only separates the pips (a pale die on a pale table), lower thresholds
@@ -465,4 +483,5 @@ def rotated_rect(bgr: np.ndarray, box, context: float = 0.15
     if abs(float(ang) % 180.0 - a) >= 45.0:  # angle wrapped by 90: the sides swap
         rw, rh = rh, rw
     off = (step - 1) / 2.0  # centre of a step x step cell, in input pixels
-    return ((float(cx) * step + off + ex0, float(cy) * step + off + ey0), (float(rw) * step, float(rh) * step), a)
+    return ((float(cx) * step + off + ex0, float(cy) * step + off + ey0),
+            (float(rw) * step, float(rh) * step), a)

@@ -48,7 +48,8 @@ def _holds_two(box, centres) -> bool:
 def greedy_match(labels, boxes) -> list[tuple[int, int]]:
     """One-to-one pairs (label index, box index); ``labels`` are (box, box_kind) pairs."""
     cand = []
-    pip_centres = [((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2) for lb, kind in labels if kind == "pips"]
+    pip_centres = [((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2) for lb, kind in labels
+                   if kind == "pips"]
     for i, (lb, kind) in enumerate(labels):
         for j, b in enumerate(boxes):
             if kind == "pips" and _holds_two(b, pip_centres):

@@ -61,15 +61,19 @@ def crop_square(bgr: np.ndarray, box, size: int, context: float = CONTEXT) -> np
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
     s = size / side
     M = np.array([[s, 0, size / 2.0 - s * cx], [0, s, size / 2.0 - s * cy]], np.float32)
-    if s < 0.5:  # big boxes: blur first so that INTER_LINEAR does not alias (warpAffine has no AREA)
+    # big boxes: blur first so that INTER_LINEAR does not alias (warpAffine has no AREA)
+    if s < 0.5:
         k = int(1 / s) | 1
         x0i, y0i = max(0, int(cx - side / 2)), max(0, int(cy - side / 2))
-        x1i, y1i = min(bgr.shape[1], int(cx + side / 2) + 1), min(bgr.shape[0], int(cy + side / 2) + 1)
+        x1i, y1i = min(bgr.shape[1], int(cx + side / 2) + 1), min(bgr.shape[0],
+                                                                  int(cy + side / 2) + 1)
         region = cv2.blur(bgr[y0i:y1i, x0i:x1i], (k, k)) if x1i > x0i and y1i > y0i else bgr[:1, :1]
         M[0, 2] += s * x0i
         M[1, 2] += s * y0i
-        return cv2.warpAffine(region, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.warpAffine(bgr, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpAffine(region, M, (size, size), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(bgr, M, (size, size), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def crops_for_boxes(bgr: np.ndarray, boxes, size: int, context: float = CONTEXT) -> np.ndarray:
@@ -104,13 +108,14 @@ def mean_over_turns(first: np.ndarray, crops: np.ndarray, read) -> np.ndarray:
     return (np.asarray(first) + q.sum(0)) / 4.0
 
 
-def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None, what: str = "face reader",
-                 trained_by: str = "vision.train"):
+def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None,
+                 what: str = "face reader", trained_by: str = "vision.train"):
     """An onnxruntime session for the model at ``path``; a missing file is a FileNotFoundError
     that names the model (``what``) and the module that trains it (``trained_by``)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"{what} model not found: {path} (train it with `python -m {trained_by}`)")
+        raise FileNotFoundError(f"{what} model not found: {path} (train it with `python -m "
+                                f"{trained_by}`)")
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -136,7 +141,8 @@ def _session_classes(session) -> tuple[str, ...]:
 
 
 class FaceReader:
-    """``FaceReader(session)(bgr, boxes) -> ReadResult``. Input name and size come from the session."""
+    """``FaceReader(session)(bgr, boxes) -> ReadResult``. Input name and size come from the
+    session."""
 
     def __init__(self, session=None, context: float = CONTEXT, batch: int = 64):
         self.session = session if session is not None else load_session()
@@ -158,5 +164,6 @@ class FaceReader:
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         x = standardise(crops)
-        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0] for i in range(0, len(x), self.batch)]
+        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0]
+               for i in range(0, len(x), self.batch)]
         return softmax(np.concatenate(out).astype(np.float32))

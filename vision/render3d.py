@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["DieSpec", "SurfaceSpec", "LightSpec", "CameraSpec", "PostSpec", "SceneSpec", "FACE_NORMALS",
-           "up_rotation", "up_value", "sample_scene", "die_surface_points", "project", "camera_matrix",
-           "finish", "LABEL_COLUMNS"]
+__all__ = ["DieSpec", "SurfaceSpec", "LightSpec", "CameraSpec", "PostSpec", "SceneSpec",
+           "FACE_NORMALS", "up_rotation", "up_value", "sample_scene", "die_surface_points",
+           "project", "camera_matrix", "finish", "LABEL_COLUMNS"]
 
 # Face value -> outward normal in the die's own frame; opposite faces sum to 7.
 FACE_NORMALS: dict[int, tuple[float, float, float]] = {
@@ -56,14 +56,15 @@ MATERIALS = ("opaque", "translucent", "marbled", "pearl", "wood", "metal")
 MATERIAL_SHARES = (0.5, 0.14, 0.14, 0.08, 0.07, 0.07)
 SURFACES = ("felt", "tray_hex", "tray_round", "wood", "cloth", "carpet", "paper", "glass")
 SURFACE_SHARES = (0.16, 0.12, 0.1, 0.18, 0.14, 0.1, 0.12, 0.08)
-PIP_COLOURS = {"white": (245, 245, 245), "black": (20, 20, 20), "red": (40, 30, 200), "gold": (60, 175, 215),
-               "blue": (160, 70, 20), "green": (60, 140, 30)}
+PIP_COLOURS = {"white": (245, 245, 245), "black": (20, 20, 20), "red": (40, 30, 200),
+               "gold": (60, 175, 215), "blue": (160, 70, 20), "green": (60, 140, 30)}
 
 
 @dataclass(frozen=True)
 class DieSpec:
     """One die as placed: ``faces`` maps each face (1..6 by geometry) to what is printed on it."""
-    faces: tuple  # 6 printed values, index k is geometric face k+1 (pips: 1..6; Kuh Vadis: 1..5, "cow")
+    # 6 printed values, index k is geometric face k+1 (pips: 1..6; Kuh Vadis: 1..5, "cow")
+    faces: tuple
     face_colours: tuple  # The Choice: each face's colour name; else ()
     rotation: tuple  # 3x3 rows, die frame -> world
     position: tuple  # centre (x, y, z) in metres
@@ -278,10 +279,12 @@ def _named_colour(rng, name: str) -> tuple:
 def _body_colour(rng, material: str) -> tuple[tuple, str]:
     from .synth import SYNTH_COLOURS
     if material == "wood":
-        return _hsv_bgr(rng.uniform(22, 38), rng.uniform(0.3, 0.65), rng.uniform(0.45, 0.85)), "brown"
+        return _hsv_bgr(rng.uniform(22, 38), rng.uniform(0.3, 0.65),
+                        rng.uniform(0.45, 0.85)), "brown"
     if material == "metal":
         name = str(rng.choice(["gold", "silver", "copper"]))
-        return {"gold": (40, 160, 212), "silver": (200, 200, 200), "copper": (60, 110, 190)}[name], ""
+        return {"gold": (40, 160, 212), "silver": (200, 200, 200),
+                "copper": (60, 110, 190)}[name], ""
     if rng.random() < 0.12:  # any hue and value: pastels, dark shades, between the named ranges
         return _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 1), rng.uniform(0.1, 1)), ""
     name = str(rng.choice(sorted(SYNTH_COLOURS)))
@@ -297,7 +300,8 @@ def _ink_for(rng, body_bgr: tuple) -> tuple:
     difference of at least 70 of 255), mostly white on dark bodies and black on light ones."""
     lum = _lum(body_bgr)
     readable = [n for n, c in sorted(PIP_COLOURS.items()) if abs(_lum(c) - lum) >= 70]
-    usual = [n for n in (["white"] if lum < 120 else ["black", "black", "red", "blue"]) if n in readable]
+    usual = [n for n in (["white"] if lum < 120 else ["black", "black", "red", "blue"])
+             if n in readable]
     if not readable:  # a mid-grey body: the farther of black and white
         return PIP_COLOURS["white"] if lum < 128 else PIP_COLOURS["black"]
     name = str(rng.choice(readable if rng.random() < 0.2 or not usual else usual))
@@ -305,7 +309,8 @@ def _ink_for(rng, body_bgr: tuple) -> tuple:
 
 
 def _kelvin(rng) -> float:
-    return float(rng.choice([rng.uniform(2600, 3500), rng.uniform(3500, 5000), rng.uniform(5000, 7500)]))
+    return float(rng.choice([rng.uniform(2600, 3500), rng.uniform(3500, 5000),
+                             rng.uniform(5000, 7500)]))
 
 
 def _special_faces(rng, kind: str):
@@ -320,14 +325,16 @@ def _special_faces(rng, kind: str):
         face_cols = tuple(cols[v] for v in faces)
         body, ink, _ = _colours_for(rng, design, face_cols[0])
         return design.name, tuple(faces), face_cols, body, ink, ""
-    body, ink, name = _colours_for(rng, design, str(rng.choice(["white", "red", "yellow", "blue", "green",
-                                                                 "black"])))
+    body, ink, name = _colours_for(rng, design,
+                                   str(rng.choice(["white", "red", "yellow", "blue", "green",
+                                                   "black"])))
     return design.name, tuple(faces), (), body, ink, name
 
 
 def _square(x: float, y: float, side: float, yaw: float) -> np.ndarray:
     c, s_ = math.cos(yaw) * side / 2, math.sin(yaw) * side / 2
-    return np.array([(x + c * a - s_ * b, y + s_ * a + c * b) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    return np.array([(x + c * a - s_ * b, y + s_ * a + c * b)
+                     for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
 
 
 def squares_overlap(p: np.ndarray, q: np.ndarray) -> bool:
@@ -343,7 +350,8 @@ def squares_overlap(p: np.ndarray, q: np.ndarray) -> bool:
     return True
 
 
-def _place(rng, n: int, sizes: np.ndarray, spread: float) -> list[tuple[float, float, float, float]]:
+def _place(rng, n: int, sizes: np.ndarray,
+           spread: float) -> list[tuple[float, float, float, float]]:
     """(x, y, z of the die's bottom, yaw) per die: footprints on the table never overlap; about a
     third are put against an earlier die (touching, up to a few millimetres apart), and a few are
     stacked on top of an earlier die of about their size."""
@@ -357,7 +365,8 @@ def _place(rng, n: int, sizes: np.ndarray, spread: float) -> list[tuple[float, f
                 if out[j][2] > 0 or sizes[i] > sizes[j] * 1.05:
                     continue
                 off = rng.uniform(-0.15, 0.15, 2) * sizes[j]
-                out.append((out[j][0] + off[0], out[j][1] + off[1], out[j][2] + float(sizes[j]), yaw))
+                out.append((out[j][0] + off[0], out[j][1] + off[1], out[j][2] + float(sizes[j]),
+                            yaw))
                 feet.append(np.zeros((0, 2)))
                 break
             if out and rng.random() < 0.35:
@@ -388,25 +397,27 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     scene for the same pair whatever else is rendered. ``size`` is (width, height)."""
     rng = np.random.default_rng([seed, index])
     w, h = size
-    kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) if dice_kind == "mixed" \
-        else dice_kind
+    kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
+        if dice_kind == "mixed" else dice_kind
     # fewer dice more often: most rolls are of 2-6 dice
     lo, hi = n_dice
-    n = int(min(hi, lo + rng.geometric(0.12) - 1)) if rng.random() < 0.8 else int(rng.integers(lo, hi + 1))
+    n = (int(min(hi, lo + rng.geometric(0.12) - 1)) if rng.random() < 0.8
+         else int(rng.integers(lo, hi + 1)))
     base = rng.uniform(0.012, 0.022)
-    sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7 else rng.uniform(0.012, 0.022, n),
-                    0.012, 0.022)
+    sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7
+                    else rng.uniform(0.012, 0.022, n), 0.012, 0.022)
     # the camera first: phone (~26 mm) or webcam (~30-48 mm) lenses, a die's side in pixels drawn
     # from 3-11 % of the picture's longer side (19-70 px at 640), top-down to 60 degrees
     lens = float(rng.uniform(22, 30) if rng.random() < 0.6 else rng.uniform(30, 48))
     f_px = lens / SENSOR_MM * w
     die_px = rng.uniform(0.03, 0.11) * max(w, h)
     cam_dist = max(0.06, f_px * base / die_px)
-    half_view = cam_dist * (SENSOR_MM / 2) / lens * min(1.0, h / w)  # half the shorter side, on the table
+    # half the shorter side, on the table
+    half_view = cam_dist * (SENSOR_MM / 2) / lens * min(1.0, h / w)
     # the dice within the view, and not so spread that an oblique camera sees the near ones
     # more than about twice the size of the far ones
-    spread = min(max(0.03, 0.018 * math.sqrt(n) * rng.uniform(1.2, 2.2)), half_view * rng.uniform(0.7, 1.0),
-                 0.3 * cam_dist)
+    spread = min(max(0.03, 0.018 * math.sqrt(n) * rng.uniform(1.2, 2.2)),
+                 half_view * rng.uniform(0.7, 1.0), 0.3 * cam_dist)
     centres = _place(rng, n, sizes, spread)
     dice = []
     material_set = None
@@ -433,10 +444,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                 material = "wood"
         body2 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.6), rng.uniform(0.3, 1.0)) \
             if material == "marbled" else body
-        dice.append(DieSpec(faces=tuple(faces), face_colours=tuple(face_cols), rotation=tuple(map(tuple, rot)),
-                            position=(x, y, z), size=s, radius=float(rng.uniform(0.06, 0.2)), material=material,
-                            body_bgr=tuple(body), body2_bgr=tuple(body2), ink_bgr=tuple(ink), colour=colour,
-                            kind=kind, design=design, roughness=float(rng.uniform(0.08, 0.5))))
+        dice.append(DieSpec(faces=tuple(faces), face_colours=tuple(face_cols),
+                            rotation=tuple(map(tuple, rot)), position=(x, y, z), size=s,
+                            radius=float(rng.uniform(0.06, 0.2)), material=material,
+                            body_bgr=tuple(body), body2_bgr=tuple(body2), ink_bgr=tuple(ink),
+                            colour=colour, kind=kind, design=design,
+                            roughness=float(rng.uniform(0.08, 0.5))))
     skind = str(rng.choice(SURFACES, p=SURFACE_SHARES))
     if skind in ("felt", "tray_hex", "tray_round"):
         c1 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0.2, 0.95), rng.uniform(0.12, 0.75))
@@ -451,7 +464,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     c2 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.9), rng.uniform(0.1, 0.95))
     extent = spread + 0.03
     surface = SurfaceSpec(skind, c1, c2, float(rng.uniform(0.5, 2.0)),
-                          _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.6), rng.uniform(0.05, 0.5)),
+                          _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.6),
+                                   rng.uniform(0.05, 0.5)),
                           float(extent * rng.uniform(1.15, 1.6)))
 
     dim = rng.random() < 0.2
@@ -465,10 +479,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
         world_kelvin=_kelvin(rng),
         area_power=float((rng.uniform(10, 40) if dim else rng.uniform(40, 200)) * dist ** 2),
         area_size=float(rng.uniform(0.2, 1.2)),
-        area_position=(dist * math.cos(el) * math.cos(az), dist * math.cos(el) * math.sin(az), dist * math.sin(el)),
+        area_position=(dist * math.cos(el) * math.cos(az), dist * math.cos(el) * math.sin(az),
+                       dist * math.sin(el)),
         area_kelvin=area_kelvin,
         lamp_power=float(rng.uniform(15, 60) if lamp else 0.0),
-        lamp_position=(0.8 * math.cos(lel) * math.cos(laz), 0.8 * math.cos(lel) * math.sin(laz), 0.8 * math.sin(lel)),
+        lamp_position=(0.8 * math.cos(lel) * math.cos(laz), 0.8 * math.cos(lel) * math.sin(laz),
+                       0.8 * math.sin(lel)),
         lamp_kelvin=_kelvin(rng))
 
     tilt = math.radians(rng.uniform(0, 60) if rng.random() < 0.75 else rng.uniform(0, 15))
@@ -476,10 +492,13 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     target = (float(rng.normal(0, spread * 0.1)), float(rng.normal(0, spread * 0.1)), 0.0)
     position = (target[0] + cam_dist * math.sin(tilt) * math.cos(cam_az),
                 target[1] + cam_dist * math.sin(tilt) * math.sin(cam_az), cam_dist * math.cos(tilt))
-    camera = CameraSpec(position=tuple(float(v) for v in position), target=target, lens_mm=lens, width=w, height=h,
+    camera = CameraSpec(position=tuple(float(v) for v in position), target=target, lens_mm=lens,
+                        width=w, height=h,
                         fstop=float(rng.uniform(1.8, 5.6) if rng.random() < 0.25 else 0.0),
-                        roll=float(rng.uniform(-0.15, 0.15) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi)))
-    post = PostSpec(white_balance=float(rng.uniform(0.3, 1.0)), exposure_pct=float(rng.uniform(99.3, 99.95)),
+                        roll=float(rng.uniform(-0.15, 0.15) if rng.random() < 0.5
+                                   else rng.uniform(-math.pi, math.pi)))
+    post = PostSpec(white_balance=float(rng.uniform(0.3, 1.0)),
+                    exposure_pct=float(rng.uniform(99.3, 99.95)),
                     noise=float(rng.uniform(3, 9) if dim else rng.uniform(0, 3)),
                     motion_px=float(rng.uniform(1.5, 5) if rng.random() < 0.1 else 0.0),
                     motion_angle=float(rng.uniform(0, 180)), jpeg_quality=int(rng.integers(45, 96)))
@@ -489,14 +508,17 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
         a = rng.uniform(0, 2 * math.pi)
         outside = surface.tray_radius + 0.02 if skind.startswith("tray") else extent
         r = outside * rng.uniform(1.05, 1.5) + _reach(ck)
-        sz = {"cup": (0.04, 0.04, 0.09), "pencil": (0.18, 0.008, 0.008), "card": (0.09, 0.06, 0.001),
-              "hand": (0.16, 0.08, 0.04)}[ck]
-        clutter.append(ClutterSpec(ck, (r * math.cos(a), r * math.sin(a), 0.0), sz, float(rng.uniform(0, math.pi)),
-                                   _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.9), rng.uniform(0.15, 0.95))
-                                   if ck != "hand" else _hsv_bgr(rng.uniform(15, 30), rng.uniform(0.25, 0.55),
-                                                                 rng.uniform(0.35, 0.95))))
-    return SceneSpec(index=index, seed=seed, dice=tuple(dice), surface=surface, light=light, camera=camera,
-                     post=post, clutter=tuple(clutter), samples=samples)
+        sz = {"cup": (0.04, 0.04, 0.09), "pencil": (0.18, 0.008, 0.008),
+              "card": (0.09, 0.06, 0.001), "hand": (0.16, 0.08, 0.04)}[ck]
+        clutter.append(ClutterSpec(ck, (r * math.cos(a), r * math.sin(a), 0.0), sz,
+                                   float(rng.uniform(0, math.pi)),
+                                   _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.9),
+                                            rng.uniform(0.15, 0.95))
+                                   if ck != "hand"
+                                   else _hsv_bgr(rng.uniform(15, 30), rng.uniform(0.25, 0.55),
+                                                 rng.uniform(0.35, 0.95))))
+    return SceneSpec(index=index, seed=seed, dice=tuple(dice), surface=surface, light=light,
+                     camera=camera, post=post, clutter=tuple(clutter), samples=samples)
 
 
 # ---- finishing and labels ---------------------------------------------------------------------
@@ -550,34 +572,37 @@ def seen_colour(img: np.ndarray, cam: CameraSpec, die: DieSpec) -> tuple:
     return tuple(float(v) for v in np.median(img[m], axis=0))
 
 
-LABEL_COLUMNS = ["filename", "image_w", "image_h", "die", "value", "x_min", "y_min", "x_max", "y_max", "orig_split",
-                 "box_kind", "colour", "body_b", "body_g", "body_r", "seen_b", "seen_g", "seen_r", "hidden",
-                 "top_hidden", "tilt", "material", "dice_kind", "design"]
+LABEL_COLUMNS = ["filename", "image_w", "image_h", "die", "value", "x_min", "y_min", "x_max",
+                 "y_max", "orig_split", "box_kind", "colour", "body_b", "body_g", "body_r",
+                 "seen_b", "seen_g", "seen_r", "hidden", "top_hidden", "tilt", "material",
+                 "dice_kind", "design"]
 
 
-def label_rows(spec: SceneSpec, img: np.ndarray, filename: str, hidden: list[tuple[float, float]]) -> list[dict]:
+def label_rows(spec: SceneSpec, img: np.ndarray, filename: str,
+               hidden: list[tuple[float, float]]) -> list[dict]:
     """One ``labels.csv`` row per die at least partly in the picture. ``hidden``: per die, the
     shares of the whole die and of its top face that are hidden (other objects, the frame)."""
     cam = spec.camera
     rows = []
     for i, die in enumerate(spec.dice):
         x0, y0, x1, y1 = die_box(cam, die)
-        cx0, cy0, cx1, cy1 = max(0.0, x0), max(0.0, y0), min(float(cam.width), x1), min(float(cam.height), y1)
+        cx0, cy0, cx1, cy1 = (max(0.0, x0), max(0.0, y0), min(float(cam.width), x1),
+                              min(float(cam.height), y1))
         if cx1 - cx0 < 2 or cy1 - cy0 < 2:
             continue
         face = die.up_face
         seen = seen_colour(img, cam, die) or (float("nan"),) * 3
         colour = die.face_colours[face - 1] if die.face_colours else die.colour
-        rows.append({
-            "filename": filename, "image_w": cam.width, "image_h": cam.height, "die": len(rows),
-            "value": die.label, "x_min": round(cx0, 1), "y_min": round(cy0, 1), "x_max": round(cx1, 1),
-            "y_max": round(cy1, 1), "orig_split": "render", "box_kind": "die", "colour": colour,
-            "body_b": round(die.body_bgr[0], 1), "body_g": round(die.body_bgr[1], 1),
-            "body_r": round(die.body_bgr[2], 1),
-            "seen_b": round(seen[0], 1), "seen_g": round(seen[1], 1), "seen_r": round(seen[2], 1),
-            "hidden": round(hidden[i][0], 3), "top_hidden": round(hidden[i][1], 3),
-            "tilt": round(tilt_degrees(np.array(die.rotation)), 1), "material": die.material,
-            "dice_kind": die.kind, "design": die.design})
+        rows.append({"filename": filename, "image_w": cam.width, "image_h": cam.height,
+                     "die": len(rows), "value": die.label, "x_min": round(cx0, 1),
+                     "y_min": round(cy0, 1), "x_max": round(cx1, 1), "y_max": round(cy1, 1),
+                     "orig_split": "render", "box_kind": "die", "colour": colour,
+                     "body_b": round(die.body_bgr[0], 1), "body_g": round(die.body_bgr[1], 1),
+                     "body_r": round(die.body_bgr[2], 1), "seen_b": round(seen[0], 1),
+                     "seen_g": round(seen[1], 1), "seen_r": round(seen[2], 1),
+                     "hidden": round(hidden[i][0], 3), "top_hidden": round(hidden[i][1], 3),
+                     "tilt": round(tilt_degrees(np.array(die.rotation)), 1),
+                     "material": die.material, "dice_kind": die.kind, "design": die.design})
     return rows
 
 
@@ -594,31 +619,37 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT, e.g. 640x480") from None
+        raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT, e.g. "
+                                         "640x480") from None
     if not (16 <= w <= 4096 and 16 <= h <= 4096):
         raise argparse.ArgumentTypeError(f"size {text!r}: each side must be 16-4096 px")
     return w, h
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Render photoreal dice scenes with exact labels (needs bpy).")
+    ap = argparse.ArgumentParser(description="Render photoreal dice scenes with exact labels "
+                                             "(needs bpy).")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--scenes", type=int, required=True)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--start", type=int, default=0, help="first scene index (scene k is the same in every run)")
+    ap.add_argument("--start", type=int, default=0,
+                    help="first scene index (scene k is the same in every run)")
     ap.add_argument("--size", type=_size, default=(640, 480), help="WIDTHxHEIGHT (default 640x480)")
-    ap.add_argument("--sizes", default="", help="comma-separated sizes drawn per scene, e.g. 640x480,480x640,640x640")
+    ap.add_argument("--sizes", default="",
+                    help="comma-separated sizes drawn per scene, e.g. 640x480,480x640,640x640")
     ap.add_argument("--samples", type=int, default=32)
     ap.add_argument("--dice", choices=["pips", "kuh_vadis", "the_choice", "mixed"], default="pips")
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
     ap.add_argument("--threads", type=int, default=0, help="Cycles threads (0: all cores)")
-    ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu", help="render on the CPU or a GPU")
+    ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
+                    help="render on the CPU or a GPU")
     args = ap.parse_args(argv)
     try:
         from . import render3d_bpy
     except ImportError as e:
-        print(f"render3d: Blender's Python module is needed ({e}); see docs/render3d.md", file=sys.stderr)
+        print(f"render3d: Blender's Python module is needed ({e}); see docs/render3d.md",
+              file=sys.stderr)
         return 2
     sizes = [_size(s) for s in args.sizes.split(",") if s] or [args.size]
     images_dir = args.out / "images"
@@ -628,15 +659,17 @@ def main(argv=None) -> int:
     t_all = time.perf_counter()
     with open(labels_path, "a", newline="") as lf, open(images_path, "a", newline="") as imf:
         lw = csv.DictWriter(lf, LABEL_COLUMNS)
-        iw = csv.DictWriter(imf, ["filename", "image_w", "image_h", "n_dice", "values", "sum", "orig_split", "seed",
-                                  "index", "surface", "render_s"])
+        iw = csv.DictWriter(imf,
+                            ["filename", "image_w", "image_h", "n_dice", "values", "sum",
+                             "orig_split", "seed", "index", "surface", "render_s"])
         if new_labels:
             lw.writeheader()
         if new_images:
             iw.writeheader()
         for k in range(args.start, args.start + args.scenes):
             size = sizes[int(np.random.default_rng([args.seed, k, 1]).integers(len(sizes)))]
-            spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice), args.samples)
+            spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
+                                args.samples)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)
@@ -649,13 +682,15 @@ def main(argv=None) -> int:
             for r in rows:
                 lw.writerow(r)
             vals = [str(r["value"]) for r in rows]
-            iw.writerow({"filename": name, "image_w": size[0], "image_h": size[1], "n_dice": len(rows),
-                         "values": ";".join(vals), "sum": sum(int(v) for v in vals if v.isdigit()),
-                         "orig_split": "render", "seed": args.seed, "index": k, "surface": spec.surface.kind,
+            iw.writerow({"filename": name, "image_w": size[0], "image_h": size[1],
+                         "n_dice": len(rows), "values": ";".join(vals),
+                         "sum": sum(int(v) for v in vals if v.isdigit()), "orig_split": "render",
+                         "seed": args.seed, "index": k, "surface": spec.surface.kind,
                          "render_s": round(time.perf_counter() - t0, 2)})
             lf.flush()
             imf.flush()
-            print(f"scene {k}: {len(rows)} dice, {spec.surface.kind}, {time.perf_counter() - t0:.1f} s", flush=True)
+            print(f"scene {k}: {len(rows)} dice, {spec.surface.kind}, "
+                  f"{time.perf_counter() - t0:.1f} s", flush=True)
     print(f"{args.scenes} scenes in {time.perf_counter() - t_all:.0f} s", flush=True)
     return 0
 

@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 from mathutils import Matrix, Vector
 
-from .render3d import FACE_NORMALS, FACE_UPS, CameraSpec, DieSpec, SceneSpec, camera_matrix, finish, frame_share, \
-    top_face_corners, _to_linear
+from .render3d import FACE_NORMALS, FACE_UPS, CameraSpec, DieSpec, SceneSpec, camera_matrix, \
+    finish, frame_share, top_face_corners, _to_linear
 
 __all__ = ["render", "write_jpeg", "face_strip"]
 
@@ -57,7 +57,8 @@ def face_strip(die: DieSpec, rng: np.random.Generator) -> np.ndarray:
     if die.kind == "pips":
         from .special_dice import _pip_mask
         for k in range(6):
-            m = cv2.resize(_pip_mask(die.faces[k]), (CELL, CELL), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+            m = cv2.resize(_pip_mask(die.faces[k]), (CELL, CELL),
+                           interpolation=cv2.INTER_AREA).astype(np.float32) / 255
             strip[:, k * CELL:(k + 1) * CELL, :3] = np.array(die.ink_bgr, np.float32)[::-1] / 255.0
             strip[:, k * CELL:(k + 1) * CELL, 3] = m
         return strip
@@ -81,7 +82,8 @@ def _symbol_strip(die: DieSpec, rng: np.random.Generator) -> np.ndarray:
     design = next((d for d in SEEN_DESIGNS if d.name == die.design), None)
     for k in range(6):
         m = _pip_mask(die.faces[k]) if design is None else _symbol_mask(rng, design, die.faces[k])
-        out[:, k * CELL:(k + 1) * CELL] = cv2.resize(m, (CELL, CELL), interpolation=cv2.INTER_AREA) / 255.0
+        out[:, k * CELL:(k + 1) * CELL] = cv2.resize(m, (CELL, CELL),
+                                                     interpolation=cv2.INTER_AREA) / 255.0
     return out
 
 
@@ -92,7 +94,8 @@ def _image(name: str, pixels: np.ndarray, colour: bool = True):
         pixels = np.dstack([pixels, pixels, pixels, np.ones_like(pixels)])
     # the colour space first: changing it regenerates a generated image's (blank) buffer
     img.colorspace_settings.name = "Linear Rec.709" if colour else "Non-Color"
-    img.pixels.foreach_set(np.ascontiguousarray(pixels[::-1]).ravel().astype(np.float32))  # Blender: bottom row first
+    # Blender: bottom row first
+    img.pixels.foreach_set(np.ascontiguousarray(pixels[::-1]).ravel().astype(np.float32))
     return img  # kept in memory for this render (packing a float image loses its pixels)
 
 
@@ -108,7 +111,8 @@ def _new_material(name: str):
 
 
 def _mix_colour(nodes, links, fac_socket, a, b):
-    """A colour mix node: ``fac`` between colour sockets/values ``a`` and ``b``; returns its output."""
+    """A colour mix node: ``fac`` between colour sockets/values ``a`` and ``b``; returns its
+    output."""
     mix = nodes.new("ShaderNodeMix")
     mix.data_type = "RGBA"
     ins = [s for s in mix.inputs if s.enabled]
@@ -173,7 +177,8 @@ def _die_materials(die: DieSpec, strip: np.ndarray, symbols: np.ndarray, key: st
     tex.image = _image(f"strip{key}", strip)
     tex.interpolation = "Linear"
     tex.extension = "EXTEND"
-    mask = nodes.new("ShaderNodeTexImage")  # where the print is (an image's own alpha is not kept here)
+    # where the print is (an image's own alpha is not kept here)
+    mask = nodes.new("ShaderNodeTexImage")
     mask.image = _image(f"mask{key}", np.ascontiguousarray(strip[..., 3]), colour=False)
     mask.interpolation = "Linear"
     mask.extension = "EXTEND"
@@ -268,7 +273,8 @@ def _surface(spec: SceneSpec):
         noise.inputs["Detail"].default_value = 6.0
         links.new(coord.outputs["Object"], noise.inputs["Vector"])
         dark = tuple(v * 0.75 for v in c1[:3]) + (1.0,)
-        links.new(_mix_colour(nodes, links, noise.outputs["Fac"], dark, c1), bsdf.inputs["Base Color"])
+        links.new(_mix_colour(nodes, links, noise.outputs["Fac"], dark, c1),
+                  bsdf.inputs["Base Color"])
         bsdf.inputs["Roughness"].default_value = 1.0
         bump_src = noise.outputs["Fac"]
     elif s.kind == "wood":
@@ -278,7 +284,8 @@ def _surface(spec: SceneSpec):
         wave.inputs["Detail"].default_value = 4.0
         links.new(coord.outputs["Object"], wave.inputs["Vector"])
         dark = tuple(v * 0.65 for v in c1[:3]) + (1.0,)
-        links.new(_mix_colour(nodes, links, wave.outputs["Fac"], c1, dark), bsdf.inputs["Base Color"])
+        links.new(_mix_colour(nodes, links, wave.outputs["Fac"], c1, dark),
+                  bsdf.inputs["Base Color"])
         bsdf.inputs["Roughness"].default_value = 0.45
     elif s.kind == "cloth":
         tex = nodes.new(str(np.random.default_rng([spec.seed, spec.index, 3]).choice(
@@ -290,7 +297,8 @@ def _surface(spec: SceneSpec):
             tex.inputs["Color2"].default_value = c2
             links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
         else:
-            links.new(_mix_colour(nodes, links, tex.outputs["Fac"], c1, c2), bsdf.inputs["Base Color"])
+            links.new(_mix_colour(nodes, links, tex.outputs["Fac"], c1, c2),
+                      bsdf.inputs["Base Color"])
         links.new(coord.outputs["Object"], tex.inputs["Vector"])
         bsdf.inputs["Roughness"].default_value = 0.9
     elif s.kind == "paper":
@@ -316,8 +324,8 @@ def _surface(spec: SceneSpec):
     plane.data.materials.append(mat)
     if s.kind.startswith("tray"):
         verts = 6 if s.kind == "tray_hex" else 64
-        bpy.ops.mesh.primitive_cylinder_add(vertices=verts, radius=s.tray_radius, depth=0.03, end_fill_type="NOTHING",
-                                            location=(0, 0, 0.015))
+        bpy.ops.mesh.primitive_cylinder_add(vertices=verts, radius=s.tray_radius, depth=0.03,
+                                            end_fill_type="NOTHING", location=(0, 0, 0.015))
         rim = bpy.context.active_object
         sol = rim.modifiers.new("wall", "SOLIDIFY")
         sol.thickness = 0.015
@@ -331,24 +339,30 @@ def _surface(spec: SceneSpec):
         fmat, _, _, fbsdf = _new_material("floor")
         fbsdf.inputs["Base Color"].default_value = _lin_rgba(s.colour2_bgr)
         floor.data.materials.append(fmat)
-        # the felt floor has the tray's shape (a square plane would show its corners outside the rim)
+        # the felt floor has the tray's shape (a square
+        # plane would show its corners outside the rim)
         bpy.data.objects.remove(plane)
-        bpy.ops.mesh.primitive_circle_add(vertices=verts, radius=s.tray_radius, fill_type="NGON", location=(0, 0, 0))
+        bpy.ops.mesh.primitive_circle_add(vertices=verts, radius=s.tray_radius, fill_type="NGON",
+                                          location=(0, 0, 0))
         bpy.context.active_object.data.materials.append(mat)
 
 
 def _clutter(spec: SceneSpec) -> None:
     for i, c in enumerate(spec.clutter):
         if c.kind == "cup":
-            bpy.ops.mesh.primitive_cylinder_add(radius=c.size[0] / 2, depth=c.size[2], location=(*c.position[:2], c.size[2] / 2))
+            bpy.ops.mesh.primitive_cylinder_add(radius=c.size[0] / 2, depth=c.size[2],
+                                                location=(*c.position[:2], c.size[2] / 2))
         elif c.kind == "pencil":
             bpy.ops.mesh.primitive_cylinder_add(vertices=6, radius=c.size[1] / 2, depth=c.size[0],
-                                                location=(*c.position[:2], c.size[1] / 2), rotation=(0, math.pi / 2, c.yaw))
+                                                location=(*c.position[:2], c.size[1] / 2),
+                                                rotation=(0, math.pi / 2, c.yaw))
         elif c.kind == "card":
-            bpy.ops.mesh.primitive_cube_add(size=1.0, location=(*c.position[:2], c.size[2] / 2), rotation=(0, 0, c.yaw))
+            bpy.ops.mesh.primitive_cube_add(size=1.0, location=(*c.position[:2], c.size[2] / 2),
+                                            rotation=(0, 0, c.yaw))
             bpy.context.active_object.scale = c.size
         else:  # a hand entering: a flattened ellipsoid
-            bpy.ops.mesh.primitive_uv_sphere_add(radius=1.0, location=(*c.position[:2], c.size[2] / 2),
+            bpy.ops.mesh.primitive_uv_sphere_add(radius=1.0,
+                                                 location=(*c.position[:2], c.size[2] / 2),
                                                  rotation=(0, 0, c.yaw))
             bpy.context.active_object.scale = (c.size[0] / 2, c.size[1] / 2, c.size[2] / 2)
         obj = bpy.context.active_object
@@ -376,7 +390,8 @@ def _lights(spec: SceneSpec) -> None:
     area.color = _kelvin_rgb(lt.area_kelvin)
     obj = bpy.data.objects.new("area", area)
     obj.location = lt.area_position
-    obj.rotation_euler = (Vector((0, 0, 0)) - Vector(lt.area_position)).to_track_quat("-Z", "Y").to_euler()
+    to_centre = Vector((0, 0, 0)) - Vector(lt.area_position)
+    obj.rotation_euler = to_centre.to_track_quat("-Z", "Y").to_euler()
     bpy.context.scene.collection.objects.link(obj)
     if lt.lamp_power > 0:  # a small, hard lamp: sharp shadows
         lamp = bpy.data.lights.new("lamp", "POINT")
@@ -397,7 +412,8 @@ def _camera(cam: CameraSpec):
     if cam.fstop > 0:
         data.dof.use_dof = True
         data.dof.aperture_fstop = cam.fstop
-        data.dof.focus_distance = float(np.linalg.norm(np.array(cam.position) - np.array(cam.target)))
+        data.dof.focus_distance = float(np.linalg.norm(np.array(cam.position)
+                                                       - np.array(cam.target)))
     obj = bpy.data.objects.new("cam", data)
     obj.matrix_world = Matrix(camera_matrix(cam).tolist())
     bpy.context.scene.collection.objects.link(obj)
@@ -431,7 +447,8 @@ def _setup(spec: SceneSpec, threads: int, device: str = "cpu") -> None:
     sc.cycles.device = "CPU"
     if device == "gpu":
         if gpu_backend() is None:
-            raise RuntimeError("no GPU that Cycles can use (OptiX, CUDA, HIP, oneAPI, Metal): render with --device cpu")
+            raise RuntimeError("no GPU that Cycles can use (OptiX, CUDA, HIP, oneAPI, Metal): "
+                               "render with --device cpu")
         sc.cycles.device = "GPU"
     sc.cycles.samples = spec.samples
     sc.cycles.use_denoising = True
@@ -471,17 +488,22 @@ def _hidden(spec: SceneSpec, objects: list) -> list[tuple[float, float]]:
                 weights.append(p.area)
         ev.to_mesh_clear()
         corners = top_face_corners(die)
-        top = [Vector(tuple(corners[0] + (corners[1] - corners[0]) * a + (corners[3] - corners[0]) * b))
+        top = [Vector(tuple(corners[0] + (corners[1] - corners[0]) * a + (corners[3] - corners[0])
+                            * b))
                for a in np.linspace(0.15, 0.85, 5) for b in np.linspace(0.15, 0.85, 5)]
 
         def visible(points):
             vis = []
-            share_in = frame_share(spec.camera, np.array([tuple(p) for p in points])) if points else 0.0
+            share_in = (frame_share(spec.camera, np.array([tuple(p) for p in points])) if points
+                        else 0.0)
             for p in points:
                 d = p - eye
                 dist = d.length
-                hit, loc, _n, _i, hobj, _m = scene.ray_cast(depsgraph, eye, d.normalized(), distance=dist * 1.01)
-                vis.append(bool(hit) and (hobj.name == obj.name or (loc - eye).length >= dist - die.size * 0.02))
+                hit, loc, _n, _i, hobj, _m = scene.ray_cast(depsgraph, eye, d.normalized(),
+                                                            distance=dist * 1.01)
+                vis.append(bool(hit)
+                           and (hobj.name == obj.name
+                                or (loc - eye).length >= dist - die.size * 0.02))
             return np.array(vis, float), share_in
 
         v_all, in_all = visible(pts)
@@ -493,7 +515,8 @@ def _hidden(spec: SceneSpec, objects: list) -> list[tuple[float, float]]:
     return out
 
 
-def render(spec: SceneSpec, threads: int = 0, device: str = "cpu") -> tuple[np.ndarray, list[tuple[float, float]]]:
+def render(spec: SceneSpec, threads: int = 0,
+           device: str = "cpu") -> tuple[np.ndarray, list[tuple[float, float]]]:
     """(8-bit BGR picture as a camera gives it, per die (hidden share, top face hidden share)).
     ``device``: ``cpu`` or ``gpu`` (Cycles' GPU backends; a RuntimeError when there is none)."""
     _setup(spec, threads, device)

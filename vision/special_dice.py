@@ -24,16 +24,16 @@ colour independently of its number (``choice_faces``): a reader cannot learn one
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from .synth import SYNTH_COLOURS, _background, sample_colour
+from .synth import _background, sample_colour
 
-__all__ = ["Design", "SpecialDie", "SpecialScene", "KUH_VADIS_FACES", "CHOICE_COLOURS", "SEEN_DESIGNS",
-           "HELD_OUT_DESIGNS", "render_face", "draw_special_die", "render_special_scene", "design_faces",
-           "choice_faces"]
+__all__ = ["Design", "SpecialDie", "SpecialScene", "KUH_VADIS_FACES", "CHOICE_COLOURS",
+           "SEEN_DESIGNS", "HELD_OUT_DESIGNS", "render_face", "draw_special_die",
+           "render_special_scene", "design_faces", "choice_faces"]
 
 KUH_VADIS_FACES = (1, 2, 3, 4, 5, "cow")
 CHOICE_COLOURS = ("red", "yellow", "green", "blue", "purple", "grey")
@@ -62,7 +62,8 @@ class Design:
 SEEN_DESIGNS: tuple[Design, ...] = (
     Design("kv-plastic-pips-head", "kuh_vadis", "plastic", "pips", "head", "printed"),
     Design("kv-wood-pips-head-engraved", "kuh_vadis", "wood", "pips", "head", "engraved"),
-    Design("kv-plastic-numerals-hide", "kuh_vadis", "plastic", "numerals", "hide", "printed", font=cv2.FONT_HERSHEY_DUPLEX),
+    Design("kv-plastic-numerals-hide", "kuh_vadis", "plastic", "numerals", "hide", "printed",
+           font=cv2.FONT_HERSHEY_DUPLEX),
     Design("kv-wood-pips-horns-engraved", "kuh_vadis", "wood", "pips", "horns", "engraved"),
     Design("tc-plastic-numeral-face", "the_choice", "plastic", "numeral", colour_on="face",
            font=cv2.FONT_HERSHEY_DUPLEX),
@@ -73,9 +74,10 @@ SEEN_DESIGNS: tuple[Design, ...] = (
 
 # never used while writing or tuning the reader: a new symbol set and a new body style
 HELD_OUT_DESIGNS: tuple[Design, ...] = (
-    Design("kv-stone-numerals-silhouette-engraved", "kuh_vadis", "stone", "numerals", "silhouette", "engraved",
+    Design("kv-stone-numerals-silhouette-engraved", "kuh_vadis", "stone", "numerals", "silhouette",
+           "engraved", font=cv2.FONT_HERSHEY_TRIPLEX),
+    Design("tc-stone-roman-face", "the_choice", "stone", "roman", colour_on="face",
            font=cv2.FONT_HERSHEY_TRIPLEX),
-    Design("tc-stone-roman-face", "the_choice", "stone", "roman", colour_on="face", font=cv2.FONT_HERSHEY_TRIPLEX),
 )
 
 
@@ -128,7 +130,8 @@ def _body_canvas(rng, design: Design, colour_bgr: np.ndarray) -> np.ndarray:
     else:  # plastic: a soft light gradient
         yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
         a = rng.uniform(0, 2 * np.pi)
-        img *= (1 + rng.uniform(0.0, 0.12) * ((xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a)))[..., None]
+        img *= (1 + rng.uniform(0.0, 0.12)
+                * ((xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a)))[..., None]
     return img
 
 
@@ -140,9 +143,10 @@ def _cow_mask(rng, style: str) -> np.ndarray:
         cv2.ellipse(m, (c, c + 4), (20, 26), 0, 0, 360, 255, -1, cv2.LINE_AA)  # head
         cv2.ellipse(m, (c, c + 24), (17, 11), 0, 0, 360, 255, -1, cv2.LINE_AA)  # snout
         for sx in (-1, 1):
-            cv2.ellipse(m, (c + sx * 28, c - 6), (12, 6), sx * 20, 0, 360, 255, -1, cv2.LINE_AA)  # ears
-            cv2.ellipse(m, (c + sx * 20, c - 22), (14, 12), 0, 180 if sx < 0 else 270, 270 if sx < 0 else 360, 255, 5,
-                        cv2.LINE_AA)  # horns
+            # ears
+            cv2.ellipse(m, (c + sx * 28, c - 6), (12, 6), sx * 20, 0, 360, 255, -1, cv2.LINE_AA)
+            cv2.ellipse(m, (c + sx * 20, c - 22), (14, 12), 0, 180 if sx < 0 else 270,
+                        270 if sx < 0 else 360, 255, 5, cv2.LINE_AA)  # horns
         for sx in (-1, 1):
             cv2.circle(m, (c + sx * 9, c - 2), 4, 0, -1, cv2.LINE_AA)  # eyes
             cv2.circle(m, (c + sx * 7, c + 25), 3, 0, -1, cv2.LINE_AA)  # nostrils
@@ -162,9 +166,10 @@ def _cow_mask(rng, style: str) -> np.ndarray:
         m &= inner
     elif style == "horns":
         for sx in (-1, 1):
-            cv2.ellipse(m, (c + sx * 16, c - 14), (18, 16), 0, 180 if sx < 0 else 270, 270 if sx < 0 else 360, 255, 7,
-                        cv2.LINE_AA)
-        bell = np.array([[c - 9, c - 10], [c + 9, c - 10], [c + 16, c + 22], [c - 16, c + 22]], np.int32)
+            cv2.ellipse(m, (c + sx * 16, c - 14), (18, 16), 0, 180 if sx < 0 else 270,
+                        270 if sx < 0 else 360, 255, 7, cv2.LINE_AA)
+        bell = np.array([[c - 9, c - 10], [c + 9, c - 10], [c + 16, c + 22], [c - 16, c + 22]],
+                        np.int32)
         cv2.fillPoly(m, [bell], 255, cv2.LINE_AA)
         cv2.circle(m, (c, c + 27), 5, 255, -1, cv2.LINE_AA)
         cv2.rectangle(m, (c - 3, c - 16), (c + 3, c - 10), 255, -1)
@@ -193,7 +198,8 @@ def _text_mask(text: str, font: int, height_frac: float, offset=(0, 0)) -> np.nd
     return m
 
 
-def _pip_mask(value: int, spread: float = 0.27, radius: float = 0.095, centre=(0.5, 0.5), scale=1.0) -> np.ndarray:
+def _pip_mask(value: int, spread: float = 0.27, radius: float = 0.095, centre=(0.5, 0.5),
+              scale=1.0) -> np.ndarray:
     n = FACE_PX
     m = np.zeros((n, n), np.uint8)
     for px, py in PIPS[value]:
@@ -220,13 +226,14 @@ def _symbol_mask(rng, design: Design, value) -> np.ndarray:
         pips = np.zeros_like(m)
         for k in range(v):  # a row of small pips under the numeral
             x = FACE_PX * (0.5 + (k - (v - 1) / 2) * 0.1)
-            cv2.circle(pips, (int(x * 16), int(FACE_PX * 0.8 * 16)), int(FACE_PX * 0.035 * 16), 255, -1, cv2.LINE_AA,
-                       shift=4)
+            cv2.circle(pips, (int(x * 16), int(FACE_PX * 0.8 * 16)), int(FACE_PX * 0.035 * 16), 255,
+                       -1, cv2.LINE_AA, shift=4)
         return m | pips
     raise ValueError(f"unknown symbols {kind!r}")
 
 
-def render_face(rng: np.random.Generator, design: Design, value, body_bgr: np.ndarray, ink_bgr: np.ndarray) -> np.ndarray:
+def render_face(rng: np.random.Generator, design: Design, value, body_bgr: np.ndarray,
+                ink_bgr: np.ndarray) -> np.ndarray:
     """The upright face (``FACE_PX`` square, float BGR) with its symbol."""
     img = _body_canvas(rng, design, body_bgr)
     m = _symbol_mask(rng, design, value).astype(np.float32) / 255.0
@@ -254,7 +261,8 @@ def _colours_for(rng, design: Design, colour: str | None) -> tuple[np.ndarray, n
     if design.game == "the_choice":
         col = sample_colour(rng, colour)
         neutral = np.full(3, rng.uniform(235, 255), np.float32) if design.body != "wood" else \
-            sample_colour(rng, "orange") * np.array([0.75, 0.85, 0.95], np.float32) * rng.uniform(0.9, 1.0)
+            sample_colour(rng, "orange") * np.array([0.75, 0.85, 0.95], np.float32) \
+            * rng.uniform(0.9, 1.0)
         if design.colour_on == "face":
             lum = float(col @ np.array([0.114, 0.587, 0.299]))
             ink = np.full(3, 250.0 if lum < 150 else 25.0, np.float32)
@@ -265,9 +273,11 @@ def _colours_for(rng, design: Design, colour: str | None) -> tuple[np.ndarray, n
     # Kuh Vadis: one body colour per die
     if design.body == "wood":
         body = _wood_colour(rng)
-        return body, np.full(3, rng.uniform(20, 60), np.float32) * np.array([0.7, 0.85, 1.0], np.float32), colour or "brown"
+        ink = np.full(3, rng.uniform(20, 60), np.float32) * np.array([0.7, 0.85, 1.0], np.float32)
+        return body, ink, colour or "brown"
     if design.body == "stone":
-        body = np.full(3, rng.uniform(150, 200), np.float32) * np.array([0.95, 1.0, 1.02], np.float32)
+        body = np.full(3, rng.uniform(150, 200), np.float32) \
+            * np.array([0.95, 1.0, 1.02], np.float32)
         return body, np.full(3, rng.uniform(20, 50), np.float32), colour or "grey"
     body = sample_colour(rng, colour)
     lum = float(body @ np.array([0.114, 0.587, 0.299]))
@@ -276,7 +286,8 @@ def _colours_for(rng, design: Design, colour: str | None) -> tuple[np.ndarray, n
 
 
 def _wood_colour(rng) -> np.ndarray:
-    hsv = np.array([[[rng.uniform(12, 20), rng.uniform(0.25, 0.5) * 255, rng.uniform(0.65, 0.92) * 255]]], np.float32)
+    hsv = np.array([[[rng.uniform(12, 20), rng.uniform(0.25, 0.5) * 255,
+                      rng.uniform(0.65, 0.92) * 255]]], np.float32)
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
@@ -296,7 +307,8 @@ def add_glare(rng, img: np.ndarray, cx: float, cy: float, side: float, coverage:
 
 
 def draw_special_die(rng, img: np.ndarray, cx: float, cy: float, side: float, value, look: dict):
-    """Draw one die in place (``img`` float BGR); returns its box. ``look``: design, body BGR, ink BGR."""
+    """Draw one die in place (``img`` float BGR); returns its box. ``look``: design, body BGR, ink
+    BGR."""
     design: Design = look["design"]
     theta = rng.uniform(0, 360)
     face = render_face(rng, design, value, look["body"], look["ink"])
@@ -345,15 +357,16 @@ def draw_special_die(rng, img: np.ndarray, cx: float, cy: float, side: float, va
 
 def special_look(rng, design: Design, colour: str | None = None) -> dict:
     """A die's look for ``draw_special_die``: The Choice dice get their face colours later."""
-    body, ink, name = _colours_for(rng, design, colour or ("red" if design.game == "the_choice" else
-                                                            str(rng.choice(["white", "red", "yellow", "blue",
-                                                                            "green", "black"]))))
+    body, ink, name = _colours_for(rng, design, colour or (
+        "red" if design.game == "the_choice"
+        else str(rng.choice(["white", "red", "yellow", "blue", "green", "black"]))))
     return {"design": design, "body": body, "ink": ink, "colour": name}
 
 
 def render_special_scene(rng: np.random.Generator, design: Design, n_dice: int | None = None,
-                         size: tuple[int, int] = (480, 640), side_range: tuple[float, float] | None = None,
-                         values: list | None = None, colours: list | None = None) -> SpecialScene:
+                         size: tuple[int, int] = (480, 640),
+                         side_range: tuple[float, float] | None = None, values: list | None = None,
+                         colours: list | None = None) -> SpecialScene:
     """A table with ``n_dice`` dice of one design (faces and colours drawn at random, or the given
     ``values``/``colours``, one per die)."""
     h, w = size

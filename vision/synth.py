@@ -79,7 +79,8 @@ KINDS, KIND_SHARES = ("plain", "marbled", "translucent"), (0.75, 0.15, 0.1)
 def draw_dice_set(rng: np.random.Generator, names) -> dict[str, tuple[np.ndarray, str]]:
     """One physical die per colour name: its body colour (drawn from ``SYNTH_COLOURS``) and kind,
     for ``render_scene(dice_set=...)``: a game's own dice, the same in every photo of a table."""
-    return {str(n): (sample_colour(rng, str(n)), str(rng.choice(KINDS, p=KIND_SHARES))) for n in names}
+    return {str(n): (sample_colour(rng, str(n)), str(rng.choice(KINDS, p=KIND_SHARES)))
+            for n in names}
 
 
 def _smooth_noise(rng, h, w, cell) -> np.ndarray:
@@ -90,14 +91,15 @@ def _smooth_noise(rng, h, w, cell) -> np.ndarray:
 def _background(rng, h, w) -> np.ndarray:
     kind = rng.choice(["plain", "felt", "wood", "tray", "paper"], p=[0.2, 0.2, 0.25, 0.2, 0.15])
     if kind == "felt":
-        base = _hsv_to_bgr(rng.choice([130, 140, 200, 0, 220, 30]) + rng.uniform(-10, 10), rng.uniform(0.3, 0.9),
-                           rng.uniform(0.2, 0.6))
+        base = _hsv_to_bgr(rng.choice([130, 140, 200, 0, 220, 30]) + rng.uniform(-10, 10),
+                           rng.uniform(0.3, 0.9), rng.uniform(0.2, 0.6))
     elif kind == "wood":
         base = _hsv_to_bgr(rng.uniform(25, 40), rng.uniform(0.15, 0.6), rng.uniform(0.45, 0.95))
     elif kind == "paper":
         base = np.full(3, rng.uniform(200, 250), np.float32)
     else:
-        base = _hsv_to_bgr(rng.uniform(0, 360), rng.uniform(0, 0.5) * rng.random(), rng.uniform(0.15, 0.95))
+        base = _hsv_to_bgr(rng.uniform(0, 360), rng.uniform(0, 0.5) * rng.random(),
+                           rng.uniform(0.15, 0.95))
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
     if kind == "wood":
@@ -148,8 +150,8 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
     c, s = np.cos(theta), np.sin(theta)
     squash = rng.uniform(0.75, 1.0) if np.hypot(*tilt_vec) > 0 else 1.0
     R = np.array([[c, -s], [s, c]], np.float32) @ np.diag([1.0, squash]).astype(np.float32)
-    R = np.array([[np.cos(-theta / 3), -np.sin(-theta / 3)], [np.sin(-theta / 3), np.cos(-theta / 3)]], np.float32) @ R \
-        if squash < 1 else R
+    R = np.array([[np.cos(-theta / 3), -np.sin(-theta / 3)],
+                  [np.sin(-theta / 3), np.cos(-theta / 3)]], np.float32) @ R if squash < 1 else R
     half = side / 2
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
     top = (unit * half) @ R.T + np.array([cx, cy], np.float32)
@@ -158,16 +160,19 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
     # shadow
     sh = rng.uniform(0.05, 0.25) * side
     sdir = rng.uniform(0, 2 * np.pi)
-    shadow = cv2.convexHull(np.vstack([top_poly, top_poly + tilt_vec + [sh * np.cos(sdir), sh * np.sin(sdir)]]).astype(np.float32))[:, 0]
+    far_poly = top_poly + tilt_vec + [sh * np.cos(sdir), sh * np.sin(sdir)]
+    shadow = cv2.convexHull(np.vstack([top_poly, far_poly]).astype(np.float32))[:, 0]
     shadow_layer = np.zeros(img.shape[:2], np.uint8)
     cv2.fillPoly(shadow_layer, [np.round(shadow).astype(np.int32)], 255)
     k = int(side * 0.2) | 1
-    shadow_layer = cv2.GaussianBlur(shadow_layer, (k, k), 0).astype(np.float32) / 255 * rng.uniform(0.1, 0.5)
+    shadow_layer = cv2.GaussianBlur(shadow_layer, (k, k), 0).astype(np.float32) / 255 \
+        * rng.uniform(0.1, 0.5)
     img *= 1 - shadow_layer[..., None]
     alpha = rng.uniform(0.6, 0.85) if kind == "translucent" else 1.0
     body_poly = top_poly
     if np.hypot(*tilt_vec) > 0:  # body extruded towards the camera's side
-        body_poly = cv2.convexHull(np.vstack([top_poly, top_poly + tilt_vec]).astype(np.float32))[:, 0]
+        body_poly = cv2.convexHull(np.vstack([top_poly, top_poly + tilt_vec])
+                                   .astype(np.float32))[:, 0]
         _fill(img, body_poly, body * rng.uniform(0.55, 0.85), alpha)
         # distractor pips on the visible side faces
         if rng.random() < 0.7:
@@ -175,10 +180,12 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
                 t = rng.uniform(0.2, 0.8)
                 e = rng.integers(0, 4)
                 p = top[e] * (1 - t) + top[(e + 1) % 4] * t + tilt_vec * rng.uniform(0.3, 0.7)
-                if cv2.pointPolygonTest(body_poly.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) > 0 and \
-                        cv2.pointPolygonTest(top_poly.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) < 0:
+                pt = (float(p[0]), float(p[1]))
+                if cv2.pointPolygonTest(body_poly.reshape(-1, 1, 2), pt, False) > 0 and \
+                        cv2.pointPolygonTest(top_poly.reshape(-1, 1, 2), pt, False) < 0:
                     r = side * rng.uniform(0.05, 0.09)
-                    cv2.ellipse(img, (int(p[0] * 16), int(p[1] * 16)), (int(r * 16), int(r * 0.6 * 16)),
+                    cv2.ellipse(img, (int(p[0] * 16), int(p[1] * 16)),
+                                (int(r * 16), int(r * 0.6 * 16)),
                                 float(np.degrees(np.arctan2(tilt_vec[1], tilt_vec[0]))), 0, 360,
                                 (pip * 0.8).tolist(), -1, cv2.LINE_AA, shift=4)
     face = body * rng.uniform(0.95, 1.1)
@@ -205,11 +212,13 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
         ax = (max(1, int(axes[0] * 16)), max(1, int(axes[1] * 16)))
         if style == "square":
             q = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * r * 0.85 @ R.T + p
-            cv2.fillPoly(img, [np.round(q * 16).astype(np.int32)], pip.tolist(), cv2.LINE_AA, shift=4)
+            cv2.fillPoly(img, [np.round(q * 16).astype(np.int32)], pip.tolist(), cv2.LINE_AA,
+                         shift=4)
         else:
             cv2.ellipse(img, centre, ax, ang, 0, 360, pip.tolist(), -1, cv2.LINE_AA, shift=4)
             if style == "ring":
-                cv2.ellipse(img, centre, (ax[0] // 2, ax[1] // 2), ang, 0, 360, face.tolist(), -1, cv2.LINE_AA, shift=4)
+                cv2.ellipse(img, centre, (ax[0] // 2, ax[1] // 2), ang, 0, 360, face.tolist(), -1,
+                            cv2.LINE_AA, shift=4)
     # glare
     if rng.random() < 0.35:
         g = np.zeros(img.shape[:2], np.float32)
@@ -224,10 +233,10 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
     return top, hull
 
 
-def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, n_dice: int | None = None,
-                 colours: list[str] | None = None, side_range: tuple[float, float] | None = None,
-                 distinct: bool = False, light: tuple | None = None,
-                 dice_set: dict | None = None) -> SynthScene:
+def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
+                 n_dice: int | None = None, colours: list[str] | None = None,
+                 side_range: tuple[float, float] | None = None, distinct: bool = False,
+                 light: tuple | None = None, dice_set: dict | None = None) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
     purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
@@ -273,14 +282,16 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None, 
         if rng.random() < 0.75:
             pip = np.full(3, rng.uniform(230, 255) if lum < 140 else rng.uniform(0, 40), np.float32)
         else:
-            pip = sample_colour(rng, str(rng.choice(["red", "yellow", "white", "black", "blue", "green"])))
+            pip = sample_colour(rng,
+                                str(rng.choice(["red", "yellow", "white", "black", "blue",
+                                                "green"])))
             if abs(float(pip @ np.array([0.114, 0.587, 0.299])) - lum) < 60:
                 pip = np.full(3, 255.0 if lum < 140 else 0.0, np.float32)
         kind = str(rng.choice(KINDS, p=KIND_SHARES))
         if dice_set is not None and name in dice_set:
             kind = dice_set[name][1]
-        tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side * rng.uniform(0.1, 0.45) \
-            if oblique else np.zeros(2, np.float32)
+        tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side \
+            * rng.uniform(0.1, 0.45) if oblique else np.zeros(2, np.float32)
         value = int(rng.integers(1, 7))
         top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt)
         dice.append((value, top, hull, name, body, kind))

@@ -30,8 +30,8 @@ import numpy as np
 
 from .synth import SYNTH_COLOURS, _background, _draw_die, sample_colour
 
-__all__ = ["TruthDie", "TruthRoll", "Video", "render_video", "pip_die_look", "draw_pip_die", "draw_hand",
-           "teach_examples"]
+__all__ = ["TruthDie", "TruthRoll", "Video", "render_video", "pip_die_look", "draw_pip_die",
+           "draw_hand", "teach_examples"]
 
 
 @dataclass(frozen=True)
@@ -74,11 +74,12 @@ def pip_die_look(rng: np.random.Generator, colours=None) -> dict:
 
 
 def draw_pip_die(rng, img, cx, cy, side, value, look) -> None:
-    _draw_die(rng, img, cx, cy, side, int(value), look["body"], look["pip"], look["kind"], np.zeros(2, np.float32))
+    _draw_die(rng, img, cx, cy, side, int(value), look["body"], look["pip"], look["kind"],
+              np.zeros(2, np.float32))
 
 
-def teach_examples(video: Video, rng: np.random.Generator, faces=(1, 2, 3, 4, 5, 6), per_face: int = 3,
-                   draw: Callable = draw_pip_die):
+def teach_examples(video: Video, rng: np.random.Generator, faces=(1, 2, 3, 4, 5, 6),
+                   per_face: int = 3, draw: Callable = draw_pip_die):
     """Labelled examples of the video's own dice on its own table, as a user teaches them before
     playing: ``(image, box, value, colour)`` for every die look, face and ``per_face`` throws."""
     out = []
@@ -91,16 +92,19 @@ def teach_examples(video: Video, rng: np.random.Generator, faces=(1, 2, 3, 4, 5,
                 cx, cy = rng.uniform(r, w - r), rng.uniform(r, h - r)
                 x0, y0 = int(cx) - r, int(cy) - r
                 patch = video.background[y0:y0 + 2 * r, x0:x0 + 2 * r].copy()
-                draw(np.random.default_rng(int(rng.integers(0, 2 ** 31))), patch, cx - x0, cy - y0, side, face, look)
+                draw(np.random.default_rng(int(rng.integers(0, 2 ** 31))), patch, cx - x0, cy - y0,
+                     side, face, look)
                 patch += rng.normal(0, 2.0, patch.shape).astype(np.float32)
                 img = np.clip(patch, 0, 255).astype(np.uint8)
                 half = side * 0.72
                 c = r
-                out.append((img, (c - half, c - half, c + half, c + half), face, look.get("colour")))
+                out.append((img, (c - half, c - half, c + half, c + half), face,
+                            look.get("colour")))
     return out
 
 
-def draw_hand(img: np.ndarray, palm: tuple[float, float], scale: float, angle: float, skin: np.ndarray) -> None:
+def draw_hand(img: np.ndarray, palm: tuple[float, float], scale: float, angle: float,
+              skin: np.ndarray) -> None:
     """A hand seen from above: palm, four fingers, thumb and the arm out to the frame's edge."""
     h, w = img.shape[:2]
     cx, cy = palm
@@ -111,12 +115,13 @@ def draw_hand(img: np.ndarray, palm: tuple[float, float], scale: float, angle: f
         return int(round(cx + u * c - v * s)), int(round(cy + u * s + v * c))
 
     deg = float(np.degrees(angle))
-    cv2.ellipse(mask, at(0, 0), (int(scale * 1.1), int(scale * 0.95)), deg, 0, 360, 255, -1, cv2.LINE_AA)
-    for k, (v, length) in enumerate(((-0.65, 1.2), (-0.22, 1.4), (0.22, 1.35), (0.62, 1.05))):
-        cv2.ellipse(mask, at(scale * (0.9 + length / 2), scale * v), (int(scale * length / 2), int(scale * 0.2)),
-                    deg, 0, 360, 255, -1, cv2.LINE_AA)
-    cv2.ellipse(mask, at(scale * 0.3, scale * 1.1), (int(scale * 0.6), int(scale * 0.22)), deg + 50, 0, 360, 255, -1,
+    cv2.ellipse(mask, at(0, 0), (int(scale * 1.1), int(scale * 0.95)), deg, 0, 360, 255, -1,
                 cv2.LINE_AA)
+    for k, (v, length) in enumerate(((-0.65, 1.2), (-0.22, 1.4), (0.22, 1.35), (0.62, 1.05))):
+        cv2.ellipse(mask, at(scale * (0.9 + length / 2), scale * v),
+                    (int(scale * length / 2), int(scale * 0.2)), deg, 0, 360, 255, -1, cv2.LINE_AA)
+    cv2.ellipse(mask, at(scale * 0.3, scale * 1.1), (int(scale * 0.6), int(scale * 0.22)), deg + 50,
+                0, 360, 255, -1, cv2.LINE_AA)
     arm_end = at(-scale * 12, 0)
     cv2.line(mask, at(-scale * 0.5, 0), arm_end, 255, int(scale * 1.4), cv2.LINE_AA)
     m = cv2.GaussianBlur(mask, (5, 5), 0).astype(np.float32) / 255.0
@@ -128,7 +133,8 @@ def draw_hand(img: np.ndarray, palm: tuple[float, float], scale: float, angle: f
 
 
 def _skin(rng) -> np.ndarray:
-    hsv = np.array([[[rng.uniform(5, 14), rng.uniform(0.25, 0.55) * 255, rng.uniform(0.55, 0.92) * 255]]], np.float32)
+    hsv = np.array([[[rng.uniform(5, 14), rng.uniform(0.25, 0.55) * 255,
+                      rng.uniform(0.55, 0.92) * 255]]], np.float32)
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
@@ -146,10 +152,11 @@ def _place(rng, n, w, h, side, taken=()) -> list[tuple[float, float]]:
     return out
 
 
-def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int] = (360, 480), fps: float = 10.0,
-                 reroll: int = 2, hand_pass: bool = True, hand_rest: bool = True, side: float | None = None,
-                 values: Callable | None = None, new_look: Callable = pip_die_look,
-                 draw: Callable = draw_pip_die, noise: float = 2.0) -> Video:
+def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int] = (360, 480),
+                 fps: float = 10.0, reroll: int = 2, hand_pass: bool = True, hand_rest: bool = True,
+                 side: float | None = None, values: Callable | None = None,
+                 new_look: Callable = pip_die_look, draw: Callable = draw_pip_die,
+                 noise: float = 2.0) -> Video:
     """A rendered sequence (see the module's description). ``values(rng)`` draws a face value."""
     h, w = size
     bg = _background(rng, h, w)
@@ -157,7 +164,7 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
     side = side or float(rng.uniform(0.09, 0.13) * min(h, w))
     draw_value = values or (lambda r: int(r.integers(1, 7)))
     looks = [new_look(rng) for _ in range(n_dice)]
-    seeds = [int(s) for s in rng.integers(0, 2 ** 31, n_dice)]
+    rng.integers(0, 2 ** 31, n_dice)  # a draw kept so that a seed renders the same video
     skin = _skin(rng)
     hand_scale = side * rng.uniform(0.9, 1.2)
     frames: list[np.ndarray] = []
@@ -184,7 +191,8 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
         frames.append(np.clip(img, 0, 255).astype(np.uint8))
 
     def resting():
-        return [(s[0][0], s[0][1], s[1], looks[i], s[2]) for i, s in enumerate(state) if s is not None]
+        return [(s[0][0], s[0][1], s[1], looks[i], s[2]) for i, s in enumerate(state)
+                if s is not None]
 
     def rest(n):
         for _ in range(n):
@@ -222,7 +230,8 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
                 if k >= durations[j]:
                     dice_now.append((x, y, finals[j], looks[i], rest_seeds[j]))
                 else:
-                    dice_now.append((x, y, draw_value(rng), looks[i], int(rng.integers(0, 2 ** 31))))
+                    dice_now.append((x, y, draw_value(rng), looks[i],
+                                     int(rng.integers(0, 2 ** 31))))
             frame(dice_now)
             moving.append(k < max(durations))
         for j, i in enumerate(which):
@@ -242,7 +251,8 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
             moving.append(True)
 
     def truth(rest_frame):
-        dice = tuple(TruthDie(s[1], looks[i].get("colour"), s[0], side) for i, s in enumerate(state) if s is not None)
+        dice = tuple(TruthDie(s[1], looks[i].get("colour"), s[0], side) for i, s in enumerate(state)
+                     if s is not None)
         rolls.append(TruthRoll(rest_frame, dice))
 
     rest(3)
@@ -270,4 +280,5 @@ def render_video(rng: np.random.Generator, n_dice: int = 3, size: tuple[int, int
         hand_path((-hand_scale * 3, target[1]), (target[0] - side * 0.3, target[1]), 4, stay=8)
         hand_path((target[0] - side * 0.3, target[1]), (-hand_scale * 3, target[1]), 4)
         rest(6)
-    return Video(tuple(frames), fps, tuple(rolls), tuple(moving), tuple(events), bg, tuple(looks), side)
+    return Video(tuple(frames), fps, tuple(rolls), tuple(moving), tuple(events), bg, tuple(looks),
+                 side)

@@ -31,8 +31,9 @@ import numpy as np
 
 from .read import CONTEXT, crop_square, load_session, standardise
 
-__all__ = ["CROP", "ALIGNED", "FaceFeatures", "face_features", "FaceEmbedder", "default_embedder", "EMBED_MODEL",
-           "teach", "MIN_INK_DELTA", "MIN_INK", "quarter_turns", "crops_of", "ink_contrast_view"]
+__all__ = ["CROP", "ALIGNED", "FaceFeatures", "face_features", "FaceEmbedder", "default_embedder",
+           "EMBED_MODEL", "teach", "MIN_INK_DELTA", "MIN_INK", "quarter_turns", "crops_of",
+           "ink_contrast_view"]
 
 EMBED_MODEL = Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx"
 CROP = 64
@@ -46,11 +47,13 @@ _RING = (0.14, 0.30)
 
 @dataclass(frozen=True)
 class FaceFeatures:
-    aligned: np.ndarray  # (ALIGNED, ALIGNED) float32 ink map 0..1, die upright and scaled to its size
+    # (ALIGNED, ALIGNED) float32 ink map 0..1, die upright and scaled to its size
+    aligned: np.ndarray
     face_lab: tuple[float, float, float]
     ink_lab: tuple[float, float, float]
     ink_fraction: float
-    die_side: float = 0.0  # side of the die region's rectangle / crop side (about 0.6-0.9 for a good box)
+    # side of the die region's rectangle / crop side (about 0.6-0.9 for a good box)
+    die_side: float = 0.0
     border_touch: float = 0.0  # share of the crop's edge that is face-coloured (a good box: small)
 
 
@@ -145,10 +148,11 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
     die = cv2.erode(die, np.ones((3, 3), np.uint8)) & _INNER.astype(np.uint8)
     soft = np.clip((dist - t * 0.7) / (t * 0.6), 0, 1) * die
     ink = soft > 0.5
-    # the ink's colour: its pixels farthest from the face (edges mix with the face), in the middle of
-    # the crop. The farthest pixels may otherwise be the die's dark rim, a side face or the table
-    # in the corners of a turned die's box (a green or red numeral on wood named grey: dev seeds
-    # 77-81 of the wood design, 13 colours wrong in 1518 dice before, 8 after; docs/vision-special.md)
+    # the ink's colour: its pixels farthest from the face (edges mix with the face),
+    # in the middle of the crop. The farthest pixels may otherwise be the die's dark
+    # rim, a side face or the table in the corners of a turned die's box (a green or
+    # red numeral on wood named grey: dev seeds 77-81 of the wood design, 13 colours
+    # wrong in 1518 dice before, 8 after; docs/vision-special.md)
     central = ink & _INK_ZONE
     measured = central if central.sum() >= 4 else ink
     if measured.sum() >= 4:
@@ -176,7 +180,8 @@ class FaceEmbedder:
     ``model_id`` (from the model file's metadata) names the weights: a dice set remembers it and is
     refused by an embedder with other weights. ``not_die`` is the model's "not a die" direction."""
 
-    def __init__(self, path: str | Path = EMBED_MODEL, session=None, threads: int | None = 1, batch: int = 64):
+    def __init__(self, path: str | Path = EMBED_MODEL, session=None, threads: int | None = 1,
+                 batch: int = 64):
         self.path = Path(path)
         if session is None:
             session = load_session(self.path, threads, "face embedding", "vision.train_embed")
@@ -200,9 +205,11 @@ class FaceEmbedder:
         if len(crops) == 0:
             return np.zeros((0, self.dims), np.float32)
         if crops.shape[1:3] != (self.size, self.size):
-            crops = np.stack([cv2.resize(c, (self.size, self.size), interpolation=cv2.INTER_AREA) for c in crops])
+            crops = np.stack([cv2.resize(c, (self.size, self.size), interpolation=cv2.INTER_AREA)
+                              for c in crops])
         x = standardise(crops)
-        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0] for i in range(0, len(x), self.batch)]
+        out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0]
+               for i in range(0, len(x), self.batch)]
         e = np.concatenate(out).astype(np.float32)
         return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
 
@@ -226,8 +233,9 @@ def default_embedder(path: str | None = None) -> FaceEmbedder:
 
 def quarter_turns(crops: np.ndarray) -> np.ndarray:
     """(4n, h, w, 3): every crop turned by 0, 90, 180 and 270 degrees (crop-major order)."""
-    return np.stack([np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(4)]) if len(crops) else \
-        np.zeros((0,) + tuple(np.asarray(crops).shape[1:]), np.uint8)
+    if not len(crops):
+        return np.zeros((0,) + tuple(np.asarray(crops).shape[1:]), np.uint8)
+    return np.stack([np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(4)])
 
 
 def crops_of(bgr: np.ndarray, boxes, size: int = CROP) -> list[np.ndarray]:
@@ -257,7 +265,8 @@ def _degrade(rng, crop: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None, embedder: FaceEmbedder | None = None):
+def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
+          embedder: FaceEmbedder | None = None):
     """A ``DiceSet`` from labelled examples: ``(bgr, box, value, colour_or_None)`` each.
 
     ``box`` is the die in ``bgr`` (``None``: the whole image is the die, as in a crop). Values are
@@ -290,16 +299,22 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None, embedder
         # half a die off: a box the finder may propose on a die's edge and the table
         x0, y0, x1, y1 = box
         w, h = x1 - x0, y1 - y0
-        dx, dy = [(0.55 * w, 0), (-0.55 * w, 0), (0, 0.55 * h), (0, -0.55 * h)][int(rng.integers(0, 4))]
-        if min(x0 + dx, y0 + dy) >= -0.3 * w and x1 + dx <= bgr.shape[1] + 0.3 * w and y1 + dy <= bgr.shape[0] + 0.3 * h:
-            neg_crops.append(crop_square(bgr, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), emb.size, emb.context))
+        shifts = [(0.55 * w, 0), (-0.55 * w, 0), (0, 0.55 * h), (0, -0.55 * h)]
+        dx, dy = shifts[int(rng.integers(0, 4))]
+        if (min(x0 + dx, y0 + dy) >= -0.3 * w and x1 + dx <= bgr.shape[1] + 0.3 * w
+            and y1 + dy <= bgr.shape[0] + 0.3 * h):
+            neg_crops.append(crop_square(bgr, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), emb.size,
+                                         emb.context))
     if not crops:
         raise ValueError("no labelled examples to teach from")
     protos = emb(quarter_turns(np.stack(crops)))
-    neg = emb(quarter_turns(np.stack(neg_crops))) if neg_crops else np.zeros((0, protos.shape[1]), np.float32)
+    neg = (emb(quarter_turns(np.stack(neg_crops))) if neg_crops
+           else np.zeros((0, protos.shape[1]), np.float32))
     if emb.not_die is not None:
         neg = np.concatenate([neg, emb.not_die])
-    ds = DiceSet.build(protos, np.repeat(np.array(values, object), 4).tolist(), np.repeat(groups, 4).tolist(), neg,
-                       np.array(face_labs), np.array(ink_labs), colour_labels, colour_names=colour_names,
-                       model_id=emb.model_id, example_crops=np.stack(example_crops), example_values=example_values)
-    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1), examples=len(example_crops))
+    ds = DiceSet.build(protos, np.repeat(np.array(values, object), 4).tolist(),
+                       np.repeat(groups, 4).tolist(), neg, np.array(face_labs), np.array(ink_labs),
+                       colour_labels, colour_names=colour_names, model_id=emb.model_id,
+                       example_crops=np.stack(example_crops), example_values=example_values)
+    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1),
+                        examples=len(example_crops))

@@ -16,7 +16,8 @@ Two cues say "something moves":
   die's side away from where its track came to rest restarts that track.
 
 A still window begins at the frame of the last change (the first frame after a busy one, a die
-that moved, appeared or vanished); once it is ``still_frames`` frames long the dice are at rest. Then each die's value and
+that moved, appeared or vanished); once it is ``still_frames`` frames long the dice are at rest.
+Then each die's value and
 colour are decided by a vote weighted by the reader's confidences over every frame of the
 window; ``value_confidence`` is the summed confidence of the winner divided by the number of
 frames (so it is high only when the frames agree *and* the reader was sure), and a die whose
@@ -24,8 +25,8 @@ frames did not all agree is listed in ``disagreeing``.
 
 A detection seen in one frame only is flicker: a track counts once it is seen in a second frame
 (and then from the frame it was first seen). Two tracks of which one lies inside the other are
-competing readings of one place: the one seen in more frames of the window stays. A resting die may go undetected for ``max_missing``
-frames without breaking the window.
+competing readings of one place: the one seen in more frames of the window stays. A resting die may
+go undetected for ``max_missing`` frames without breaking the window.
 
 A settled configuration is reported only when it is *new*: at least one die lies where no die of
 the last reported roll lay. Position decides, not value: a die does not land exactly where a die
@@ -46,8 +47,8 @@ from typing import Callable, Hashable, Iterable, Iterator, Sequence
 import cv2
 import numpy as np
 
-__all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker", "motion_fraction",
-           "small_grey", "small_frame", "detections_from", "largest_change"]
+__all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker",
+           "motion_fraction", "small_grey", "small_frame", "detections_from", "largest_change"]
 
 
 @dataclass(frozen=True)
@@ -128,14 +129,17 @@ def small_grey(bgr: np.ndarray, width: int = 160) -> np.ndarray:
 
 
 def small_frame(bgr: np.ndarray, width: int = 160) -> np.ndarray:
-    """A small blurred colour copy of the frame (a hand as bright as the table still differs in colour)."""
+    """A small blurred colour copy of the frame (a hand as bright as the table still differs in
+    colour)."""
     f = width / max(1, bgr.shape[1])
-    small = cv2.resize(bgr, (width, max(1, round(bgr.shape[0] * f))), interpolation=cv2.INTER_AREA) if f < 1 else bgr
+    small = (cv2.resize(bgr, (width, max(1, round(bgr.shape[0] * f))), interpolation=cv2.INTER_AREA)
+             if f < 1 else bgr)
     return cv2.GaussianBlur(small, (3, 3), 0).astype(np.int16)
 
 
 def _change(prev: np.ndarray, cur: np.ndarray) -> np.ndarray:
-    """Per-pixel change, the median change of each channel removed (a uniform light change is none)."""
+    """Per-pixel change, the median change of each channel removed (a uniform light change is
+    none)."""
     d = cur.astype(np.int16) - prev.astype(np.int16)
     if d.ndim == 3:
         d = d - np.median(d.reshape(-1, d.shape[2]), axis=0).astype(np.int16)
@@ -174,7 +178,8 @@ class _Track:
 
 
 def _vote(pairs) -> tuple[Hashable, float, tuple]:
-    """Weighted vote over (label, confidence) pairs -> (winner, confidence, (label, count) votes)."""
+    """Weighted vote over (label, confidence) pairs -> (winner, confidence, (label, count)
+    votes)."""
     pairs = list(pairs)
     score: dict = {}
     count: dict = {}
@@ -219,8 +224,10 @@ class RollTracker:
         self.last_change = max(self.last_change, self.frame if at is None else at)
         self.settled_done = False
 
-    def update(self, detections: Sequence | None, busy: bool = False, t: float | None = None) -> SettledRoll | None:
-        """Feed one frame. ``detections=None`` or ``busy=True``: the frame shows motion (not read)."""
+    def update(self, detections: Sequence | None, busy: bool = False,
+               t: float | None = None) -> SettledRoll | None:
+        """Feed one frame. ``detections=None`` or ``busy=True``: the frame shows motion (not
+        read)."""
         self.frame += 1
         now = self.frame / self.fps if t is None else float(t)
         self._times[self.frame] = now
@@ -268,7 +275,8 @@ class RollTracker:
             elif tr.confirmed and self.frame - tr.last_seen <= self.max_missing:
                 kept.append(tr)
             elif tr.confirmed and any(p.confirmed and (_inside(_centre(tr.anchor), p.anchor) or
-                                                       _inside(_centre(p.anchor), tr.anchor)) for p in present):
+                                                       _inside(_centre(p.anchor), tr.anchor))
+                                      for p in present):
                 # read as another box at the same place for now: keep it a while, no change
                 if self.frame - tr.last_seen <= self.max_missing + 3 * self.still_frames:
                     kept.append(tr)
@@ -276,7 +284,8 @@ class RollTracker:
                 self._changed()  # a die vanished
         self.tracks = kept
         for di, d in enumerate(dets):
-            if di not in used_d:  # unconfirmed until it is seen again (a single-frame detection is flicker)
+            # unconfirmed until it is seen again (a single-frame detection is flicker)
+            if di not in used_d:
                 self.tracks.append(_Track(d.box, self.frame, [(self.frame, d)], self.frame))
 
     def _maybe_report(self, now: float) -> SettledRoll | None:
@@ -287,17 +296,20 @@ class RollTracker:
         if self.frame - start + 1 < self.still_frames:
             return None
         tracks = self._one_per_place(tracks, start)
-        if any(tr.last_seen != self.frame or len(tr.obs) < min(self.still_frames, self.frame - tr.since + 1)
+        if any(tr.last_seen != self.frame
+               or len(tr.obs) < min(self.still_frames, self.frame - tr.since + 1)
                for tr in tracks):
             return None  # a resting die is momentarily undetected: wait for it
         if self.counts is not None and len(tracks) not in self.counts:
             return None
         self.settled_done = True
-        dice = tuple(sorted((self._settle(tr, start) for tr in tracks), key=lambda d: (d.box[1], d.box[0])))
+        dice = tuple(sorted((self._settle(tr, start) for tr in tracks),
+                            key=lambda d: (d.box[1], d.box[0])))
         if self.reported is not None and self._same_as_reported(dice):
             return None
         self.reported = dice
-        roll = SettledRoll(self.rolls, self.frame, now, start, self._times.get(start, start / self.fps), dice)
+        roll = SettledRoll(self.rolls, self.frame, now, start,
+                           self._times.get(start, start / self.fps), dice)
         self.rolls += 1
         return roll
 
@@ -307,11 +319,14 @@ class RollTracker:
         other dice beats one that is not (1.5 x larger or smaller), then the one seen more often."""
         seen = {id(tr): sum(1 for f, _ in tr.obs if f >= start) for tr in tracks}
         typical = float(np.median([_side(tr.anchor) for tr in tracks]))
-        odd = {id(tr): abs(np.log(_side(tr.anchor) / typical)) > np.log(1.5) for tr in tracks}  # not die-sized
-        order = sorted(tracks, key=lambda tr: (odd[id(tr)], -seen[id(tr)], tr.last_seen != self.frame))
+        # not die-sized
+        odd = {id(tr): abs(np.log(_side(tr.anchor) / typical)) > np.log(1.5) for tr in tracks}
+        order = sorted(tracks,
+                       key=lambda tr: (odd[id(tr)], -seen[id(tr)], tr.last_seen != self.frame))
         kept: list[_Track] = []
         for tr in order:
-            if not any(_inside(_centre(tr.anchor), k.anchor) or _inside(_centre(k.anchor), tr.anchor) for k in kept):
+            if not any(_inside(_centre(tr.anchor), k.anchor)
+                       or _inside(_centre(k.anchor), tr.anchor) for k in kept):
                 kept.append(tr)
         return kept
 
@@ -319,7 +334,8 @@ class RollTracker:
         obs = [d for f, d in tr.obs if f >= start] or [d for _, d in tr.obs]
         value, vconf, vvotes = _vote((d.value, d.value_confidence) for d in obs)
         colour, cconf, cvotes = _vote((d.colour, d.colour_confidence) for d in obs)
-        box = tuple(int(round(v)) for v in np.median(np.array([d.box for d in obs], np.float64), axis=0))
+        box = tuple(int(round(v))
+                    for v in np.median(np.array([d.box for d in obs], np.float64), axis=0))
         return SettledDie(box, value, colour, vconf, cconf, len(obs), vvotes, cvotes)
 
     def _same_as_reported(self, dice: tuple[SettledDie, ...]) -> bool:
@@ -330,7 +346,8 @@ class RollTracker:
             hit = None
             for k, r in enumerate(free):
                 rc = _centre(r.box)
-                if np.hypot(dc[0] - rc[0], dc[1] - rc[1]) <= self.move_tolerance * max(ds, _side(r.box)):
+                if (np.hypot(dc[0] - rc[0], dc[1] - rc[1])
+                    <= self.move_tolerance * max(ds, _side(r.box))):
                     hit = k
                     break
             if hit is None:
@@ -340,7 +357,8 @@ class RollTracker:
 
 
 def largest_change(reference: np.ndarray, cur: np.ndarray, pixel_delta: int = 16) -> int:
-    """Area in pixels of the largest connected region that differs between two ``small_grey`` frames."""
+    """Area in pixels of the largest connected region that differs between two ``small_grey``
+    frames."""
     if reference is None or reference.shape != cur.shape:
         return cur.shape[0] * cur.shape[1]
     mask = (_change(reference, cur) > pixel_delta).astype(np.uint8)
@@ -374,8 +392,10 @@ class StreamTracker:
     rebase_s: float = 4.0
     prev: np.ndarray | None = field(default=None, init=False)
     reference: np.ndarray | None = field(default=None, init=False)
-    die_side: float | None = field(default=None, init=False)  # in input pixels, from the last settled dice
-    occluded_since: float | None = field(default=None, init=False)  # when the current occluder appeared
+    # in input pixels, from the last settled dice
+    die_side: float | None = field(default=None, init=False)
+    # when the current occluder appeared
+    occluded_since: float | None = field(default=None, init=False)
     frames_read: int = field(default=0, init=False)
     read_ms: float = field(default=0.0, init=False)
     last_motion: float = field(default=0.0, init=False)
@@ -387,7 +407,8 @@ class StreamTracker:
         ``rebase_s`` is then seconds of the clock, not a count of frames."""
         now = (self.tracker.frame + 1) / self.tracker.fps if t is None else float(t)
         small = small_frame(bgr) if bgr.ndim == 3 else small_grey(bgr)
-        motion = motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None else 0.0
+        motion = (motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None
+                  else 0.0)
         self.prev = small
         self.last_motion = motion
         if motion > self.busy_fraction:
@@ -425,10 +446,11 @@ class StreamTracker:
 
     def _occluded(self, small: np.ndarray, width: int) -> bool:
         scale = small.shape[1] / max(1, width)
-        # a die's area on the small copy; an occluder is at least ``occluder_min`` of the frame too, so
-        # that a wrong tiny box (a false die) does not make every thrown die an occluder
+        # a die's area on the small copy; an occluder is at least ``occluder_min`` of the frame
+        # too, so that a wrong tiny box (a false die) does not make every thrown die an occluder
         die_area = (self.die_side * scale) ** 2 if self.die_side else 0.0
-        limit = max(self.occluder_dice * die_area, self.occluder_min * small.shape[0] * small.shape[1])
+        limit = max(self.occluder_dice * die_area,
+                    self.occluder_min * small.shape[0] * small.shape[1])
         return largest_change(self.reference, small, self.pixel_delta) > limit
 
     def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:

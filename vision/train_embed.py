@@ -1,8 +1,10 @@
-"""Train the face embedding used for teaching, and export it to ONNX (train extra: torch, onnx, tqdm).
+"""Train the face embedding for teaching and export it to ONNX (train extra: torch, onnx, tqdm).
 
-    python -m vision.train_embed --device cuda --workers 16 --max-seconds 285 --out models/face_embed.onnx
+    python -m vision.train_embed --device cuda --workers 16 --max-seconds 285 \
+        --out models/face_embed.onnx
         # GPU (H200, 16 cores): ~3 min (rendering ~1 min, 6000 steps ~1.5 min)
-    python -m vision.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 --out models/face_embed.onnx
+    python -m vision.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 \
+        --out models/face_embed.onnx
         # CPU fallback, 2 cores: <= 40 min, a much weaker model (see models/README_face_embed.md)
 
 The embedding maps the reader's square crop of a die (``vision.read.crop_square``, context 1.15,
@@ -65,14 +67,16 @@ FACE = 64  # upright face canvas
 PATCH = 96  # table patch the die is drawn on
 NOT_DIE = 0  # class 0: not a die
 N_REAL = 6  # classes 1..6: real pip dice of value 1..6
-N_SEEN = 7  # classes 7..48: the faces of special_dice.SEEN_DESIGNS (one class per face, whatever the seed)
+# classes 7..48: the faces of special_dice.SEEN_DESIGNS (one class per face, whatever the seed)
+N_SEEN = 7
 FIRST_DESIGN_CLASS = 1 + N_REAL + 6 * N_SEEN  # then 6 classes per random design
 
 # every Hershey font but TRIPLEX (the held-out designs' font)
-FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-         cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
-HELD_OUT = ("stone body (speckled texture)", "cow silhouette (body, legs, head, tail)", "Roman numerals",
-            "FONT_HERSHEY_TRIPLEX")
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX,
+         cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+         cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
+HELD_OUT = ("stone body (speckled texture)", "cow silhouette (body, legs, head, tail)",
+            "Roman numerals", "FONT_HERSHEY_TRIPLEX")
 BODIES = ("plastic", "wood", "marbled", "translucent", "matte")
 KINDS = ("pips", "numeral", "numeral_pips", "bars", "glyphs", "seen")
 KIND_P = (0.3, 0.28, 0.1, 0.05, 0.17, 0.1)
@@ -90,19 +94,21 @@ PRESETS = {  # designs, renders per face, real crops per die, not-a-die crops, s
 }
 
 
-# ---- designs --------------------------------------------------------------------------------------
+# ---- designs -------------------------------------------------------------------------------------
 
 def random_design(seed: int) -> dict:
     """A random die design (plain data, JSON-able) from its seed."""
     rng = np.random.default_rng([seed, 17])
     kind = str(rng.choice(KINDS, p=KIND_P))
-    d: dict = {"seed": int(seed), "kind": kind, "body": str(rng.choice(BODIES, p=(0.35, 0.25, 0.12, 0.1, 0.18))),
+    d: dict = {"seed": int(seed), "kind": kind,
+               "body": str(rng.choice(BODIES, p=(0.35, 0.25, 0.12, 0.1, 0.18))),
                "colour_on": str(rng.choice(["face", "symbol", "free"], p=(0.4, 0.4, 0.2))),
                "finish": str(rng.choice(["printed", "engraved", "outline"], p=(0.72, 0.2, 0.08)))}
     if kind == "pips":
-        d["pip"] = {"shape": str(rng.choice(["round", "square", "ring", "diamond"], p=(0.7, 0.12, 0.1, 0.08))),
-                    "radius": float(rng.uniform(0.06, 0.12)), "spread": float(rng.uniform(0.22, 0.31)),
-                    "one": float(rng.uniform(1.0, 1.9))}
+        d["pip"] = {"shape": str(rng.choice(["round", "square", "ring", "diamond"],
+                                            p=(0.7, 0.12, 0.1, 0.08))),
+                    "radius": float(rng.uniform(0.06, 0.12)),
+                    "spread": float(rng.uniform(0.22, 0.31)), "one": float(rng.uniform(1.0, 1.9))}
     elif kind in ("numeral", "numeral_pips"):
         d["font"] = int(rng.choice(FONTS))
         d["italic"] = bool(rng.random() < 0.2)
@@ -113,8 +119,8 @@ def random_design(seed: int) -> dict:
         if kind == "numeral_pips":
             d["small_pips"] = str(rng.choice(["row", "cluster"]))
     elif kind == "bars":
-        d["bar"] = {"width": float(rng.uniform(0.04, 0.08)), "length": float(rng.uniform(0.4, 0.65)),
-                    "gap": float(rng.uniform(0.1, 0.14))}
+        d["bar"] = {"width": float(rng.uniform(0.04, 0.08)),
+                    "length": float(rng.uniform(0.4, 0.65)), "gap": float(rng.uniform(0.1, 0.14))}
     elif kind == "glyphs":
         d["glyph_seeds"] = [int(v) for v in rng.integers(0, 2 ** 31, 6)]
     elif kind == "seen":
@@ -163,18 +169,20 @@ def _text(text: str, font: int, height: float, thick_frac: float, italic: bool, 
 
 
 def random_glyph(seed: int, n: int = FACE) -> np.ndarray:
-    """A glyph made of 1-4 random parts (polygons, stars, blobs, strokes, ellipse outlines), uint8 mask."""
+    """A glyph made of 1-4 random parts (polygons, stars, blobs, strokes, ellipse outlines), uint8
+    mask."""
     rng = np.random.default_rng([seed, 23])
     m = np.zeros((n, n), np.uint8)
     c = n / 2
     for _ in range(int(rng.integers(1, 5))):
-        part = rng.choice(["polygon", "star", "blob", "strokes", "ellipse"], p=(0.25, 0.15, 0.25, 0.2, 0.15))
+        part = rng.choice(["polygon", "star", "blob", "strokes", "ellipse"],
+                          p=(0.25, 0.15, 0.25, 0.2, 0.15))
         ctr = c + rng.uniform(-0.15, 0.15, 2) * n
         size = rng.uniform(0.12, 0.3) * n
         if part in ("polygon", "star"):
             k = int(rng.integers(3, 9))
-            ang = np.sort(rng.uniform(0, 2 * np.pi, k)) if part == "polygon" else np.linspace(0, 2 * np.pi, 2 * k,
-                                                                                               endpoint=False)
+            ang = np.sort(rng.uniform(0, 2 * np.pi, k)) if part == "polygon" \
+                else np.linspace(0, 2 * np.pi, 2 * k, endpoint=False)
             rad = size * (rng.uniform(0.5, 1.0, len(ang)) if part == "polygon" else
                           np.where(np.arange(len(ang)) % 2 == 0, 1.0, rng.uniform(0.35, 0.6)))
             pts = np.stack([ctr[0] + rad * np.cos(ang), ctr[1] + rad * np.sin(ang)], 1)
@@ -194,7 +202,8 @@ def random_glyph(seed: int, n: int = FACE) -> np.ndarray:
         else:
             axes = (int(size), int(size * rng.uniform(0.4, 1.0)))
             cv2.ellipse(m, (int(ctr[0]), int(ctr[1])), axes, float(rng.uniform(0, 180)), 0,
-                        float(rng.choice([360, 180, 270])), 255, int(rng.integers(2, 5)), cv2.LINE_AA)
+                        float(rng.choice([360, 180, 270])), 255, int(rng.integers(2, 5)),
+                        cv2.LINE_AA)
     inner = np.zeros_like(m)
     cv2.rectangle(inner, (int(0.1 * n), int(0.1 * n)), (int(0.9 * n), int(0.9 * n)), 255, -1)
     m &= inner
@@ -225,7 +234,8 @@ def face_mask(design: dict, face: int, n: int = FACE) -> np.ndarray:
         for k in range(value):
             x = 0.5 + (k - (value - 1) / 2) * b["gap"]
             cv2.rectangle(m, (int((x - b["width"] / 2) * n), int((0.5 - b["length"] / 2) * n)),
-                          (int((x + b["width"] / 2) * n), int((0.5 + b["length"] / 2) * n)), 255, -1)
+                          (int((x + b["width"] / 2) * n), int((0.5 + b["length"] / 2) * n)), 255,
+                          -1)
         return m
     num = kind == "numeral"
     m = _text(str(value), design["font"], design["height"], design["thick"], design["italic"],
@@ -242,19 +252,21 @@ def face_mask(design: dict, face: int, n: int = FACE) -> np.ndarray:
     if num and design["frame"] == "circle":
         cv2.circle(m, (n // 2, n // 2), int(0.4 * n), 255, max(1, int(0.03 * n)), cv2.LINE_AA)
     elif num and design["frame"] == "square":
-        cv2.rectangle(m, (int(0.14 * n), int(0.14 * n)), (int(0.86 * n), int(0.86 * n)), 255, max(1, int(0.03 * n)))
+        cv2.rectangle(m, (int(0.14 * n), int(0.14 * n)), (int(0.86 * n), int(0.86 * n)), 255,
+                      max(1, int(0.03 * n)))
     if not num:
         small = {"shape": "round", "radius": 0.035, "spread": 0.1, "one": 1.0}
         if design["small_pips"] == "row":
             for k in range(value):
                 x = n * (0.5 + (k - (value - 1) / 2) * 0.1)
-                cv2.circle(m, (int(x * 16), int(n * 0.8 * 16)), int(n * 0.035 * 16), 255, -1, cv2.LINE_AA, shift=4)
+                cv2.circle(m, (int(x * 16), int(n * 0.8 * 16)), int(n * 0.035 * 16), 255, -1,
+                           cv2.LINE_AA, shift=4)
         else:
             m |= _pips(value, small, n, scale=1.0, centre=(0.5, 0.78))
     return m
 
 
-# ---- rendering ------------------------------------------------------------------------------------
+# ---- rendering -----------------------------------------------------------------------------------
 
 def _hsv(rng, h, s, v) -> np.ndarray:
     hsv = np.array([[[(h % 360) / 2.0, s * 255, v * 255]]], np.float32)
@@ -267,10 +279,12 @@ def _vivid(rng) -> np.ndarray:
 
 def _neutral(rng) -> np.ndarray:
     if rng.random() < 0.5:
-        return np.full(3, rng.uniform(220, 255), np.float32) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
+        return np.full(3, rng.uniform(220, 255), np.float32) \
+            * rng.uniform(0.97, 1.03, 3).astype(np.float32)
     if rng.random() < 0.5:
         return np.full(3, rng.uniform(10, 50), np.float32)
-    return _hsv(rng, rng.uniform(15, 40), rng.uniform(0.2, 0.5), rng.uniform(0.6, 0.95))  # ivory, beige, wood
+    # ivory, beige, wood
+    return _hsv(rng, rng.uniform(15, 40), rng.uniform(0.2, 0.5), rng.uniform(0.6, 0.95))
 
 
 def _lum(c) -> float:
@@ -307,12 +321,14 @@ def _texture(rng, body: str, colour: np.ndarray, n: int = FACE) -> np.ndarray:
     if body == "wood":
         ang = rng.uniform(0, np.pi)
         u = (xx * np.cos(ang) + yy * np.sin(ang)) * n
-        warp = cv2.resize(rng.random((5, 5)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC) * \
+        warp = cv2.resize(rng.random((5, 5)).astype(np.float32), (n, n),
+                          interpolation=cv2.INTER_CUBIC) * \
             rng.uniform(5, 15)
         grain = np.sin((u + warp) / rng.uniform(1.0, 3.0)) * 0.5 + 0.5
         img *= (1 - rng.uniform(0.08, 0.25) * grain)[..., None]
     elif body == "marbled":
-        field = cv2.resize(rng.random((6, 6)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+        field = cv2.resize(rng.random((6, 6)).astype(np.float32), (n, n),
+                           interpolation=cv2.INTER_CUBIC)
         other = _vivid(rng) if rng.random() < 0.5 else _neutral(rng)
         m = (np.clip((field - 0.55) * 6, 0, 1) * rng.uniform(0.3, 0.7))[..., None]
         img = img * (1 - m) + m * other
@@ -320,7 +336,8 @@ def _texture(rng, body: str, colour: np.ndarray, n: int = FACE) -> np.ndarray:
         img *= (1 + rng.normal(0, rng.uniform(0.005, 0.03), (n, n)).astype(np.float32))[..., None]
     else:  # plastic, translucent: a soft light gradient
         a = rng.uniform(0, 2 * np.pi)
-        img *= (1 + rng.uniform(0.0, 0.15) * ((xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a)))[..., None]
+        img *= (1 + rng.uniform(0.0, 0.15)
+                * ((xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a)))[..., None]
     return img
 
 
@@ -363,7 +380,8 @@ def _table(rng, n: int = PATCH) -> np.ndarray:
     elif kind == "paper":
         base = np.full(3, rng.uniform(190, 250), np.float32)
     else:
-        base = _hsv(rng, rng.uniform(0, 360), rng.uniform(0, 0.9) * rng.random(), rng.uniform(0.1, 0.95))
+        base = _hsv(rng, rng.uniform(0, 360), rng.uniform(0, 0.9) * rng.random(),
+                    rng.uniform(0.1, 0.95))
     img = np.empty((n, n, 3), np.float32)
     img[:] = base
     light = cv2.resize(rng.random((3, 3)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
@@ -378,8 +396,8 @@ def _table(rng, n: int = PATCH) -> np.ndarray:
     return np.clip(img * shade[..., None], 0, 255)
 
 
-def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = False, glossy: bool = True,
-               side_frac: tuple[float, float] = (0.42, 0.62)):
+def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = False,
+               glossy: bool = True, side_frac: tuple[float, float] = (0.42, 0.62)):
     """Draw a die with this upright face on a table patch: (patch float BGR, die box, side)."""
     n = face_img.shape[0]
     img = _table(rng)
@@ -395,7 +413,8 @@ def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = 
     H = np.vstack([M, [0, 0, 1]]).astype(np.float64)
     # a small perspective (camera not straight above)
     q = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
-    jit = (q + rng.uniform(-1, 1, q.shape).astype(np.float32) * n * rng.uniform(0, 0.06)).astype(np.float32)
+    jit = (q + rng.uniform(-1, 1, q.shape).astype(np.float32) * n
+           * rng.uniform(0, 0.06)).astype(np.float32)
     H = H @ cv2.getPerspectiveTransform(q, jit)
     oblique = rng.random() < 0.35
     tilt = np.zeros(2)
@@ -405,7 +424,8 @@ def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = 
     # shadow
     sh = side * rng.uniform(0.03, 0.2)
     sdir = rng.uniform(0, 2 * np.pi)
-    T = np.array([[1, 0, sh * np.cos(sdir) + tilt[0]], [0, 1, sh * np.sin(sdir) + tilt[1]], [0, 0, 1]])
+    T = np.array([[1, 0, sh * np.cos(sdir) + tilt[0]], [0, 1, sh * np.sin(sdir) + tilt[1]],
+                  [0, 0, 1]])
     shadow = cv2.warpPerspective(alpha, T @ H, (P, P))
     k = int(side * 0.25) | 1
     img *= 1 - (cv2.GaussianBlur(shadow, (k, k), 0) * rng.uniform(0.15, 0.5))[..., None]
@@ -429,18 +449,20 @@ def place_face(rng, face_img: np.ndarray, body: np.ndarray, translucent: bool = 
                                  (255 - side_col), np.float32)
             for _ in range(int(rng.integers(1, 5))):
                 i = int(rng.integers(0, len(ys)))
-                cv2.circle(img, (int(xs[i]), int(ys[i])), max(1, int(side * rng.uniform(0.04, 0.08))),
-                           (pip_col * 0.8).tolist(), -1, cv2.LINE_AA)
+                cv2.circle(img, (int(xs[i]), int(ys[i])),
+                           max(1, int(side * rng.uniform(0.04, 0.08))), (pip_col * 0.8).tolist(),
+                           -1, cv2.LINE_AA)
     a = cv2.warpPerspective(alpha, H, (P, P))[..., None] * op
-    f = cv2.warpPerspective(face_img, H, (P, P), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+    f = cv2.warpPerspective(face_img, H, (P, P),
+                            flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
     img = img * (1 - a) + a * f
     if glossy and rng.random() < 0.35:
         from .special_dice import add_glare
         add_glare(rng, img, cx, cy, side, a[..., 0], least=(0.06, 0.03), strongest=0.7)
     ys, xs = np.nonzero(np.maximum(sides, a[..., 0]) > 0.3)
-    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) if len(xs) else \
-        (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) \
+        if len(xs) else (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
     return img, box, side
 
 
@@ -470,14 +492,16 @@ def photometric(rng, img: np.ndarray) -> np.ndarray:
     return out
 
 
-def camera_crop(rng, img: np.ndarray, box, size: int = SIZE, shift=0.1, scale=(0.9, 1.15)) -> np.ndarray:
+def camera_crop(rng, img: np.ndarray, box, size: int = SIZE, shift=0.1,
+                scale=(0.9, 1.15)) -> np.ndarray:
     """The reader's crop of a finder-like box around the die, as a camera sees a die of 18-80 px:
     cropped at that resolution, camera effects applied there, then resampled to ``size``."""
     die_px = float(np.exp(rng.uniform(np.log(18), np.log(80))))
     work = int(np.clip(round(die_px * CONTEXT * 1.1), 14, 2 * size))
     c = crop_square(img, jitter_box(rng, box, shift, scale), work, CONTEXT)
     c = photometric(rng, c)
-    return cv2.resize(c, (size, size), interpolation=cv2.INTER_LINEAR if work < size else cv2.INTER_AREA)
+    return cv2.resize(c, (size, size),
+                      interpolation=cv2.INTER_LINEAR if work < size else cv2.INTER_AREA)
 
 
 def render_crop(rng, design: dict, face: int, size: int = SIZE) -> np.ndarray:
@@ -498,7 +522,8 @@ def render_not_die(rng, size: int = SIZE) -> np.ndarray:
         return camera_crop(rng, _table(rng), (20, 20, 76, 76), size)
     body, ink = _colours(rng, design)
     face_img = render_face(rng, design, int(rng.integers(0, 6)), body, ink)
-    img, box, side = place_face(rng, face_img, body, side_frac=(0.3, 0.42) if kind == "half" else (0.12, 0.2))
+    img, box, side = place_face(rng, face_img, body,
+                                side_frac=(0.3, 0.42) if kind == "half" else (0.12, 0.2))
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     if kind == "half":
@@ -507,7 +532,8 @@ def render_not_die(rng, size: int = SIZE) -> np.ndarray:
         b = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
     else:
         f = rng.uniform(2.6, 4.0)
-        cx, cy = (x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * w, (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * h
+        cx, cy = ((x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * w,
+                  (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * h)
         b = (cx - w * f / 2, cy - h * f / 2, cx + w * f / 2, cy + h * f / 2)
     return camera_crop(rng, img, b, size, 0.02, (0.98, 1.02))
 
@@ -538,7 +564,8 @@ def design_crops(args) -> tuple[np.ndarray, np.ndarray]:
 def seen_crops(args) -> tuple[np.ndarray, np.ndarray]:
     """Worker: (seen design, first render, renders per face, seed) -> extra crops of one design of
     ``special_dice.SEEN_DESIGNS``, one class per face (``class_of``); renders seeded apart from the
-    random designs' (``--seen-per-face``: the seen designs weigh more than a tenth of the designs)."""
+    random designs' (``--seen-per-face``: the seen designs weigh more than a tenth of the
+    designs)."""
     which, first, count, seed = args
     cv2.setNumThreads(1)
     design = {"seed": -1 - which, "kind": "seen", "seen": which}
@@ -598,15 +625,17 @@ def real_crops(args) -> tuple[np.ndarray, np.ndarray]:
             b = box if j == 0 else jitter_box(rng, box, 0.08, (0.9, 1.12))
             c = crop_square(bgr, b, SIZE, CONTEXT)
             if j >= 2 and rng.random() < 0.5:  # a farther camera, another JPEG
-                small = cv2.resize(c, (int(rng.integers(16, 40)),) * 2, interpolation=cv2.INTER_AREA)
+                small = cv2.resize(c, (int(rng.integers(16, 40)),) * 2,
+                                   interpolation=cv2.INTER_AREA)
                 c = cv2.resize(small, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
             crops.append(c)
             ys.append(value)  # classes 1..6: real pips of that value
     return np.stack(crops), np.array(ys, np.int32)
 
 
-def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_per_die: int, n_not_die: int,
-                  seed: int, workers: int, progress: bool = True, seen_per_face: int = 0):
+def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_per_die: int,
+                  n_not_die: int, seed: int, workers: int, progress: bool = True,
+                  seen_per_face: int = 0):
     """(crops uint8 (N, SIZE, SIZE, 3), classes int32 (N,), n_classes, info).
 
     The random designs' crops come first, in design order (``train``'s episodes rely on it)."""
@@ -642,8 +671,9 @@ def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_pe
     bar.close()
     X = np.concatenate([r[0] for r in results if len(r[0])])
     Y = np.concatenate([r[1] for r in results if len(r[1])])
-    info = {"designs": n_designs, "renders_per_face": per_face, "seen_per_face": seen_per_face, "real_dice": len(real),
-            "real_crops": int(((Y >= 1) & (Y <= N_REAL)).sum()), "not_die_crops": int((Y == NOT_DIE).sum()),
+    info = {"designs": n_designs, "renders_per_face": per_face, "seen_per_face": seen_per_face,
+            "real_dice": len(real), "real_crops": int(((Y >= 1) & (Y <= N_REAL)).sum()),
+            "not_die_crops": int((Y == NOT_DIE).sum()),
             "design_crops": int((Y >= 1 + N_REAL).sum()),
             "seen_design_crops": int(((Y >= 1 + N_REAL) & (Y < FIRST_DESIGN_CLASS)).sum())}
     return X, Y, FIRST_DESIGN_CLASS + 6 * n_designs, info
@@ -651,10 +681,11 @@ def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_pe
 
 def _run_task(task):
     kind, args = task
-    return {"design": design_crops, "seen": seen_crops, "not_die": not_die_crops, "real": real_crops}[kind](args)
+    return {"design": design_crops, "seen": seen_crops, "not_die": not_die_crops,
+            "real": real_crops}[kind](args)
 
 
-# ---- the net --------------------------------------------------------------------------------------
+# ---- the net -------------------------------------------------------------------------------------
 
 def make_net(dims: int = DIMS, width: float = 1.0):
     """The embedding net; ``width`` multiplies every layer's channels (1.0: the shipped 0.31 M
@@ -691,7 +722,8 @@ def load_exported(net, path: Path) -> str:
     The export folds each batch norm of the trunk into its convolution (a weight and a bias). The
     convolution takes the folded weight, its batch norm becomes the folded bias (scale 1, mean 0,
     variance 1 - eps), so ``net`` in eval mode computes what the file computes; ``train`` keeps
-    these batch norms frozen (batch statistics would undo the folding). Returns the file's model id."""
+    these batch norms frozen (batch statistics would undo the folding). Returns the file's model
+    id."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -705,19 +737,23 @@ def load_exported(net, path: Path) -> str:
     layers = [m for m in net.trunk if isinstance(m, torch.nn.Conv2d)]
     norms = [m for m in net.trunk if isinstance(m, torch.nn.BatchNorm2d)]
     if len(convs) != len(layers) or len(norms) != len(layers):
-        raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(layers)}: not this architecture")
+        raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(layers)}: not this "
+                         "architecture")
     with torch.no_grad():
         for node, conv, bn in zip(convs, layers, norms):
             w = torch.from_numpy(weights[node.input[1]].copy())
             if tuple(w.shape) != tuple(conv.weight.shape):
-                raise ValueError(f"{path}: weight {tuple(w.shape)} does not fit {tuple(conv.weight.shape)}")
+                raise ValueError(f"{path}: weight {tuple(w.shape)} does not fit "
+                                 f"{tuple(conv.weight.shape)}")
             conv.weight.copy_(w)
-            bias = weights[node.input[2]] if len(node.input) > 2 else np.zeros(w.shape[0], np.float32)
+            bias = (weights[node.input[2]] if len(node.input) > 2
+                    else np.zeros(w.shape[0], np.float32))
             bn.weight.fill_(1.0)
             bn.bias.copy_(torch.from_numpy(bias.copy()))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        net.head.load_state_dict({k: torch.from_numpy(weights["head." + k].copy()) for k in net.head.state_dict()
+        net.head.load_state_dict({k: torch.from_numpy(weights["head." + k].copy())
+                                  for k in net.head.state_dict()
                                   if not k.endswith("num_batches_tracked")}, strict=False)
     meta = {p.key: p.value for p in model.metadata_props}
     return meta.get("model_id", "unknown")
@@ -732,14 +768,16 @@ def exported_width(path: Path) -> float:
 
 
 def _standardise(torch, x):
-    """Standardise like ``vision.read.standardise`` (per crop), no augmentation: (n, 3, h, w) float."""
+    """Standardise like ``vision.read.standardise`` (per crop), no augmentation: (n, 3, h, w)
+    float."""
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(8.0)
     return (x - mean) / std
 
 
 def _augment(torch, x, gen):
-    """uint8 (n, h, w, 3) on the device -> standardised float (n, 3, h, w), like vision.read.standardise."""
+    """uint8 (n, h, w, 3) on the device -> standardised float (n, 3, h, w), like
+    vision.read.standardise."""
     n = x.shape[0]
     dev = x.device
     x = x.permute(0, 3, 1, 2).float()
@@ -761,10 +799,11 @@ def _augment(torch, x, gen):
     return _standardise(torch, x.clamp(0, 255))
 
 
-def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, progress: bool = True,
-          threads: int | None = None, scale: float = 28.0, margin: float = 0.3, lr: float = 3e-3,
-          budget_s: float | None = None, episodes: tuple[int, int] | None = None, tau: float = 0.1,
-          init: Path | None = None, width: float = 1.0):
+def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str,
+          progress: bool = True, threads: int | None = None, scale: float = 28.0,
+          margin: float = 0.3, lr: float = 3e-3, budget_s: float | None = None,
+          episodes: tuple[int, int] | None = None, tau: float = 0.1, init: Path | None = None,
+          width: float = 1.0):
     """Train the net; ``budget_s`` (seconds) lowers the number of steps after timing steps 10-40.
 
     ``episodes`` = (designs, renders per face): the first designs x 6 x renders crops of X are the
@@ -800,7 +839,8 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     net = net.to(dev)
     if cuda:  # bf16 tensor cores want channels-last
         net = net.to(memory_format=torch.channels_last)
-    W = torch.nn.Parameter((torch.randn(n_classes, DIMS, generator=torch.Generator().manual_seed(seed + 1))
+    W = torch.nn.Parameter((torch.randn(n_classes, DIMS,
+                                        generator=torch.Generator().manual_seed(seed + 1))
                             * 0.05).to(dev))
     Xd = torch.from_numpy(X).to(dev)
     Yd = torch.from_numpy(Y.astype(np.int64)).to(dev)
@@ -812,7 +852,8 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
                 e = net(_standardise(torch, Xd[i:i + 512].permute(0, 3, 1, 2).float()))
                 sums.index_add_(0, Yd[i:i + 512], e.float())
             seen = sums.norm(dim=1) > 0
-            W.data[seen] = torch.nn.functional.normalize(sums[seen], dim=1) * W.data[seen].norm(dim=1, keepdim=True)
+            W.data[seen] = torch.nn.functional.normalize(sums[seen], dim=1) \
+                * W.data[seen].norm(dim=1, keepdim=True)
     opt = torch.optim.AdamW([{"params": net.parameters(), "weight_decay": 5e-4},
                              {"params": [W], "weight_decay": 0.0}], lr=lr)
     warmup = max(1, min(200, steps // 10))
@@ -829,7 +870,8 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     while step < total:
         if step == 10:
             t_ten = time.time()
-        if budget_s and step == 40:  # the only choice that depends on the machine: say it in the metadata
+        # the only choice that depends on the machine: say it in the metadata
+        if budget_s and step == 40:
             per_step = (time.time() - t_ten) / 30
             fit = int((budget_s - (time.time() - t_start)) / per_step) + step
             if fit < total:
@@ -847,7 +889,9 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
             two = torch.argsort(torch.rand(k * 6, per, generator=gen, device=dev), dim=1)[:, :2]
             base = (des[:, None] * 6 + torch.arange(6, device=dev)[None]).reshape(-1, 1) * per
             ep_idx = (base + two).reshape(-1)
-            idx = torch.cat([ep_idx, torch.randint(0, len(Xd), (batch - len(ep_idx),), generator=gen, device=dev)])
+            idx = torch.cat([ep_idx,
+                             torch.randint(0, len(Xd), (batch - len(ep_idx),), generator=gen,
+                                           device=dev)])
         else:
             idx = torch.randint(0, len(Xd), (batch,), generator=gen, device=dev)
         xb = _augment(torch, Xd[idx], gen)
@@ -875,9 +919,10 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
         loss.backward()
         opt.step()
         if step % 20 == 0 or step == total - 1:
-            l, a = float(loss.detach()), float((cos.detach().argmax(1) == yb).float().mean())
-            avg_loss = l if avg_loss is None else 0.9 * avg_loss + 0.1 * l
-            avg_acc = a if avg_acc is None else 0.9 * avg_acc + 0.1 * a
+            now_loss = float(loss.detach())
+            now_acc = float((cos.detach().argmax(1) == yb).float().mean())
+            avg_loss = now_loss if avg_loss is None else 0.9 * avg_loss + 0.1 * now_loss
+            avg_acc = now_acc if avg_acc is None else 0.9 * avg_acc + 0.1 * now_acc
             bar.set_postfix(loss=f"{avg_loss:.3f}", acc=f"{avg_acc:.3f}")
         bar.update(1)
         step += 1
@@ -885,12 +930,14 @@ def train(X, Y, n_classes: int, steps: int, batch: int, seed: int, device: str, 
     net.eval()
     net = net.to(memory_format=torch.contiguous_format)
     not_die = torch.nn.functional.normalize(W[NOT_DIE].detach(), dim=0).cpu().numpy()
-    return net.cpu(), not_die, {"final_loss": round(avg_loss or 0.0, 4), "final_train_acc": round(avg_acc or 0.0, 4),
-                                "steps_done": total, **({"init": init_id} if init else {})}
+    return net.cpu(), not_die, {"final_loss": round(avg_loss or 0.0, 4),
+                                "final_train_acc": round(avg_acc or 0.0, 4), "steps_done": total,
+                                **({"init": init_id} if init else {})}
 
 
 def model_id(net) -> str:
-    """A short hash of the weights: dice-set files carry it, a file made with other weights is refused."""
+    """A short hash of the weights: dice-set files carry it, a file made with other weights is
+    refused."""
     h = hashlib.sha256()
     for k, v in sorted(net.state_dict().items()):
         h.update(k.encode())
@@ -906,12 +953,14 @@ def export_onnx(net, path: Path, info: dict) -> str:
     mid = model_id(net)
     dummy = torch.zeros(1, 3, SIZE, SIZE)
     torch.onnx.export(net, dummy, str(path), input_names=["crops"], output_names=["embedding"],
-                      dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}}, opset_version=17, dynamo=False)
+                      dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}}, opset_version=17,
+                      dynamo=False)
     model = onnx.load(str(path))
-    meta = {"model_id": mid, "kind": "face-embedding", "dims": str(DIMS), "size": str(SIZE), "context": str(CONTEXT),
+    meta = {"model_id": mid, "kind": "face-embedding", "dims": str(DIMS), "size": str(SIZE),
+            "context": str(CONTEXT),
             "input": f"standardised BGR crops 3x{SIZE}x{SIZE} (vision.read.standardise)",
-            "output": f"embedding: L2-normalised, {DIMS} dims", "held_out": json.dumps(list(HELD_OUT)),
-            **{k: json.dumps(v) for k, v in info.items()}}
+            "output": f"embedding: L2-normalised, {DIMS} dims",
+            "held_out": json.dumps(list(HELD_OUT)), **{k: json.dumps(v) for k, v in info.items()}}
     for k, v in meta.items():
         entry = model.metadata_props.add()
         entry.key, entry.value = k, v
@@ -953,17 +1002,21 @@ def halve_weights(src: Path, dst: Path) -> int:
 def main(argv=None) -> int:
     from .data import default_data_root
 
-    ap = argparse.ArgumentParser(prog="python -m vision.train_embed", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m vision.train_embed",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--preset", choices=sorted(PRESETS), default=None,
-                    help="sizes: gpu (default with --device cuda), cpu (2 cores, ~35 min), tiny (a smoke test)")
+                    help="sizes: gpu (default with --device cuda), cpu (2 cores, ~35 min), tiny (a "
+                         "smoke test)")
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
-    ap.add_argument("--data", type=Path, default=default_data_root(), help="folder of labelled real sets")
+    ap.add_argument("--data", type=Path, default=default_data_root(),
+                    help="folder of labelled real sets")
     ap.add_argument("--designs", type=int, default=None)
     ap.add_argument("--per-face", type=int, default=None, help="renders per face of each design")
-    ap.add_argument("--real-per-die", type=int, default=None, help="crops per real die (0: no real photos)")
+    ap.add_argument("--real-per-die", type=int, default=None,
+                    help="crops per real die (0: no real photos)")
     ap.add_argument("--seen-per-face", type=int, default=0,
-                    help="extra renders per face of each seen design (special_dice.SEEN_DESIGNS), beyond their "
-                         "tenth of the random designs")
+                    help="extra renders per face of each seen design (special_dice.SEEN_DESIGNS), "
+                         "beyond their tenth of the random designs")
     ap.add_argument("--not-die", type=int, default=None)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--batch", type=int, default=None)
@@ -971,22 +1024,29 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="rendering processes")
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
-    ap.add_argument("--supcon", type=int, default=1, help="1: add the in-batch supervised contrastive loss "
+    ap.add_argument("--supcon", type=int, default=1,
+                    help="1: add the in-batch supervised contrastive loss "
                     "over whole designs (default); 0: CosFace only")
     ap.add_argument("--max-seconds", type=float, default=None,
-                    help="wall-time budget of the whole run: fewer steps when the machine is slower "
-                         "(the steps done are in the metadata; --steps N without it reproduces a run)")
-    ap.add_argument("--cache", type=Path, default=None, help="npz to reuse/store the rendered crops")
+                    help="wall-time budget of the whole run: fewer steps when the machine is "
+                         "slower (the steps done are in the metadata; --steps N without it "
+                         "reproduces a run)")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="npz to reuse/store the rendered crops")
     ap.add_argument("--build-only", action="store_true",
-                    help="render the crops into --cache and stop (several trainings can then share them)")
+                    help="render the crops into --cache and stop (several trainings can then share "
+                         "them)")
     ap.add_argument("--init", type=Path, default=None,
-                    help="fine-tune this exported embedding (e.g. models/face_embed.onnx) instead of starting afresh")
+                    help="fine-tune this exported embedding (e.g. models/face_embed.onnx) instead "
+                         "of starting afresh")
     ap.add_argument("--width", type=float, default=None,
-                    help="channel multiplier of the net (default 1.0, or --init's; the shipped model: 2.0; "
-                         "cost per die ~ width squared)")
+                    help="channel multiplier of the net (default 1.0, or --init's; the shipped "
+                         "model: 2.0; cost per die ~ width squared)")
     ap.add_argument("--half-weights", action="store_true",
-                    help="store the weights as float16 (half the file; the net computes in float32)")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
+                    help="store the weights as float16 (half the file; the net computes in "
+                         "float32)")
+    ap.add_argument("--out", type=Path,
+                    default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
     args = ap.parse_args(argv)
     if args.width is None:
         args.width = exported_width(args.init) if args.init else 1.0
@@ -997,9 +1057,9 @@ def main(argv=None) -> int:
         z = np.load(args.cache)
         X, Y, n_classes, info = z["X"], z["Y"], int(z["n_classes"]), json.loads(str(z["info"]))
     else:
-        X, Y, n_classes, info = build_dataset(cfg["designs"], cfg["per_face"], args.data, cfg["real_per_die"],
-                                              cfg["not_die"], args.seed, args.workers,
-                                              seen_per_face=args.seen_per_face)
+        X, Y, n_classes, info = build_dataset(cfg["designs"], cfg["per_face"], args.data,
+                                              cfg["real_per_die"], cfg["not_die"], args.seed,
+                                              args.workers, seen_per_face=args.seen_per_face)
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, X=X, Y=Y, n_classes=n_classes, info=json.dumps(info))
@@ -1007,21 +1067,26 @@ def main(argv=None) -> int:
     if args.build_only:
         if not args.cache:
             ap.error("--build-only needs --cache")
-        print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s, stored in {args.cache}", file=sys.stderr)
+        print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s, stored in "
+              f"{args.cache}", file=sys.stderr)
         return 0
-    print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s: {info}", file=sys.stderr)
+    print(f"dataset: {len(Y)} crops of {n_classes} classes in {t_data:.0f} s: {info}",
+          file=sys.stderr)
     budget = args.max_seconds - (time.time() - t0) - 20 if args.max_seconds else None
     net, not_die, stats = train(X, Y, n_classes, cfg["steps"], cfg["batch"], args.seed, args.device,
-                                threads=args.threads, lr=args.lr, budget_s=budget, init=args.init, width=args.width,
+                                threads=args.threads, lr=args.lr, budget_s=budget, init=args.init,
+                                width=args.width,
                                 episodes=(info["designs"], info["renders_per_face"])
                                 if args.supcon and info["renders_per_face"] >= 2 else None)
-    info = {**info, **stats, "supcon": bool(args.supcon), "seed": args.seed, "steps": cfg["steps"], "batch": cfg["batch"],
-            "classes": n_classes, "width": args.width, "device": args.device, "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
+    info = {**info, **stats, "supcon": bool(args.supcon), "seed": args.seed, "steps": cfg["steps"],
+            "batch": cfg["batch"], "classes": n_classes, "width": args.width, "device": args.device,
+            "data_s": round(t_data), "train_s": round(time.time() - t0 - t_data),
             "not_die_centre": [round(float(v), 5) for v in not_die]}
     mid = export_onnx(net, args.out, info)
     if args.half_weights:
         halve_weights(args.out, args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB, {mid}) in {time.time() - t0:.0f} s", file=sys.stderr)
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB, {mid}) in "
+          f"{time.time() - t0:.0f} s", file=sys.stderr)
     return 0
 
 

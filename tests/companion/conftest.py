@@ -76,13 +76,15 @@ def close_up(design, face, seed, colour=None) -> bytes:
     bytes): what a player takes on the teaching page."""
     from vision.special_dice import render_special_scene
     rng = np.random.default_rng(seed)
-    sc = render_special_scene(rng, design, n_dice=1, size=(480, 640), values=[face], side_range=(70, 110),
-                              colours=[colour] if colour else None)
+    sc = render_special_scene(rng, design, n_dice=1, size=(480, 640), values=[face],
+                              side_range=(70, 110), colours=[colour] if colour else None)
     x0, y0, x1, y1 = sc.dice[0].box
     half = max(x1 - x0, y1 - y0) * rng.uniform(0.9, 1.4)
-    cx, cy = (x0 + x1) / 2 + rng.uniform(-0.1, 0.1) * half, (y0 + y1) / 2 + rng.uniform(-0.1, 0.1) * half
+    cx, cy = ((x0 + x1) / 2 + rng.uniform(-0.1, 0.1) * half,
+              (y0 + y1) / 2 + rng.uniform(-0.1, 0.1) * half)
     h, w = sc.image.shape[:2]
-    crop = sc.image[int(max(0, cy - half)):int(min(h, cy + half)), int(max(0, cx - half)):int(min(w, cx + half))]
+    crop = sc.image[int(max(0, cy - half)):int(min(h, cy + half)),
+                    int(max(0, cx - half)):int(min(w, cx + half))]
     return cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
 

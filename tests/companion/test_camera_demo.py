@@ -55,7 +55,8 @@ class TestDemoPictures:
             if r.json["settled"]:
                 break
         assert r.json["settled"]
-        assert sorted((d["colour"], str(d["face"])) for d in r.json["dice"]) == sorted(dice, key=str)
+        assert (sorted((d["colour"], str(d["face"])) for d in r.json["dice"])
+                == sorted(dice, key=str))
 
     def test_a_picture_stays_until_the_next_is_asked_for(self, demo_app, make_table):
         client = demo_app.test_client()

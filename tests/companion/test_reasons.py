@@ -93,7 +93,7 @@ class TestGermanApi:
         client.post(f"/api/tables/{code}/actions?lang=de",
                     json={"type": "place", "seat": 0, "placement": str(legal[-1])})
         state = client.get(f"/api/tables/{code}?lang=de").json
-        lines = [l for p in state["players"] for l in p["score"]["lines"]]
+        lines = [line for p in state["players"] for line in p["score"]["lines"]]
         if game_name == "knister":     # lines score only when full: check a full sheet
             lines = self._knister_full_lines(client)
         elif not lines:                # twenty one: rows score when full or at the end
@@ -133,7 +133,7 @@ class TestGermanApi:
                                         "failed_attempts": 0}})
         assert r.status_code == 200, r.json
         assert r.json["problems"] and all(german(p) for p in r.json["problems"])
-        assert all(german(l["label"]) for l in r.json["score"]["lines"])
+        assert all(german(line["label"]) for line in r.json["score"]["lines"])
 
     def test_a_printed_start_written_over_in_german(self, client):
         r = client.post("/api/check", headers=DE, json={"game": "kuh_vadis", "cells": {"A@3": "o"},

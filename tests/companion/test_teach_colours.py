@@ -22,19 +22,21 @@ def jpeg(image) -> bytes:
 
 
 def upload(client, code, image_bytes):
-    return client.post(f"/api/tables/{code}/teach/colours", data={"photo": (io.BytesIO(image_bytes), "dice.jpg")},
+    return client.post(f"/api/tables/{code}/teach/colours",
+                       data={"photo": (io.BytesIO(image_bytes), "dice.jpg")},
                        content_type="multipart/form-data")
 
 
 def all_dice_photo(seed, own):
     """The table's three dice under the lamp, as the player photographs them."""
-    return render_scene(np.random.default_rng(seed + 1), size=(480, 640), colours=QWINTO, n_dice=3, distinct=True,
-                        light=WARM, dice_set=own)
+    return render_scene(np.random.default_rng(seed + 1), size=(480, 640), colours=QWINTO, n_dice=3,
+                        distinct=True, light=WARM, dice_set=own)
 
 
 def names_of(photo, answer):
     """The true colour of each die the reader found: what the player confirms on the page."""
-    return [max(photo.dice, key=lambda d: box_iou(d.box, f["box"])).colour for f in answer["colour_photo"]["dice"]]
+    return [max(photo.dice, key=lambda d: box_iou(d.box, f["box"])).colour
+            for f in answer["colour_photo"]["dice"]]
 
 
 def settled(client, code, image):
@@ -59,8 +61,10 @@ def calibrated_table(client, make_table, seed, own, rename=None):
     r = upload(client, code, jpeg(photo.image))
     assert r.status_code == 201, r.json
     names = [(rename or {}).get(n, n) for n in names_of(photo, r.json)]
-    use = client.post(f"/api/tables/{code}/teach/colours/use", json={"photo": r.json["photo"], "names": names})
-    assert use.status_code == 200 and use.json["colours_in_use"] and use.json["colour_photo"]["in_use"]
+    use = client.post(f"/api/tables/{code}/teach/colours/use",
+                      json={"photo": r.json["photo"], "names": names})
+    assert (use.status_code == 200 and use.json["colours_in_use"]
+            and use.json["colour_photo"]["in_use"])
     return code
 
 
@@ -71,9 +75,10 @@ def test_under_a_warm_lamp_the_dice_are_named_by_how_they_look_on_this_table(app
         own = draw_dice_set(np.random.default_rng(seed), QWINTO)   # the table's own three dice
         for k, colour in enumerate(QWINTO):
             # a roll of one die (Qwinto's roller picks how many dice to roll)
-            alone = render_scene(np.random.default_rng(seed + 10 + k), size=(480, 640), colours=[colour], n_dice=1,
-                                 light=WARM, dice_set=own)
-            with_calibration = settled(client, calibrated_table(client, make_table, seed, own), alone.image)
+            alone = render_scene(np.random.default_rng(seed + 10 + k), size=(480, 640),
+                                 colours=[colour], n_dice=1, light=WARM, dice_set=own)
+            with_calibration = settled(client, calibrated_table(client, make_table, seed, own),
+                                       alone.image)
             without = settled(client, make_table(client, game="qwinto"), alone.image)
             seen = [d["colour"] for d in with_calibration["dice"]]
             assert seen in ([colour], []), (seed, colour, seen)
@@ -95,7 +100,8 @@ def test_the_page_shows_the_dice_found_and_the_players_names_win(app, make_table
     r = upload(client, code, jpeg(photo.image))
     assert r.status_code == 201
     dice = r.json["colour_photo"]["dice"]
-    assert len(dice) == 3 and sorted(d["colour"] for d in dice) == sorted(QWINTO)   # read, to be checked
+    # read, to be checked
+    assert len(dice) == 3 and sorted(d["colour"] for d in dice) == sorted(QWINTO)
     assert not r.json["colours_in_use"] and not r.json["colour_photo"]["in_use"]
     thumb = client.get(f"/api/tables/{code}/teach/{r.json['photo']}/2.jpg")
     assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
@@ -104,11 +110,14 @@ def test_the_page_shows_the_dice_found_and_the_players_names_win(app, make_table
     # the player names the orange die purple and the purple die orange: their word counts
     names = names_of(photo, r.json)
     swapped = [{"orange": "purple", "purple": "orange"}.get(n, n) for n in names]
-    use = client.post(f"/api/tables/{code}/teach/colours/use", json={"photo": r.json["photo"], "names": swapped})
-    assert use.status_code == 200 and [d["colour"] for d in use.json["colour_photo"]["dice"]] == swapped
-    orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"], n_dice=1,
-                                light=WARM, dice_set=own)
-    assert [d["colour"] for d in settled(client, make_table(client, game="qwinto"), orange_alone.image)["dice"]] \
+    use = client.post(f"/api/tables/{code}/teach/colours/use",
+                      json={"photo": r.json["photo"], "names": swapped})
+    assert use.status_code == 200 and [d["colour"]
+                                       for d in use.json["colour_photo"]["dice"]] == swapped
+    orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"],
+                                n_dice=1, light=WARM, dice_set=own)
+    assert [d["colour"] for d in settled(client, make_table(client, game="qwinto"),
+                                         orange_alone.image)["dice"]] \
         == ["orange"]   # as the standard colours name it
     assert [d["colour"] for d in settled(client, code, orange_alone.image)["dice"]] == ["purple"]
 
@@ -131,10 +140,14 @@ def test_bad_colour_requests_are_refused_and_change_nothing(app, make_table):
         (upload(client, code, b"\xff\xd8\xff\xe0 truncated"), 400, "corrupt"),
         (upload(client, code, b""), 400, "empty"),
         (upload(client, code, jpeg(empty_table)), 422, "no dice found"),
-        (client.post(use, json={"photo": seq, "names": ["orange", "yellow"]}), 400, "each of the 3 dice"),
-        (client.post(use, json={"photo": seq, "names": ["orange", "orange", "purple"]}), 400, "one die of each colour"),
-        (client.post(use, json={"photo": seq, "names": ["red", "yellow", "purple"]}), 400, "not a colour"),
-        (client.post(use, json={"photo": seq, "names": [None, None, None]}), 400, "at least one die"),
+        (client.post(use, json={"photo": seq, "names": ["orange", "yellow"]}), 400,
+         "each of the 3 dice"),
+        (client.post(use, json={"photo": seq, "names": ["orange", "orange", "purple"]}), 400,
+         "one die of each colour"),
+        (client.post(use, json={"photo": seq, "names": ["red", "yellow", "purple"]}), 400,
+         "not a colour"),
+        (client.post(use, json={"photo": seq, "names": [None, None, None]}), 400,
+         "at least one die"),
         (client.post(use, json={"photo": 999, "names": QWINTO}), 400, "no colour photo"),
         (client.post(use, json={"names": QWINTO}), 400, "photo"),
         (client.post(use, data="not json", content_type="application/json"), 400, ""),
@@ -157,12 +170,14 @@ def test_the_calibration_survives_a_restart(app, make_table):
     client = app.test_client()
     own = draw_dice_set(np.random.default_rng(3), QWINTO)
     # the players named their orange die "purple": only the stored calibration names it so
-    code = calibrated_table(client, make_table, 3, own, rename={"orange": "purple", "purple": "orange"})
+    code = calibrated_table(client, make_table, 3, own,
+                            rename={"orange": "purple", "purple": "orange"})
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
     state = again.get(f"/api/tables/{code}/teach").json
     assert state["colours_in_use"] and state["colour_photo"]["in_use"]
-    orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"], n_dice=1,
-                                light=WARM, dice_set=own)
+    orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"],
+                                n_dice=1, light=WARM, dice_set=own)
     assert [d["colour"] for d in settled(again, code, orange_alone.image)["dice"]] == ["purple"]
-    assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"), orange_alone.image)["dice"]] \
+    assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"),
+                                         orange_alone.image)["dice"]] \
         in (["orange"], [None])

@@ -41,7 +41,8 @@ def teach_every_kuh_vadis_face(client, code, close_up, per_face=3, offsets=(0, 1
 def read_roll(client, code, values, seed=7):
     """A rendered roll of Kuh Vadis dice fed as camera frames until it settles: the faces read."""
     rng = np.random.default_rng(seed)
-    scene = render_special_scene(rng, KV, n_dice=len(values), size=(480, 640), values=values, side_range=(60, 80))
+    scene = render_special_scene(rng, KV, n_dice=len(values), size=(480, 640), values=values,
+                                 side_range=(60, 80))
     frame = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
     for _ in range(5):
         r = client.post(f"/api/tables/{code}/frame", data=frame, content_type="image/jpeg")
@@ -66,11 +67,12 @@ def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_tab
     assert taught["face"] == "cow" and taught["thumbnail"].startswith("data:image/jpeg;base64,")
     x0, y0, x1, y1 = taught["box"]
     assert 0 <= x0 < x1 <= taught["width"] and 0 <= y0 < y1 <= taught["height"]
-    assert first.json["faces"] == [1, 2, 3, 4, 5, "cow"] and first.json["examples"][0]["face"] == "cow"
+    assert (first.json["faces"] == [1, 2, 3, 4, 5, "cow"]
+            and first.json["examples"][0]["face"] == "cow")
 
     done = teach_every_kuh_vadis_face(client, code, close_up)
-    assert done["ready"] and done["missing"] == [] and done["counts"] == {"1": 3, "2": 3, "3": 3, "4": 3, "5": 3,
-                                                                          "cow": 4}
+    assert done["ready"] and done["missing"] == []
+    assert done["counts"] == {"1": 3, "2": 3, "3": 3, "4": 3, "5": 3, "cow": 4}
     assert done["per_face"] == 3 and done["examples"] and len(done["examples"]) == 19
 
     use = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
@@ -105,7 +107,8 @@ def test_a_pip_read_as_a_face_does_not_take_its_dies_place(app, make_table, phot
     teach_every_kuh_vadis_face(client, code, photo, offsets=(3, 3, 5, 6, 0, 1))
     assert client.post(f"/api/tables/{code}/teach/use", json={"use": True}).json["in_use"]
     values = [3, "cow", 1, 5, 2]
-    assert sorted(str(d["face"]) for d in read_roll(client, code, values)["dice"]) == sorted(str(v) for v in values)
+    assert (sorted(str(d["face"]) for d in read_roll(client, code, values)["dice"])
+            == sorted(str(v) for v in values))
 
 
 def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, photo):
@@ -119,16 +122,19 @@ def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, p
         (teach(client, code, 6, photo), 400, "not a face of these dice"),
         (teach(client, code, "", photo), 400, "which face"),
         (teach(client, code, 2, photo, colour="red"), 400, "from the body"),
-        (client.post(f"/api/tables/{code}/teach/use", json={"use": True}), 409, "teach every face first"),
+        (client.post(f"/api/tables/{code}/teach/use", json={"use": True}), 409,
+         "teach every face first"),
         (client.post(f"/api/tables/{code}/teach/use", json={"use": "yes"}), 400, "use"),
-        (client.post(f"/api/tables/{code}/teach/withdraw", json={}), 409, "nothing has been taught"),
+        (client.post(f"/api/tables/{code}/teach/withdraw", json={}), 409,
+         "nothing has been taught"),
         (client.get(f"/api/tables/{code}/dice-set.npz"), 409, "teach every face first"),
     ]
     for r, status, words in cases:
         assert r.status_code == status, (words, r.json)
         assert words in r.json["error"]
     stranger = app.test_client()   # not at the table
-    assert stranger.get(f"/api/tables/{code}/teach").json["may_teach"] is False  # the page says so first
+    # the page says so first
+    assert stranger.get(f"/api/tables/{code}/teach").json["may_teach"] is False
     assert client.get(f"/api/tables/{code}/teach").json["may_teach"] is True
     r = teach(stranger, code, 2, photo)
     assert r.status_code == 403 and "join the table" in r.json["error"]
@@ -136,19 +142,22 @@ def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, p
     assert client.get("/api/tables/NOPE1/teach").status_code == 404
 
 
-def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make_table, photo, tmp_path):
+def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make_table, photo,
+                                                                       tmp_path):
     client = app.test_client()
     close_up = photo
     code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
     a = teach(client, code, 4, close_up(KV, 4, seed=11)).json["taught"]["seq"]
-    b = teach(client, code, 5, close_up(KV, 4, seed=12)).json["taught"]["seq"]   # tapped 5 by mistake
+    # tapped 5 by mistake
+    b = teach(client, code, 5, close_up(KV, 4, seed=12)).json["taught"]["seq"]
     thumb = client.get(f"/api/tables/{code}/teach/{b}.jpg")
     assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
     assert cv2.imdecode(np.frombuffer(thumb.data, np.uint8), cv2.IMREAD_COLOR).shape == (96, 96, 3)
     r = client.post(f"/api/tables/{code}/teach/withdraw", json={})
     assert r.status_code == 200 and r.json["withdrawn"] == b
     assert client.get(f"/api/tables/{code}/teach/{b}.jpg").status_code == 404
-    assert [e["seq"] for e in r.json["examples"]] == [a] and r.json["faces"] == [1, 2, 3, 4, 5, "cow"]
+    assert ([e["seq"] for e in r.json["examples"]] == [a]
+            and r.json["faces"] == [1, 2, 3, 4, 5, "cow"])
     assert client.post(f"/api/tables/{code}/teach/withdraw", json={"seq": b}).status_code == 400
 
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
@@ -169,11 +178,13 @@ def test_the_choice_teaches_each_face_with_its_colour(app, make_table, photo):
     r = teach(client, code, 3, photo, colour="orange")
     assert r.status_code == 400 and "not a colour of these dice" in r.json["error"]
     r = teach(client, code, 3, photo, colour="green")
-    assert r.status_code == 201 and r.json["colour_counts"]["green"] == 1 and r.json["counts"]["3"] == 1
+    assert (r.status_code == 201 and r.json["colour_counts"]["green"] == 1
+            and r.json["counts"]["3"] == 1)
 
 
 @pytest.mark.parametrize("game, faces, colours", [
-    ("qwinto", [1, 2, 3, 4, 5, 6], None),            # the colour is the body's: named by the palette
+    # the colour is the body's: named by the palette
+    ("qwinto", [1, 2, 3, 4, 5, 6], None),
     ("twenty_one", [1, 2, 3, 4, 5, 6], None),
     ("knister", [1, 2, 3, 4, 5, 6], None),
     ("kuh_vadis", [1, 2, 3, 4, 5, "cow"], None),
@@ -197,7 +208,8 @@ def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, ma
     distant = cv2.imencode(".jpg", table.image)[1].tobytes()
     sharp = cv2.imdecode(np.frombuffer(photo(KV, 5, seed=7), np.uint8), cv2.IMREAD_COLOR)
     blurred = cv2.imencode(".jpg", cv2.GaussianBlur(sharp, (0, 0), 4.0))[1].tobytes()
-    tiny = cv2.imencode(".jpg", cv2.resize(sharp, (36, 36), interpolation=cv2.INTER_AREA))[1].tobytes()
+    small = cv2.resize(sharp, (36, 36), interpolation=cv2.INTER_AREA)
+    tiny = cv2.imencode(".jpg", small)[1].tobytes()
     for picture, words in ((distant, "no die in the middle of the photo"),
                            (blurred, "the photo is blurred"), (tiny, "come closer")):
         r = teach(client, code, "cow", picture)
@@ -205,6 +217,7 @@ def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, ma
     assert client.get(f"/api/tables/{code}/teach").json["examples"] == []
     r = teach(client, code, 5, photo(KV, 5, seed=7))
     assert r.status_code == 201
-    de = client.post(f"/api/tables/{code}/teach?lang=de", data={"face": "5", "photo": (__import__("io").BytesIO(blurred), "d.jpg")},
+    de = client.post(f"/api/tables/{code}/teach?lang=de",
+                     data={"face": "5", "photo": (__import__("io").BytesIO(blurred), "d.jpg")},
                      content_type="multipart/form-data")
     assert de.json["error"].startswith("das Foto ist unscharf")

@@ -10,6 +10,8 @@ from test_web_browser import (ARGS, CHROMIUM, SHOTS, base_url, browser, box_of, 
                               create_table, join, playwright, shot, state_of, wait_seq)
 
 PHONES = {"390x844": (390, 844), "360x640": (360, 640)}
+# the shorter side of each element, in CSS pixels
+SHORTER_SIDE = "e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }"
 
 
 @contextlib.contextmanager
@@ -24,7 +26,8 @@ def phones(browser, *sizes, desktop=False):
                                             is_mobile=True, has_touch=True,
                                             device_scale_factor=1))
     if desktop:
-        contexts.append(browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860}))
+        contexts.append(browser.new_context(bypass_csp=True,
+                                            viewport={"width": 1280, "height": 860}))
     for context in contexts:
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -43,7 +46,8 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
     """Bob joins on phone A, then opens the table on phone B: B is told it only watches and how
     to get the seat back; the host shows Bob's rejoin code, B takes the seat with it, and A is
     told it has no seat any more. Later the host answers for Bob after confirming."""
-    with phones(browser, "390x844", "360x640", "360x640", desktop=True) as (ann, bob_a, bob_b, host):
+    with phones(browser, "390x844", "360x640", "360x640",
+                desktop=True) as (ann, bob_a, bob_b, host):
         code = create_table(ann, base_url, "qwinto")
         join(bob_a, base_url, code)
         # phone B: a full table, explained; no dead "Sit down as ..." link
@@ -163,11 +167,14 @@ def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, t
         assert picked
         ann.wait_for_timeout(5000)      # longer than the old slideshow's 4 s
         assert ann.inner_text("#camera-source") == "Demo: sample picture 1 of 2 of this game"
-        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") == picked
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") \
+            == picked
         shot(ann, "camera-demo-qwinto-390")
         ann.click("#next-picture")
-        ann.wait_for_function("document.querySelector('#camera-source').textContent.includes('2 of 2')")
-        assert ann.locator("#use-reading").is_hidden()   # the old reading is not offered for the new picture
+        ann.wait_for_function("document.querySelector('#camera-source')"
+                              ".textContent.includes('2 of 2')")
+        # the old reading is not offered for the new picture
+        assert ann.locator("#use-reading").is_hidden()
         # a Knister table on another phone, in German: Knister's one picture, no "next"
         knister = create_table(bob, url, "knister")
         bob.goto(f"{url}/t/{knister}?lang=de")
@@ -195,7 +202,8 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
         ann.click("#send-roll")
         ann.wait_for_selector("#sheet .cell.legal")
         assert {"colour": "red", "face": 2} in state_of(ann, code)["roll"]
-        sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap)", "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+        sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap)",
+                                         f"els => els.map({SHORTER_SIDE})")
         assert len(sizes) == 29 and min(sizes) >= 44, sorted(sizes)[:4]
         assert ann.evaluate("document.documentElement.scrollWidth") <= 360
         assert ann.locator("#actions .placements button").count() == 0    # no list of codes
@@ -234,7 +242,8 @@ def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, b
         ann.fill('#sheet input[data-key="C@2"]', "x")
         ann.wait_for_selector("#check-error.at-field")
         assert "write a number" in ann.inner_text("#check-error")
-        assert ann.locator('#sheet .cell.bad').evaluate_all("cs => cs.map(c => c.dataset.key)") == ["C@2"]
+        assert ann.locator('#sheet .cell.bad').evaluate_all("cs => cs.map(c => c.dataset.key)") \
+            == ["C@2"]
         assert ann.locator("#result .ok").count() == 0 and ann.is_visible("#not-checked")
         cell = box_of(ann.locator('#sheet .cell[data-key="C@2"]'))
         bubble = box_of(ann.locator("#check-error"))
@@ -259,7 +268,8 @@ def test_a_name_of_only_spaces_is_refused_at_its_field(base_url, browser):
         ann.click("#create-button")
         ann.wait_for_selector("#players li:nth-child(2) .field-error")
         assert "needs a letter" in ann.inner_text("#players li:nth-child(2) .field-error")
-        assert ann.evaluate("document.querySelector('#players li:nth-child(2) input').validity.valid") is False
+        assert ann.evaluate("document.querySelector('#players li:nth-child(2) input')"
+                            ".validity.valid") is False
         assert not posted and "/t/" not in ann.url
         shot(ann, "create-blank-name-390")
         ann.fill("#players li:nth-child(2) input", "Bob")
@@ -281,13 +291,16 @@ def test_every_field_to_tap_is_a_fingers_width(base_url, browser, size):
             ann.wait_for_selector("#roll-entry .pad .die")
             ann.wait_for_function("document.body.dataset.seq !== undefined")
             # the targets shown (a live update may be redrawing the page: hidden ones are skipped)
-            sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap), #roll-entry .pad .die", "els => els.filter(e => e.offsetParent !== null).map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+            sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap), #roll-entry .pad .die",
+                                             "els => els.filter(e => e.offsetParent !== null)"
+                                             f".map({SHORTER_SIDE})")
             assert len(sizes) > 20 and min(sizes) >= 44, (game, sorted(sizes)[:3])
             assert ann.evaluate("document.documentElement.scrollWidth") <= width, game
             if game == "qwinto":
                 assert ann.locator("#sheet .halves .sheet").count() == 2
                 # numbered as the rules' sentences number them ("already stands in column 4")
-                assert ann.locator("#sheet .lbl.colno").all_text_contents() == [str(i) for i in range(12)]
+                assert ann.locator("#sheet .lbl.colno").all_text_contents() \
+                    == [str(i) for i in range(12)]
                 shot(ann, f"qwinto-halves-{size}")
 
 
@@ -304,7 +317,8 @@ def test_a_failed_attempt_asks_for_a_second_tap(base_url, browser):
         assert ann.inner_text("#actions [data-special='fail']").startswith("Tap again to confirm")
         ann.wait_for_timeout(300)
         assert state_of(ann, code)["seq"] == seq                     # nothing written yet
-        fail, cell = box_of(ann.locator("#actions [data-special='fail']")), box_of(ann.locator("#sheet .cell.legal").last)
+        fail = box_of(ann.locator("#actions [data-special='fail']"))
+        cell = box_of(ann.locator("#sheet .cell.legal").last)
         assert fail["y"] - (cell["y"] + cell["height"]) >= 16          # not right beside the fields
         ann.click("#actions [data-special='fail'][data-armed]")
         wait_seq([ann], seq + 1)
@@ -321,12 +335,13 @@ def test_kuh_vadis_offers_the_next_attempt_before_passing(base_url, browser):
     roll = next(r for r in (Roll.parse(t) for t in ("2 5 5 2 3", "1 1 1 1 1", "cow cow 2 2 3"))
                 if [str(p) for p in game.legal(sheet, r, "roller")] == ["pass"])
     with phones(browser, "390x844") as (ann,):
-        code = create_table(ann, base_url, "kuh_vadis")
+        create_table(ann, base_url, "kuh_vadis")
         for die in roll:
             ann.click(f'#roll-entry .pad [data-die=":{die.face}"]')
         ann.click("#send-roll")
         ann.wait_for_selector("#roll-again")
-        assert ann.inner_text("#hint") == "No field can take this roll: roll again (attempt 2 of 3), or pass."
+        assert ann.inner_text("#hint") == ("No field can take this roll: roll again "
+                                           "(attempt 2 of 3), or pass.")
         assert "secondary" in ann.get_attribute("#actions [data-special='pass']", "class")
         shot(ann, "kuh_vadis-roll-again-390")
         ann.click("#roll-again")
@@ -351,11 +366,12 @@ def test_a_reading_with_more_dice_than_the_game_rolls_asks_which(browser, tmp_pa
         ann.wait_for_selector("#seen-box .hint")
         seen = ann.locator("#seen-box .seen").count()
         assert seen > 2
-        assert ann.inner_text("#seen-box .hint") == (f"Knister rolls 2 dice; {seen} are seen: tap the 2 "
-                                                     f"that were rolled.")
+        assert ann.inner_text("#seen-box .hint") == (f"Knister rolls 2 dice; {seen} are seen: tap "
+                                                     "the 2 that were rolled.")
         assert ann.locator("#picked .die").count() == 0 and ann.is_disabled("#send-roll")
         # each die with its confidence in one piece
-        assert ann.eval_on_selector_all("#seen-box .seen", "s => s.every(x => x.querySelector('.die') && x.querySelector('.conf'))")
+        assert ann.eval_on_selector_all("#seen-box .seen", "s => s.every(x => "
+                                        "x.querySelector('.die') && x.querySelector('.conf'))")
         ann.locator("#seen-box .seen .die").nth(0).click()
         assert ann.inner_text("#roll-why") == "Knister rolls 2 dice: 1 chosen"
         ann.locator("#seen-box .seen .die").nth(1).click()
@@ -371,16 +387,20 @@ def test_a_die_read_without_a_sure_colour_is_given_one_with_a_tap(base_url, brow
         code = create_table(ann, base_url, "qwinto")
         ann.goto(f"{base_url}/t/{code}")
         ann.wait_for_selector("#send-roll")
-        ann.evaluate("window.fillRoll([{colour: null, face: 5, confidence: 0.93}, {colour: 'orange', face: 3, confidence: 0.99}])")
+        ann.evaluate("window.fillRoll([{colour: null, face: 5, confidence: 0.93}, "
+                     "{colour: 'orange', face: 3, confidence: 0.99}])")
         assert ann.locator("#picked .die.unsure").count() == 1
         assert "?" in ann.inner_text("#picked") and ann.is_disabled("#send-roll")
-        assert ann.inner_text("#roll-why").startswith("A die marked ? was read without a sure colour")
+        assert ann.inner_text("#roll-why").startswith("A die marked ? was read without a sure "
+                                                      "colour")
         ann.click('#roll-entry .pad [data-die="yellow:5"]')
-        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") == ["yellow:5", "orange:3"]
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") \
+            == ["yellow:5", "orange:3"]
         assert not ann.is_disabled("#send-roll") and ann.inner_text("#roll-why") == ""
         ann.click("#send-roll")
         wait_seq([ann], 1)
-        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == [("orange", 3), ("yellow", 5)]
+        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) \
+            == [("orange", 3), ("yellow", 5)]
 
 
 def test_smaller_things_of_a_first_game(base_url, browser):
@@ -390,7 +410,9 @@ def test_smaller_things_of_a_first_game(base_url, browser):
     way to correct the roll."""
     with phones(browser, "390x844") as (ann,):
         code = create_table(ann, base_url, "knister")
-        api = "(args) => fetch('/api/tables/' + args[0] + '/actions', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(args[1])}).then(r => r.json())"
+        api = ("(args) => fetch('/api/tables/' + args[0] + '/actions', {method: 'POST', "
+               "headers: {'Content-Type': 'application/json'}, body: JSON.stringify(args[1])})"
+               ".then(r => r.json())")
         ann.goto(f"{base_url}/t/{code}/sheet")
         ann.wait_for_selector("#sheet .lbl.colno")
         assert ann.locator("#sheet .lbl.colno").all_text_contents() == ["0", "1", "2", "3", "4"]

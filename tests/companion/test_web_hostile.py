@@ -145,7 +145,8 @@ def png_of_size(width: int, height: int) -> bytes:
     z = zlib.compressobj(9)
     row = b"\x00" * (width + 1)
     idat = b"".join(z.compress(row) for _ in range(height)) + z.flush()
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
             + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
 
 

@@ -298,7 +298,8 @@ class TestFrameSources:
                           "FRAME_SOURCE": DirectorySource(tmp_path)})
         client = app.test_client()
         source = client.get("/api/camera").json["source"]
-        assert source == "demo: 1 sample picture" and str(tmp_path) not in source  # no server folder on the page
+        # no server folder on the page
+        assert source == "demo: 1 sample picture" and str(tmp_path) not in source
         r = client.get("/api/camera.mjpg?limit=0.3")
         assert r.mimetype == "multipart/x-mixed-replace"
         assert b"--frame\r\nContent-Type: image/jpeg" in r.data and b"\xff\xd8\xff" in r.data

@@ -23,7 +23,9 @@ class FakeSession:
     def __init__(self, logits_for=None, size=32, name="crops"):
         self.calls = []
         self._inputs = [FakeInput(name, ("n", 3, size, size))]
-        self.logits_for = logits_for or (lambda x: np.tile(np.array([0, 5, 0, 0, 0, 0, 0], np.float32), (len(x), 1)))
+        self.logits_for = (logits_for
+                           or (lambda x: np.tile(np.array([0, 5, 0, 0, 0, 0, 0], np.float32),
+                                                 (len(x), 1))))
 
     def get_inputs(self):
         return self._inputs
@@ -61,5 +63,6 @@ def dice_reader(model_session):
 @pytest.fixture(scope="session")
 def data_root():
     if not DATA.is_dir():
-        pytest.skip(f"real dice photos not available: {DATA} is absent (they live in the shared data folder)")
+        pytest.skip(f"real dice photos not available: {DATA} is absent (they live in the shared "
+                    "data folder)")
     return DATA

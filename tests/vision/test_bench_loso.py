@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("vision_accuracy", ROOT / "bench" / "vision_accuracy.py")
+    spec = importlib.util.spec_from_file_location("vision_accuracy",
+                                                  ROOT / "bench" / "vision_accuracy.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -30,12 +31,14 @@ class _Session:
 
 
 def test_a_face_reader_saw_the_real_sets_of_its_samples(bench):
-    s = _Session({"samples": json.dumps({"byler_d6_train": [1], "synth": [2], "render": [3], "epanemu_own": [4]})})
+    s = _Session({"samples": json.dumps({"byler_d6_train": [1], "synth": [2], "render": [3],
+                                         "epanemu_own": [4]})})
     assert bench.trained_on(s) == {"byler_d6_train", "epanemu_own"}
 
 
 def test_a_detector_saw_its_sets_or_those_of_its_card(bench):
-    assert bench.trained_on(_Session({"sets": json.dumps(["byler_d6_train"])})) == {"byler_d6_train"}
+    assert (bench.trained_on(_Session({"sets": json.dumps(["byler_d6_train"])}))
+            == {"byler_d6_train"})
     assert bench.trained_on(_Session({})) == {"byler_d6_train", "matteop65"}
 
 
@@ -49,6 +52,7 @@ def test_the_shipped_models_never_saw_the_newer_sets(bench):
 
 def test_without_takes_a_set_and_one_or_two_models(bench):
     assert bench._without("matteop65=a.onnx") == ("matteop65", (Path("a.onnx"), None))
-    assert bench._without("matteop65=a.onnx,b.onnx") == ("matteop65", (Path("a.onnx"), Path("b.onnx")))
+    assert bench._without("matteop65=a.onnx,b.onnx") == ("matteop65",
+                                                         (Path("a.onnx"), Path("b.onnx")))
     with pytest.raises(Exception, match="SET=FACE"):
         bench._without("matteop65")

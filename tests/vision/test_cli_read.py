@@ -52,7 +52,8 @@ def test_json_lines(photos, capsys):
 
 def test_unreadable_images_error_and_others_still_read(photos, capsys):
     good, bad, empty, _ = photos
-    code, out, err = _run(["read", str(bad), str(good), str(empty), str(good.with_name("missing.jpg"))], capsys)
+    code, out, err = _run(["read", str(bad), str(good), str(empty),
+                           str(good.with_name("missing.jpg"))], capsys)
     assert code == 2
     assert out.count("table.jpg") == 1
     lines = err.strip().splitlines()
@@ -85,7 +86,8 @@ def test_missing_model_is_bad_input(photos, tmp_path, capsys):
 
 @pytest.mark.parametrize("find", ["detector", "opencv"])
 def test_either_finder_reads_the_photo(photos, capsys, find):
-    """``--find`` picks the learned detector (the default) or the OpenCV finder; both read the dice."""
+    """``--find`` picks the learned detector (the default) or the OpenCV finder; both read the
+    dice."""
     good, _, _, sc = photos
     code, out, _ = _run(["read", str(good), "--json", "--find", find], capsys)
     assert code == 0

@@ -1,15 +1,15 @@
 import numpy as np
 import pytest
 
-from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate, calibrate_dice,
-                           estimate_gains, measure_body, name_colour, scene_white)
+from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate,
+                           calibrate_dice, estimate_gains, measure_body, name_colour, scene_white)
 
 
 def test_palettes_are_the_agreed_names():
     assert PALETTES["qwinto"].names == ("orange", "yellow", "purple")
     assert PALETTES["twenty_one"].names == ("white", "black", "red", "blue", "yellow", "green")
-    assert set(GENERAL.names) == {"white", "black", "grey", "red", "orange", "yellow", "green", "blue",
-                                  "purple", "pink", "brown"}
+    assert set(GENERAL.names) == {"white", "black", "grey", "red", "orange", "yellow", "green",
+                                  "blue", "purple", "pink", "brown"}
 
 
 @pytest.mark.parametrize("palette", list(PALETTES.values()), ids=list(PALETTES))
@@ -20,7 +20,8 @@ def test_reference_colours_name_themselves(palette):
 
 
 def test_everyday_colours():
-    names, _ = name_colour([(0, 0, 180), (0, 200, 255), (200, 0, 0), (20, 20, 20), (250, 250, 250)], GENERAL)
+    names, _ = name_colour([(0, 0, 180), (0, 200, 255), (200, 0, 0), (20, 20, 20), (250, 250, 250)],
+                           GENERAL)
     assert names == ("red", "yellow", "blue", "black", "white")
 
 
@@ -88,7 +89,8 @@ class TestOneDieOfEachColour:
 
     def test_two_similar_dice_get_the_two_colours(self):
         # a yellow die under warm light looks orange on its own; beside the orange die it is yellow
-        orange, deep_yellow = (20, 125, 245), (16, 162, 251)  # measured on a render under a red cast
+        # (the two colours measured on a render under a red cast)
+        orange, deep_yellow = (20, 125, 245), (16, 162, 251)
         alone = name_colour([deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
         assert alone == ("orange",)
         both = name_colour([orange, deep_yellow], PALETTES["qwinto"], estimate_light=False)[0]
@@ -96,7 +98,8 @@ class TestOneDieOfEachColour:
 
     def test_two_plainly_orange_dice_stay_orange(self):
         # forcing one of them to "purple" would hide the problem behind a confidence of 0
-        names, conf = name_colour([(20, 125, 245), (25, 120, 240)], PALETTES["qwinto"], estimate_light=False)
+        names, conf = name_colour([(20, 125, 245), (25, 120, 240)], PALETTES["qwinto"],
+                                  estimate_light=False)
         assert names == ("orange", "orange") and min(conf) > 0.5
 
     def test_the_general_palette_allows_repeats(self):
@@ -123,8 +126,9 @@ class TestDarkDice:
     of bench/data/real_colours.csv), on a photo as dim as those (its white die at ~210): a dark
     colour is not black, a black die stays black."""
 
-    SEEN = {"white": [(194, 212, 214)], "purple": [(43, 20, 40), (51, 25, 40)], "blue": [(64, 41, 25), (82, 53, 31)],
-            "red": [(38, 29, 71), (42, 37, 86)], "black": [(46, 45, 47), (21, 18, 22)]}
+    SEEN = {"white": [(194, 212, 214)], "purple": [(43, 20, 40), (51, 25, 40)],
+            "blue": [(64, 41, 25), (82, 53, 31)], "red": [(38, 29, 71), (42, 37, 86)],
+            "black": [(46, 45, 47), (21, 18, 22)]}
 
     def test_aubergine_navy_and_burgundy_dice_keep_their_colour(self):
         truth = [name for name, seen in self.SEEN.items() for _ in seen]
@@ -154,7 +158,8 @@ class TestTheScenesWhite:
 
     def test_beside_something_white_the_same_die_is_grey(self):
         assert scene_white(self.dim_photo(paper=True)) == Calibration()
-        assert ColourNamer(GENERAL)(self.dim_photo(paper=True), [(30, 30, 70, 70)]).names == ("grey",)
+        assert (ColourNamer(GENERAL)(self.dim_photo(paper=True), [(30, 30, 70, 70)]).names
+                == ("grey",))
 
     def test_the_gain_is_capped_and_never_darkens(self):
         assert max(scene_white(np.full((50, 50, 3), 20, np.uint8)).gains) <= 1.6 * 1.25
@@ -220,12 +225,14 @@ def test_the_median_is_the_middle_of_the_disc_pixels_per_channel():
     rng = np.random.default_rng(4)
     for _ in range(50):
         img = rng.integers(0, 256, (50, 50, 3), dtype=np.uint8)
-        box = (float(rng.uniform(0, 20)), float(rng.uniform(0, 20)), float(rng.uniform(25, 50)), float(rng.uniform(25, 50)))
+        box = (float(rng.uniform(0, 20)), float(rng.uniform(0, 20)), float(rng.uniform(25, 50)),
+               float(rng.uniform(25, 50)))
         x0, y0, x1, y1 = (int(round(v)) for v in box)
         cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, max(1.0, 0.3 * min(x1 - x0, y1 - y0))
         yy, xx = np.mgrid[:50, :50]
         px = img[(yy - cy) ** 2 + (xx - cx) ** 2 <= r * r]
-        assert measure_body(img, box) == tuple(int(v) for v in np.median(px.astype(np.float64), axis=0))
+        assert measure_body(img, box) == tuple(int(v)
+                                               for v in np.median(px.astype(np.float64), axis=0))
 
 
 def test_palette_references_are_computed_once_and_cannot_be_changed():

@@ -1,5 +1,5 @@
-"""The hand labels of real dice by colour (bench/data/real_colours.csv) and how bench/vision_colour.py
-reads and scores them."""
+"""The hand labels of real dice by colour (bench/data/real_colours.csv) and how
+bench/vision_colour.py reads and scores them."""
 from __future__ import annotations
 
 import sys
@@ -25,10 +25,12 @@ def test_shipped_labels_are_well_formed(bench_colour):
     labels = bench_colour.load_colour_labels(bench_colour.LABELS)
     splits = Counter(split for dice in labels.values() for _, split in dice.values())
     assert splits == {"tune": 313, "report": 555}
-    assert all(s == "byler_d6_train" for (s, _), dice in labels.items() if "tune" in {v[1] for v in dice.values()})
+    assert all(s == "byler_d6_train" for (s, _), dice in labels.items()
+               if "tune" in {v[1] for v in dice.values()})
 
 
-def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_ones_for_reports(bench_colour, data_root):
+def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_ones_for_reports(
+        bench_colour, data_root):
     from vision.data import load_folder
     labels = bench_colour.load_colour_labels(bench_colour.LABELS)
     for set_name in {s for s, _ in labels}:
@@ -38,7 +40,8 @@ def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_one
                 continue
             im = photos[name]
             assert sorted(dice) == list(range(len(im.dice))), name
-            assert {split for _, split in dice.values()} == {"report" if im.validation else "tune"}, name
+            assert {split for _, split in dice.values()} == {"report" if im.validation
+                                                             else "tune"}, name
             if set_name == "epanemu_own":
                 assert im.orig_split in ("valid", "test"), name
 
@@ -64,9 +67,11 @@ def test_a_die_labelled_twice_is_refused(bench_colour, tmp_path):
 
 def test_scoring_leaves_out_unclear_dice_and_counts_missed_ones(bench_colour):
     truth = [((x, 0, x + 40, 40), "die") for x in (0, 100, 200, 300)]
-    labels = {0: ("red", "tune"), 1: ("purple", "tune"), 2: ("unclear", "tune"), 3: ("white", "tune")}
+    labels = {0: ("red", "tune"), 1: ("purple", "tune"), 2: ("unclear", "tune"),
+              3: ("white", "tune")}
     read = [((101, 1, 141, 41), "black"), ((1, 0, 40, 41), "red"), ((200, 0, 240, 40), "blue")]
     rows = bench_colour.score_photo(labels, truth, read)
-    assert rows == [("tune", "red", "red"), ("tune", "purple", "black"), ("tune", "white", "missed")]
+    assert rows == [("tune", "red", "red"), ("tune", "purple", "black"),
+                    ("tune", "white", "missed")]
     s = bench_colour.summary(Counter((t, r) for _, t, r in rows))
     assert s == {"dice": 3, "found": 2, "right": 1, "accuracy": 0.5}

@@ -14,7 +14,8 @@ def _write(folder: Path, labels: str, images: str | None = None):
 
 
 def test_load_folder_groups_rows_per_photo(tmp_path):
-    _write(tmp_path / "myset", "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+    _write(tmp_path / "myset",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
            "a.jpg,640,480,0,3,10,10,50,50,train\n"
            "a.jpg,640,480,1,6,100,100,140,140,train\n"
            "b.jpg,640,480,0,1,0,0,640,480,val\n")
@@ -27,7 +28,8 @@ def test_load_folder_groups_rows_per_photo(tmp_path):
 
 
 def test_photos_without_dice_come_from_images_csv(tmp_path):
-    _write(tmp_path / "s", "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n",
+    _write(tmp_path / "s",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n",
            "filename,image_w,image_h,n_dice,values,sum,orig_split\nempty.jpg,320,240,0,,0,val\n")
     (im,) = load_folder(tmp_path / "s")
     assert im.dice == () and im.width == 320
@@ -46,7 +48,8 @@ class TestMatching:
     def test_pip_boxes_match_a_die_box_around_them(self):
         pip_box = (45, 45, 55, 55)  # a single pip in the middle of a 60 px die
         assert match_score(pip_box, "pips", (20, 20, 80, 80)) > 0
-        assert match_score(pip_box, "pips", (50, 50, 110, 110)) == 0  # pip in the corner: another box
+        # pip in the corner: another box
+        assert match_score(pip_box, "pips", (50, 50, 110, 110)) == 0
         assert match_score(pip_box, "pips", (48, 48, 52, 52)) == 0  # box smaller than the pips
 
     def test_box_around_two_dice_matches_neither(self):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces, drop_specks, prepare
+from vision.detect import (ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces,
+                           drop_specks, prepare)
 from vision.pipeline import DiceReader
 from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
 
@@ -119,7 +120,8 @@ class TestDieDetector:
 
     def test_the_reader_reads_the_detector_s_boxes(self, fake_session):
         reader = DiceReader(fake_session, find_with="detector",
-                            detector_session=FakeDetectorSession([(10, 10, 24, 24), (20, 40, 24, 24)]))
+                            detector_session=FakeDetectorSession([(10, 10, 24, 24),
+                                                                  (20, 40, 24, 24)]))
         roll = reader(np.full((384, 384, 3), 128, np.uint8))
         assert len(roll.dice) == 2 and roll.candidates == 2
         assert roll.values == (1, 1)  # the fake face reader says "1" for every crop
@@ -145,7 +147,8 @@ class TestCloserLook:
         # a peak of 4 x 4 working px (a tiny die) on a 1920 x 1080 photo
         session = FakeDetectorSession([(10, 10, 4, 4)])
         found = DieDetector(session)(np.zeros((1080, 1920, 3), np.uint8))
-        assert [x.shape[3] for x in session.inputs] == [384, 1920]  # 384 * 20 / 4, at most the photo
+        # 384 * 20 / 4, at most the photo
+        assert [x.shape[3] for x in session.inputs] == [384, 1920]
         assert len(found.boxes) == 1
         once = FakeDetectorSession([(10, 10, 4, 4)])
         DieDetector(once, look_closer=False)(np.zeros((1080, 1920, 3), np.uint8))
@@ -178,7 +181,8 @@ class TestSideFaces:
     def test_a_weak_box_alone_or_barely_touching_is_kept(self):
         apart = (300, 300, 340, 340)
         touching = (158, 100, 218, 160)  # shares a 2-px strip with the die
-        assert drop_side_faces([self.TOP, apart, touching], np.array([0.9, 0.2, 0.2]), [0, 1, 2]) == [0, 1, 2]
+        assert drop_side_faces([self.TOP, apart, touching], np.array([0.9, 0.2, 0.2]),
+                               [0, 1, 2]) == [0, 1, 2]
 
     def test_only_the_dice_the_reader_kept_count(self):
         # the surer box was rejected by the reader: nothing for the weak one to lean on
@@ -193,7 +197,9 @@ class TestSideFaces:
         out[0, 0, 28, 20] = -1.0  # the second peak weak: sigmoid(-1) = 0.27
         session.run = lambda outputs, feeds: [out]
         assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
-        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0, side_faces=False)(bgr).dice) == 2
+        keep_side_faces = DiceReader(fake_session, detector_session=session, min_die=0.0,
+                                     side_faces=False)
+        assert len(keep_side_faces(bgr).dice) == 2
 
 
 class TestSpecks:
@@ -218,7 +224,8 @@ class TestSpecks:
         session = FakeDetectorSession([(20, 20, 60, 60), (70, 70, 6, 6)])
         bgr = np.full((384, 384, 3), 128, np.uint8)
         assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
-        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0, specks=False)(bgr).dice) == 2
+        keep_specks = DiceReader(fake_session, detector_session=session, min_die=0.0, specks=False)
+        assert len(keep_specks(bgr).dice) == 2
 
 
 class TestTargets:
@@ -228,7 +235,8 @@ class TestTargets:
         iy, ix = int(cy), int(cx)
         assert heat[iy, ix] == 1.0 and heat.max() == 1.0
         assert (heat[iy, ix + 3] < 0.5) and heat[iy, ix + 1] > 0
-        assert reg[:, iy, ix] == pytest.approx([np.log(40 / STRIDE), np.log(24 / STRIDE), cx - ix, cy - iy])
+        assert reg[:, iy, ix] == pytest.approx([np.log(40 / STRIDE), np.log(24 / STRIDE), cx - ix,
+                                                cy - iy])
         assert reg_mask.sum() == 1 and off_mask.sum() == 1
 
     def test_an_unsized_die_trains_its_centre_and_offset_not_its_size(self):
@@ -236,11 +244,13 @@ class TestTargets:
         assert reg_mask.sum() == 0 and off_mask.sum() == 1
 
     def test_dice_outside_the_grid_are_left_out(self):
-        heat, *_ = heat_targets(np.array([[-30, -30, -2, -2], [100, 100, 140, 140]]), [True, True], 16, 16)
+        heat, *_ = heat_targets(np.array([[-30, -30, -2, -2], [100, 100, 140, 140]]), [True, True],
+                                16, 16)
         assert heat.max() == 0
 
     def test_die_boxes_around_pip_boxes(self):
-        boxes = die_boxes_from_pips(np.array([[10, 10, 30, 30], [100, 100, 104, 104]]), np.array([6, 1]))
+        boxes = die_boxes_from_pips(np.array([[10, 10, 30, 30], [100, 100, 104, 104]]),
+                                    np.array([6, 1]))
         assert boxes[0] == pytest.approx([4, 4, 36, 36])
         assert boxes[1][2] - boxes[1][0] == pytest.approx(32)  # the one takes the other die's size
         assert (boxes[1][0] + boxes[1][2]) / 2 == pytest.approx(102)
@@ -284,5 +294,6 @@ def test_training_a_few_steps_exports_a_detector_the_reader_can_run(tmp_path):
 
 def test_a_missing_detector_model_says_which_model_and_how_to_train_it(tmp_path):
     from vision.detect import load_detector
-    with pytest.raises(FileNotFoundError, match=r"die detector model not found: .*vision\.train_detect"):
+    with pytest.raises(FileNotFoundError,
+                       match=r"die detector model not found: .*vision\.train_detect"):
         load_detector(tmp_path / "absent.onnx")

@@ -40,7 +40,8 @@ def test_small_dice_in_a_4k_photo_are_found(detector):
     dice = found = 0
     for _ in range(3):
         scene = render_scene(rng, size=(2160, 3840), n_dice=6, side_range=(40, 60))
-        pairs = greedy_match([(d.box, "die") for d in scene.dice], list(detector(scene.image).boxes))
+        pairs = greedy_match([(d.box, "die") for d in scene.dice],
+                             list(detector(scene.image).boxes))
         dice += len(scene.dice)
         found += len(pairs)
     assert found >= dice - 1

@@ -1,4 +1,5 @@
-"""The finder's pure pieces: pip grouping, ranking of proposals, table distance, rotated rectangle."""
+"""The finder's pure pieces: pip grouping, ranking of proposals, table distance, rotated
+rectangle."""
 import cv2
 import numpy as np
 import pytest
@@ -27,7 +28,8 @@ class TestPipGroups:
 
 class TestRankBoxes:
     def test_near_duplicates_keep_the_best_supported(self):
-        boxes = [(0, 0, 40, 40), (1, 1, 41, 41), (0, 1, 40, 41), (100, 100, 130, 130), (2, 0, 42, 40)]
+        boxes = [(0, 0, 40, 40), (1, 1, 41, 41), (0, 1, 40, 41), (100, 100, 130, 130),
+                 (2, 0, 42, 40)]
         kept = rank_boxes(boxes, 200, 200, 0.8, 400, 0.5)
         assert len(kept) == 2
         assert (100, 100, 130, 130) in kept
@@ -59,7 +61,8 @@ class TestTableDistance:
             assert dist[112, 112] > 50 and dist[10, 10] < 3 and dist[200, 250] < 3
 
 
-def _rotated_die(angle: float, side: float, size=(200, 200), body=(230, 230, 230), table=(60, 90, 140)):
+def _rotated_die(angle: float, side: float, size=(200, 200), body=(230, 230, 230),
+                 table=(60, 90, 140)):
     img = np.full((size[0], size[1], 3), table, np.uint8)
     rect = ((size[1] / 2, size[0] / 2), (side, side), angle)
     pts = cv2.boxPoints(rect)
@@ -99,7 +102,8 @@ class TestRotatedRect:
         assert rotated_rect(img, (10, 10, 12, 12)) == ((11.0, 11.0), (2.0, 2.0), 0.0)
 
     def test_synthetic_dice(self):
-        """Dice of the renderer (rotation from the top face's edge), >= 30 px, seen nearly from above."""
+        """Dice of the renderer (rotation from the top face's edge), >= 30 px, seen nearly from
+        above."""
         rng = np.random.default_rng(21)
         errors = []
         for _ in range(25):
@@ -107,7 +111,8 @@ class TestRotatedRect:
             for d in sc.dice:
                 top = np.array(d.top, np.float64)
                 edges = [np.linalg.norm(top[(i + 1) % 4] - top[i]) for i in range(4)]
-                if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) < 30 or max(edges) > 1.15 * min(edges):
+                if (max(d.box[2] - d.box[0], d.box[3] - d.box[1]) < 30
+                    or max(edges) > 1.15 * min(edges)):
                     continue
                 e = top[1] - top[0]
                 truth = np.degrees(np.arctan2(e[1], e[0])) % 90
@@ -124,4 +129,5 @@ class TestProposeParts:
         res = propose(sc.image)
         assert 0 < len(res.boxes) <= 400
         assert all(0 <= b[0] < b[2] <= 640 and 0 <= b[1] < b[3] <= 640 for b in res.boxes)
-        assert sum(any(box_iou(d.box, b) >= 0.5 for b in res.boxes) for d in sc.dice) >= len(sc.dice) - 1
+        assert (sum(any(box_iou(d.box, b) >= 0.5 for b in res.boxes) for d in sc.dice)
+                >= len(sc.dice) - 1)

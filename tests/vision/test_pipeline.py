@@ -7,7 +7,8 @@ import pytest
 
 from vision.colour import PALETTES
 from vision.metrics import greedy_match
-from vision.pipeline import BadImage, DiceReader, Roll, decode_image, header_size, read_image_file, select_dice
+from vision.pipeline import (BadImage, DiceReader, Roll, decode_image, header_size, read_image_file,
+                             select_dice)
 from vision.synth import render_scene
 
 
@@ -60,7 +61,8 @@ class TestBadInput:
         sc = _scene(4, size=(480, 640), n_dice=6)
         grey = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)
         rgba = cv2.cvtColor(sc.image, cv2.COLOR_BGR2BGRA)
-        for data in (cv2.imencode(".png", grey)[1].tobytes(), cv2.imencode(".png", rgba)[1].tobytes()):
+        for data in (cv2.imencode(".png", grey)[1].tobytes(),
+                     cv2.imencode(".png", rgba)[1].tobytes()):
             img = decode_image(data)
             assert img.shape == (480, 640, 3)
         for arr in (grey, rgba, grey[..., None]):
@@ -117,7 +119,8 @@ class TestWholeRead:
 
     def test_empty_table(self, dice_reader):
         rng = np.random.default_rng(9)
-        false = sum(len(dice_reader(render_scene(rng, size=(480, 640), n_dice=0).image).dice) for _ in range(5))
+        false = sum(len(dice_reader(render_scene(rng, size=(480, 640), n_dice=0).image).dice)
+                    for _ in range(5))
         assert false <= 1
         assert dice_reader(np.full((480, 640, 3), 180, np.uint8)).dice == ()
 
@@ -151,7 +154,8 @@ class TestWholeRead:
         rng = np.random.default_rng(77)
         n = ok = 0
         for _ in range(6):
-            sc = render_scene(rng, size=(480, 640), n_dice=6, colours=["orange", "yellow", "purple"])
+            sc = render_scene(rng, size=(480, 640), n_dice=6,
+                              colours=["orange", "yellow", "purple"])
             roll = reader(sc.image)
             for i, j in greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice]):
                 n += 1
@@ -162,7 +166,8 @@ class TestWholeRead:
         sc = _scene(5, size=(480, 640), n_dice=3)
         roll = dice_reader(_jpeg(sc.image))
         drawn = roll.draw(sc.image)
-        assert drawn.shape == sc.image.shape and not np.array_equal(drawn, sc.image) or not roll.dice
+        assert (drawn.shape == sc.image.shape and not np.array_equal(drawn, sc.image)
+                or not roll.dice)
 
     def test_calibration_from_photo(self, dice_reader):
         sc = _scene(8, size=(480, 640), n_dice=8)
@@ -194,8 +199,9 @@ class TestQuarterTurns:
         roll = DiceReader(session, turns=True)(self._image_with_one_die())
         assert roll.values and set(roll.values) == {5}
         assert calls[-1] == 3 * len(roll.dice)  # one batch of the three turns of the chosen dice
-        once = DiceReader(make_fake_session(lambda x: np.tile(np.array([-4, 0, 0, 2.0, 0, 0, 0], np.float32),
-                                                              (len(x), 1))), turns=False)
+        weak_three = np.array([-4, 0, 0, 2.0, 0, 0, 0], np.float32)
+        once = DiceReader(make_fake_session(lambda x: np.tile(weak_three, (len(x), 1))),
+                          turns=False)
         assert set(once(self._image_with_one_die()).values) == {3}
 
     def test_turned_crops_are_the_quarter_turns(self, make_fake_session):
@@ -211,7 +217,8 @@ class TestQuarterTurns:
         turned = seen[-1]
         n = len(turned) // 3
         assert n >= 1 and len(turned) == 3 * n
-        # the batch holds the turns by 1, 2 and 3 quarters: each is the previous one turned once more
+        # the batch holds the turns by 1, 2 and 3 quarters:
+        # each is the previous one turned once more
         assert not np.allclose(turned[0], turned[n], atol=1e-3)
         assert np.allclose(np.rot90(turned[0], 1, axes=(1, 2)), turned[n], atol=1e-5)
         assert np.allclose(np.rot90(turned[0], 2, axes=(1, 2)), turned[2 * n], atol=1e-5)
@@ -264,7 +271,8 @@ def test_a_sure_first_reading_is_not_read_again(make_fake_session):
 
 
 class TestSkipSureDuplicates:
-    """``skip_sure_duplicates`` (camera frames): the boxes around a die read surely are not read again."""
+    """``skip_sure_duplicates`` (camera frames): the boxes around a die read surely are not read
+    again."""
 
     @staticmethod
     def _rows(make_fake_session, row):
@@ -349,7 +357,8 @@ class TestLargePhotos:
         pairs = greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice])
         assert len(pairs) == len(sc.dice)
 
-    def test_small_dice_in_a_large_photo_are_read_on_the_whole_photo(self, dice_reader, monkeypatch):
+    def test_small_dice_in_a_large_photo_are_read_on_the_whole_photo(self, dice_reader,
+                                                                      monkeypatch):
         sc = _scene(32, size=(1800, 3400), n_dice=6, side_range=(20, 26))
         data = _jpeg(sc.image)
         read_sizes = []
@@ -364,4 +373,5 @@ class TestLargePhotos:
         assert read_sizes == [(1800, 3400)]  # found on the reduced copy, read on the whole photo
         whole = dice_reader(decode_image(data))
         assert len(whole.dice) >= 4 and sorted(roll.values) == sorted(whole.values)
-        assert len(greedy_match([(d.box, "die") for d in whole.dice], [d.box for d in roll.dice])) == len(whole.dice)
+        assert (len(greedy_match([(d.box, "die") for d in whole.dice], [d.box for d in roll.dice]))
+                == len(whole.dice))

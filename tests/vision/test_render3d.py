@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.render3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box, die_surface_points, finish, label_rows,
-                             project, sample_scene, squares_overlap, top_face_corners, up_rotation, up_value,
-                             _square)
+from vision.render3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box, die_surface_points,
+                             finish, label_rows, project, sample_scene, squares_overlap,
+                             top_face_corners, up_rotation, up_value, _square)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,8 @@ class TestUpFace:
 
     def test_opposite_faces_sum_to_seven(self):
         for v, n in FACE_NORMALS.items():
-            opposite = next(u for u, m in FACE_NORMALS.items() if np.allclose(np.array(m), -np.array(n)))
+            opposite = next(u for u, m in FACE_NORMALS.items()
+                            if np.allclose(np.array(m), -np.array(n)))
             assert v + opposite == 7
 
     def test_a_die_turned_by_a_quarter_shows_another_face(self):
@@ -44,14 +45,14 @@ class TestUpFace:
 
 
 def _top_down(width=320, height=240, height_m=0.3, lens=30.0) -> CameraSpec:
-    return CameraSpec(position=(0.0, 0.0, height_m), target=(0.0, 0.0, 0.0), lens_mm=lens, width=width,
-                      height=height, fstop=0.0, roll=0.0)
+    return CameraSpec(position=(0.0, 0.0, height_m), target=(0.0, 0.0, 0.0), lens_mm=lens,
+                      width=width, height=height, fstop=0.0, roll=0.0)
 
 
 class TestCamera:
     def test_the_target_is_the_picture_centre(self):
-        cam = CameraSpec(position=(0.2, -0.1, 0.35), target=(0.01, 0.02, 0.0), lens_mm=26, width=640, height=480,
-                         fstop=0, roll=0.3)
+        cam = CameraSpec(position=(0.2, -0.1, 0.35), target=(0.01, 0.02, 0.0), lens_mm=26,
+                         width=640, height=480, fstop=0, roll=0.3)
         x, y = project(cam, np.array([cam.target]))[0]
         assert abs(x - 320) < 1e-6 and abs(y - 240) < 1e-6
 
@@ -115,7 +116,8 @@ class TestSampling:
         from vision.render3d import _lum
         for i in range(30):
             for d in sample_scene(5, i).dice:
-                assert abs(_lum(d.ink_bgr) - _lum(d.body_bgr)) >= 70 or 100 <= _lum(d.body_bgr) <= 156
+                assert (abs(_lum(d.ink_bgr) - _lum(d.body_bgr)) >= 70
+                        or 100 <= _lum(d.body_bgr) <= 156)
 
 
 def test_overlap_of_squares():
@@ -128,8 +130,9 @@ def test_overlap_of_squares():
 def test_finish_exposes_and_keeps_the_size():
     lin = np.full((30, 40, 3), 0.1)
     lin[:3, :3] = 2.0
-    out = finish(lin, PostSpec(white_balance=1.0, exposure_pct=50.0, noise=0.0, motion_px=0.0, motion_angle=0.0,
-                               jpeg_quality=90), np.random.default_rng(0))
+    out = finish(lin,
+                 PostSpec(white_balance=1.0, exposure_pct=50.0, noise=0.0, motion_px=0.0,
+                          motion_angle=0.0, jpeg_quality=90), np.random.default_rng(0))
     assert out.shape == (30, 40, 3) and out.dtype == np.uint8
     assert abs(int(out[20, 20, 0]) - round(255 * (1.055 * 0.95 ** (1 / 2.4) - 0.055))) <= 1
 
@@ -155,12 +158,12 @@ def _render_python() -> str | None:
 
 
 @pytest.mark.skipif(_render_python() is None,
-                    reason="Blender's Python module (bpy==5.0.1) is not installed; set DICE_RENDER_PYTHON to a "
-                           "Python that has it (docs/render3d.md)")
+                    reason="Blender's Python module (bpy==5.0.1) is not installed; set "
+                           "DICE_RENDER_PYTHON to a Python that has it (docs/render3d.md)")
 def test_a_tiny_render_matches_its_labels(tmp_path):
     out = tmp_path / "r"
-    cmd = [_render_python(), "-m", "vision.render3d", "--out", str(out), "--scenes", "2", "--seed", "12",
-           "--size", "160x120", "--samples", "4", "--max-dice", "3"]
+    cmd = [_render_python(), "-m", "vision.render3d", "--out", str(out), "--scenes", "2", "--seed",
+           "12", "--size", "160x120", "--samples", "4", "--max-dice", "3"]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     import cv2
@@ -180,7 +183,8 @@ def test_a_tiny_render_matches_its_labels(tmp_path):
             if float(r["top_hidden"]) < 0.05:  # the top face's centre is the die's own colour
                 seen = np.array([float(r["seen_b"]), float(r["seen_g"]), float(r["seen_r"])])
                 cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
-                patch = pic[max(0, cy - 12):cy + 12, max(0, cx - 12):cx + 12].reshape(-1, 3).astype(float)
+                patch = pic[max(0, cy - 12):cy + 12,
+                            max(0, cx - 12):cx + 12].reshape(-1, 3).astype(float)
                 assert np.min(np.abs(patch - seen).sum(1)) < 60
 
 

@@ -13,12 +13,14 @@ class TestSceneSamples:
         assert out == [((101, 99, 141, 139), 5)]
 
     def test_a_proposal_far_from_every_die_is_not_a_die(self):
-        out = _scene_samples(np.random.default_rng(0), [DIE], [(300, 300, 340, 340)], neg_keep=1.0, jitters=0)
+        out = _scene_samples(np.random.default_rng(0), [DIE], [(300, 300, 340, 340)], neg_keep=1.0,
+                             jitters=0)
         assert out == [((300, 300, 340, 340), 0)]
 
     def test_a_half_overlapping_proposal_is_neither(self):
         # IoU between 0.2 and 0.5: too far to learn the value, too close to be "not a die"
-        out = _scene_samples(np.random.default_rng(0), [DIE], [(115, 100, 155, 140)], neg_keep=1.0, jitters=0)
+        out = _scene_samples(np.random.default_rng(0), [DIE], [(115, 100, 155, 140)], neg_keep=1.0,
+                             jitters=0)
         assert out == []
 
     def test_jittered_copies_of_each_labelled_die(self):
@@ -34,16 +36,18 @@ class TestSceneSamples:
 
     def test_pip_box_labels_match_by_the_pip_rule(self):
         pips = ((110, 110, 130, 130), "pips", 3)
-        out = _scene_samples(np.random.default_rng(0), [pips], [(100, 100, 140, 140), (200, 200, 240, 240)],
-                             neg_keep=1.0, jitters=2)
-        assert out == [((100, 100, 140, 140), 3), ((200, 200, 240, 240), 0)]  # no jitter of a pip box
+        out = _scene_samples(np.random.default_rng(0), [pips],
+                             [(100, 100, 140, 140), (200, 200, 240, 240)], neg_keep=1.0, jitters=2)
+        # no jitter of a pip box
+        assert out == [((100, 100, 140, 140), 3), ((200, 200, 240, 240), 0)]
 
 
 def test_the_dev_split_is_a_stable_sixth_of_the_photos():
     names = [f"IMG_{i:04d}.jpg" for i in range(3000)]
     share = sum(is_dev("byler_d6_train", n) for n in names) / len(names)
     assert 0.14 < share < 0.19
-    assert [is_dev("byler_d6_train", n) for n in names[:50]] == [is_dev("byler_d6_train", n) for n in names[:50]]
+    assert [is_dev("byler_d6_train", n) for n in names[:50]] == [is_dev("byler_d6_train", n)
+                                                                 for n in names[:50]]
     # the two crops of one source photo stay on the same side
     assert is_dev("skovy_crops", "a.jpg", "photo7") == is_dev("skovy_crops", "b.jpg", "photo7")
 
@@ -114,7 +118,8 @@ def test_fine_tuning_starts_from_the_exported_model_exactly():
 
 
 class TestRenderSamples:
-    """Renders label how much of each die's top face is hidden; an unreadable die teaches nothing."""
+    """Renders label how much of each die's top face is hidden; an unreadable die teaches
+    nothing."""
 
     @staticmethod
     def _image(dice):
@@ -122,13 +127,14 @@ class TestRenderSamples:
 
         from vision.data import LabelledDie, LabelledImage
         return LabelledImage("renders", Path("r.jpg"), 640, 480,
-                             tuple(LabelledDie(v, box, "die", hid) for v, box, hid in dice), "render", "", False)
+                             tuple(LabelledDie(v, box, "die", hid) for v, box, hid in dice),
+                             "render", "", False)
 
     def test_a_hidden_top_face_is_neither_a_value_nor_not_a_die(self):
         from vision.train import _render_samples
         im = self._image([(5, (100, 100, 140, 140), 0.0), (3, (300, 300, 340, 340), 0.9)])
-        out = _render_samples(np.random.default_rng(0), im, [(101, 99, 141, 139), (301, 301, 341, 339),
-                                                              (500, 50, 540, 90)])
+        out = _render_samples(np.random.default_rng(0), im,
+                              [(101, 99, 141, 139), (301, 301, 341, 339), (500, 50, 540, 90)])
         classes = {box: y for box, y in out}
         assert classes[(101, 99, 141, 139)] == 5
         assert (301, 301, 341, 339) not in classes  # the hidden die: no sample either way
@@ -139,7 +145,8 @@ class TestLeaveOneSetOut:
     def _root(self, tmp_path):
         for name in ("alpha", "beta"):
             (tmp_path / name).mkdir()
-            (tmp_path / name / "labels.csv").write_text("filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max\n")
+            (tmp_path / name / "labels.csv").write_text(
+                "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max\n")
         (tmp_path / "not_a_set").mkdir()
         return tmp_path
 
@@ -166,7 +173,8 @@ class TestCropsBuiltApart:
     def test_added_crops_are_appended_with_their_labels_and_sources(self, tmp_path):
         from vision.train import add_crops
         self._store(tmp_path / "r.npz", 5, 32, "render")
-        built = (np.zeros((3, 32, 32, 3), np.uint8), np.array([1, 2, 3]), np.array(["synth"] * 3), np.zeros(3, bool))
+        built = (np.zeros((3, 32, 32, 3), np.uint8), np.array([1, 2, 3]), np.array(["synth"] * 3),
+                 np.zeros(3, bool))
         crops, ys, tags, dev = add_crops(built, [tmp_path / "r.npz"])
         assert crops.shape == (8, 32, 32, 3) and crops[3:].min() == 7
         assert ys.tolist() == [1, 2, 3, 0, 1, 2, 3, 4]
@@ -176,7 +184,8 @@ class TestCropsBuiltApart:
     def test_crops_of_another_size_are_refused(self, tmp_path):
         from vision.train import add_crops
         self._store(tmp_path / "r48.npz", 2, 48, "render")
-        built = (np.zeros((1, 32, 32, 3), np.uint8), np.array([1]), np.array(["synth"]), np.zeros(1, bool))
+        built = (np.zeros((1, 32, 32, 3), np.uint8), np.array([1]), np.array(["synth"]),
+                 np.zeros(1, bool))
         with pytest.raises(ValueError, match="48 px"):
             add_crops(built, [tmp_path / "r48.npz"])
 
@@ -185,8 +194,8 @@ class TestCropsBuiltApart:
         crops when they come from a cache, not only when they are built."""
         from vision.train import without_sets
         tags = np.array(["byler_d6_train", "matteop65", "synth", "matteop65", "render"])
-        built = (np.arange(5)[:, None, None, None] * np.ones((5, 2, 2, 3), np.uint8), np.arange(5), tags,
-                 np.zeros(5, bool))
+        built = (np.arange(5)[:, None, None, None] * np.ones((5, 2, 2, 3), np.uint8), np.arange(5),
+                 tags, np.zeros(5, bool))
         crops, ys, kept, dev = without_sets(built, ["matteop65"])
         assert kept.tolist() == ["byler_d6_train", "synth", "render"] and ys.tolist() == [0, 2, 4]
         assert crops[:, 0, 0, 0].tolist() == [0, 2, 4] and len(dev) == 3

@@ -13,7 +13,8 @@ DATA = ROOT.parent / "shared" / "data" / "dice"
 @pytest.fixture(scope="session")
 def real_dice_root():
     if not DATA.is_dir():
-        pytest.skip(f"real dice photos not available: {DATA} is absent (they live in the shared data folder)")
+        pytest.skip(f"real dice photos not available: {DATA} is absent (they live in the shared "
+                    "data folder)")
     return DATA
 
 

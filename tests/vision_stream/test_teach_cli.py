@@ -1,4 +1,5 @@
-"""`dice-companion teach` and `read --dice-set`: folders and CSV in, a dice-set file out, used by read."""
+"""`dice-companion teach` and `read --dice-set`: folders and CSV in, a dice-set file out, used by
+read."""
 import csv
 import json
 import subprocess
@@ -16,13 +17,14 @@ KV = SEEN_DESIGNS[0]
 
 
 def cli(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "companion.cli", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=timeout)
+    return subprocess.run([sys.executable, "-m", "companion.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
 def crops_folder(tmp_path_factory, bench_special):
-    """Kuh Vadis crops, one subfolder per face (1..5, cow), 3 each, as a user's taps would label them."""
+    """Kuh Vadis crops, one subfolder per face (1..5, cow), 3 each, as a user's taps would label
+    them."""
     root = tmp_path_factory.mktemp("teach") / "crops"
     for i, (image, box, value, _) in enumerate(bench_special.teaching_examples(KV, 3, seed=11)):
         x0, y0, x1, y1 = box
@@ -73,12 +75,13 @@ def test_teach_from_csv_with_boxes_in_photos(tmp_path):
     images.mkdir()
     rows = []
     for k, face in enumerate([1, 2, 3, 4, 5, "cow"] * 3):
-        sc = render_special_scene(rng, KV, n_dice=1, size=(240, 320), values=[face], side_range=(40, 70))
+        sc = render_special_scene(rng, KV, n_dice=1, size=(240, 320), values=[face],
+                                  side_range=(40, 70))
         name = f"p{k}.jpg"
         cv2.imwrite(str(images / name), sc.image)
         d = sc.dice[0]
-        rows.append({"filename": name, "value": face, "x_min": d.box[0], "y_min": d.box[1], "x_max": d.box[2],
-                     "y_max": d.box[3]})
+        rows.append({"filename": name, "value": face, "x_min": d.box[0], "y_min": d.box[1],
+                     "x_max": d.box[2], "y_max": d.box[3]})
     with open(tmp_path / "labels.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
@@ -92,7 +95,8 @@ def test_teach_from_csv_with_boxes_in_photos(tmp_path):
 
 def test_colour_labels_in_folder_names(tmp_path, bench_special):
     design = SEEN_DESIGNS[4]  # The Choice, numerals on coloured faces
-    for i, (image, box, value, colour) in enumerate(bench_special.teaching_examples(design, 3, seed=2)):
+    examples = bench_special.teaching_examples(design, 3, seed=2)
+    for i, (image, box, value, colour) in enumerate(examples):
         d = tmp_path / "crops" / f"{value}-{colour}"
         d.mkdir(parents=True, exist_ok=True)
         x0, y0, x1, y1 = box

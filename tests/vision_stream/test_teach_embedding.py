@@ -1,4 +1,5 @@
-"""The learned face embedding (ONNX, no torch), dice sets (build, classify, store, refuse) and colour read from the face."""
+"""The learned face embedding (ONNX, no torch), dice sets (build, classify, store, refuse) and
+colour read from the face."""
 import json
 
 import numpy as np
@@ -6,15 +7,15 @@ import pytest
 
 from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
 from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene
-from vision.teach import (EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features, ink_contrast_view,
-                          quarter_turns, teach)
+from vision.teach import (EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features,
+                          ink_contrast_view, quarter_turns, teach)
 
 PIPS = SEEN_DESIGNS[0]  # Kuh Vadis, plastic body, pips and a printed cow head
 
 
 def one_die(design, value, seed, colour=None, side=(60, 70)):
-    sc = render_special_scene(np.random.default_rng(seed), design, n_dice=1, size=(200, 200), values=[value],
-                              side_range=side, colours=[colour] if colour else None)
+    sc = render_special_scene(np.random.default_rng(seed), design, n_dice=1, size=(200, 200),
+                              values=[value], side_range=side, colours=[colour] if colour else None)
     return sc.image, sc.dice[0]
 
 
@@ -65,7 +66,8 @@ class TestEmbedder:
         c[0, :5, :5] = 255
         q = quarter_turns(c)
         assert q.shape == (8, 48, 48, 3)
-        assert np.array_equal(q[0], c[0]) and np.array_equal(q[1], np.rot90(c[0])) and np.array_equal(q[4], c[1])
+        assert (np.array_equal(q[0], c[0]) and np.array_equal(q[1], np.rot90(c[0]))
+                and np.array_equal(q[4], c[1]))
 
     def test_missing_model_says_how_to_train_it(self, tmp_path):
         with pytest.raises(FileNotFoundError, match="vision.train_embed"):
@@ -93,7 +95,8 @@ class TestFaceFeatures:
         f = face_features(crop)
         L, a, b = f.ink_lab
         stroke = cv2.cvtColor(np.float32([[[175, 160, 150]]]) / 255, cv2.COLOR_BGR2LAB)[0, 0]
-        assert abs(L - stroke[0]) < 8 and b < 0, (f.ink_lab, stroke)  # the stroke's, not the bevel's dark brown
+        # the stroke's, not the bevel's dark brown
+        assert abs(L - stroke[0]) < 8 and b < 0, (f.ink_lab, stroke)
 
     def test_a_faint_coloured_symbol_is_stretched_to_full_contrast(self):
         import cv2
@@ -113,9 +116,13 @@ class TestFaceFeatures:
         import cv2
         def lab(h):  # a saturated colour of hue h (degrees)
             hsv = np.array([[[h / 2, 230, 180]]], np.uint8)
-            return cv2.cvtColor(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0]
+            return cv2.cvtColor(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32) / 255,
+                                cv2.COLOR_BGR2LAB)[0, 0]
         v = colour_vectors([lab(215), lab(230), lab(275), lab(0)])
-        d = lambda i, j: float(np.linalg.norm(v[i] - v[j]))
+
+        def d(i, j):
+            return float(np.linalg.norm(v[i] - v[j]))
+
         assert d(0, 1) < d(1, 2) and d(0, 1) < d(0, 3)
 
 
@@ -125,8 +132,9 @@ class TestPrototypes:
     def make(self):
         emb = np.array([[1, 0, 0], [0.9, 0.1, 0], [0, 1, 0], [0, 0, 1]], np.float32)
         emb /= np.linalg.norm(emb, axis=1, keepdims=True)
-        return DiceSet.build(emb, [1, 1, 2, "cow"], [0, 1, 2, 3], np.array([[-1, 0, 0]], np.float32),
-                             np.zeros((4, 3)), np.zeros((4, 3)), [None] * 4, model_id="fake-1")
+        return DiceSet.build(emb, [1, 1, 2, "cow"], [0, 1, 2, 3],
+                             np.array([[-1, 0, 0]], np.float32), np.zeros((4, 3)), np.zeros((4, 3)),
+                             [None] * 4, model_id="fake-1")
 
     def test_nearest_prototype_wins(self):
         ds = self.make()
@@ -155,15 +163,17 @@ class TestPrototypes:
             DiceSetReader(ds)
 
     def test_a_coloured_symbol_is_named_by_its_shift_from_the_face_it_is_printed_on(self):
-        """Grey and yellow ink taught on a beige face; then one measured ink colour, half-way between
-        them: on a much yellower face it is the grey ink (a thin symbol's colour mixes with the face),
-        on a grey face the yellow ink."""
+        """Grey and yellow ink taught on a beige face; then one measured ink colour, half-way
+        between them: on a much yellower face it is the grey ink (a thin symbol's colour mixes
+        with the face), on a grey face the yellow ink."""
         face = np.array([[65, 8, 28]] * 4, float)
         ink = np.array([[45, 3, 10], [47, 3, 12], [75, 4, 55], [73, 4, 52]], float)
-        ds = DiceSet.build(np.eye(4, 8, dtype=np.float32), [1, 2, 3, 4], [0, 1, 2, 3], np.zeros((0, 8)), face, ink,
-                           ["grey", "grey", "yellow", "yellow"], model_id="t")
+        ds = DiceSet.build(np.eye(4, 8, dtype=np.float32), [1, 2, 3, 4], [0, 1, 2, 3],
+                           np.zeros((0, 8)), face, ink, ["grey", "grey", "yellow", "yellow"],
+                           model_id="t")
         assert ds.colour_source == "ink"
-        names, _ = ds.name_colours(np.array([[70, 8, 55], [60, 5, 10]], float), np.array([[58, 5, 30]] * 2, float))
+        names, _ = ds.name_colours(np.array([[70, 8, 55], [60, 5, 10]], float),
+                                   np.array([[58, 5, 30]] * 2, float))
         assert names == ["grey", "yellow"]
 
     def test_bad_and_old_files_are_refused_with_a_reason(self, tmp_path):
@@ -237,7 +247,8 @@ class TestColourFromTheFace:
     """The Choice: the colour is read from the face, never looked up from the number."""
 
     def teach_one_mapping(self, design):
-        # every number taught with ONE colour (die A of the RECON mapping), each colour once per number set
+        # every number taught with ONE colour (die A of the
+        # RECON mapping), each colour once per number set
         mapping_a = {1: "blue", 2: "purple", 3: "grey", 4: "red", 5: "yellow", 6: "green"}
         ex = []
         for j in range(3):
@@ -252,7 +263,8 @@ class TestColourFromTheFace:
         ds = self.teach_one_mapping(design)
         assert ds.colour_source == source
         reader = DiceSetReader(ds)
-        mapping_c = {1: "red", 2: "yellow", 3: "green", 4: "blue", 5: "purple", 6: "grey"}  # no pair was taught
+        # no pair was taught
+        mapping_c = {1: "red", 2: "yellow", 3: "green", 4: "blue", 5: "purple", 6: "grey"}
         right = 0
         for v, c in mapping_c.items():
             image, die = one_die(design, v, seed=500 + v, colour=c)

@@ -27,7 +27,8 @@ def rolling_in(n=6, seed=0):
     rng = np.random.default_rng(seed)
     frames = []
     for k in range(n):
-        frames.append([die(d.box[0] - 15 * (n - k), d.box[1] + 9 * (n - k), int(rng.integers(1, 7)), d.colour)
+        frames.append([die(d.box[0] - 15 * (n - k), d.box[1] + 9 * (n - k), int(rng.integers(1, 7)),
+                           d.colour)
                        for d in REST])
     return frames
 
@@ -63,7 +64,8 @@ class TestSettling:
 
     def test_box_jitter_of_a_few_pixels_is_rest(self):
         rng = np.random.default_rng(3)
-        frames = [[die(d.box[0] + rng.integers(-3, 4), d.box[1] + rng.integers(-3, 4), d.value, d.colour)
+        frames = [[die(d.box[0] + rng.integers(-3, 4), d.box[1] + rng.integers(-3, 4), d.value,
+                       d.colour)
                    for d in REST] for _ in range(8)]
         assert len(feed(RollTracker(still_frames=3), frames)) == 1
 
@@ -89,13 +91,15 @@ class TestVoting:
 
     def test_confident_minority_can_win_against_unsure_majority(self):
         t = RollTracker(still_frames=3)
-        frames = [[die(100, 100, 2, vc=0.3)], [die(100, 100, 2, vc=0.3)], [die(100, 100, 5, vc=0.99)]]
+        frames = [[die(100, 100, 2, vc=0.3)], [die(100, 100, 2, vc=0.3)],
+                  [die(100, 100, 5, vc=0.99)]]
         (_, roll), = feed(t, frames)
         assert roll.values == (5,) and roll.dice[0].value_confidence < 0.5
 
     def test_colour_vote(self):
         t = RollTracker(still_frames=3)
-        frames = [[die(100, 100, 2, "orange")], [die(100, 100, 2, "yellow", cc=0.55)], [die(100, 100, 2, "orange")]]
+        frames = [[die(100, 100, 2, "orange")], [die(100, 100, 2, "yellow", cc=0.55)],
+                  [die(100, 100, 2, "orange")]]
         (_, roll), = feed(t, frames)
         assert roll.dice[0].colour == "orange" and roll.disagreeing == (0,)
 
@@ -237,7 +241,8 @@ class TestCameraMoved:
         assert [values for _, values in reports] == [[3, 5], [2, 4, 6]]
         moved_at = 8 * 0.4
         waited = reports[1][0] * 0.4 - moved_at
-        assert 4.0 <= waited <= 6.0  # rebase_s, then three still readings (16 s and more when it counted frames)
+        # rebase_s, then three still readings (16 s and more when it counted frames)
+        assert 4.0 <= waited <= 6.0
 
     def test_without_times_it_counts_frames_at_the_trackers_fps(self):
         reports = self.run(0.1, times=False)

@@ -50,13 +50,15 @@ def test_every_settled_roll_once_never_while_moving(video_and_reader):
         assert not video.moving[i]
         assert truth.rest_frame <= i <= truth.rest_frame + 5  # <= 0.5 s at 10 fps
         assert len(roll.dice) == len(truth.dice)
-        misread += sum((np.bincount(roll.values, minlength=7) - np.bincount(truth.values, minlength=7)).clip(0))
+        misread += sum((np.bincount(roll.values, minlength=7)
+                        - np.bincount(truth.values, minlength=7)).clip(0))
         # each reported die lies on a true die
         for d in roll.dice:
             cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
-            assert min(np.hypot(cx - t.centre[0], cy - t.centre[1]) for t in truth.dice) < truth.dice[0].side * 0.5
-    # the tracker reports what the reader reads: the hand-made dice-set reader misreads about one die
-    # in twenty on these renders (glare over a pip; bench/tracker.py gives the exact figure)
+            assert (min(np.hypot(cx - t.centre[0], cy - t.centre[1]) for t in truth.dice)
+                    < truth.dice[0].side * 0.5)
+    # the tracker reports what the reader reads: the hand-made dice-set reader misreads about one
+    # die in twenty on these renders (glare over a pip; bench/tracker.py gives the exact figure)
     assert misread <= 1
 
 
@@ -68,7 +70,8 @@ def test_watch_command_on_a_folder_of_frames(video_and_reader, tmp_path):
         cv2.imwrite(str(frames / f"{i:04d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
     ds.save(tmp_path / "set.npz")
     out = subprocess.run([sys.executable, "-m", "companion.cli", "watch", str(frames), "--dice-set",
-                          str(tmp_path / "set.npz")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          str(tmp_path / "set.npz")], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
     assert out.returncode == 0, out.stderr
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert [x["roll"] for x in lines] == [0, 1]
@@ -79,8 +82,11 @@ def test_watch_command_on_a_folder_of_frames(video_and_reader, tmp_path):
 
 def test_watch_refuses_what_it_cannot_read(tmp_path):
     bad = tmp_path / "nothing.avi"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "companion.cli", "watch", *a], capture_output=True,
-                                    text=True, cwd=ROOT, timeout=60)
+
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "companion.cli", "watch", *a],
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+
     empty = tmp_path / "empty"
     empty.mkdir()
     set_file = tmp_path / "s.npz"
@@ -94,7 +100,8 @@ def test_watch_refuses_what_it_cannot_read(tmp_path):
 
 
 def test_with_the_shipped_onnx_reader(video):
-    """The same sequences read by the shipped pip-dice model (skipped where the model file is absent)."""
+    """The same sequences read by the shipped pip-dice model (skipped where the model file is
+    absent)."""
     model = ROOT / "models" / "dice_face.onnx"
     if not model.is_file():
         pytest.skip(f"{model} is absent (the face reader is trained with python -m vision.train)")
@@ -102,7 +109,8 @@ def test_with_the_shipped_onnx_reader(video):
     from vision.read import load_session
     reader = DiceReader(load_session(model, threads=1))
     stream = StreamTracker(reader, RollTracker(still_frames=3, fps=video.fps))
-    reports = [(i, r) for i, f in enumerate(video.frames) if (r := stream.feed(f, t=i / video.fps)) is not None]
+    reports = [(i, r) for i, f in enumerate(video.frames)
+               if (r := stream.feed(f, t=i / video.fps)) is not None]
     assert len(reports) == 2
     for (i, roll), truth in zip(reports, video.rolls):
         assert not video.moving[i] and truth.rest_frame <= i <= truth.rest_frame + 5

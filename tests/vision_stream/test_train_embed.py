@@ -14,8 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_it_needs_no_torch():
-    code = "import sys, vision.train_embed, vision.teach, vision.dice_set; print('torch' in sys.modules)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    code = ("import sys, vision.train_embed, vision.teach, vision.dice_set; "
+            "print('torch' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
 
 
@@ -61,7 +63,8 @@ class TestRenders:
     def test_design_crops_label_each_face_of_each_design(self):
         X, Y = te.design_crops((4, 2, 2, 0))  # designs 4 and 5, 2 renders per face
         assert X.shape == (24, te.SIZE, te.SIZE, 3)
-        assert Y.tolist() == [te.class_of(te.random_design(i), i, f) for i in (4, 5) for f in range(6) for _ in range(2)]
+        assert Y.tolist() == [te.class_of(te.random_design(i), i, f) for i in (4, 5)
+                              for f in range(6) for _ in range(2)]
         assert te.class_of(te.random_design(4), 4, 3) == te.FIRST_DESIGN_CLASS + 4 * 6 + 3
 
     def test_a_seen_design_is_one_class_per_face_whatever_draws_it(self):
@@ -71,7 +74,8 @@ class TestRenders:
             d = te.random_design(i)
             by_design.setdefault(d["seen"], set()).add(te.class_of(d, i, 2))
         assert all(len(c) == 1 for c in by_design.values()) and len(by_design) >= 3
-        assert all(1 + te.N_REAL <= c < te.FIRST_DESIGN_CLASS for cs in by_design.values() for c in cs)
+        assert all(1 + te.N_REAL <= c < te.FIRST_DESIGN_CLASS for cs in by_design.values()
+                   for c in cs)
 
     def test_extra_seen_crops_are_the_seen_designs_classes(self):
         """``--seen-per-face``: more renders of one seen design, each face the class that the
@@ -82,7 +86,8 @@ class TestRenders:
         assert X.shape == (12, te.SIZE, te.SIZE, 3)
         drawn = next(i for i in range(2000) if te.random_design(i)["kind"] == "seen"
                      and te.random_design(i)["seen"] % te.N_SEEN == which)
-        assert Y.tolist() == [te.class_of(te.random_design(drawn), drawn, f) for f in range(6) for _ in range(2)]
+        assert Y.tolist() == [te.class_of(te.random_design(drawn), drawn, f) for f in range(6)
+                              for _ in range(2)]
         again, _ = te.seen_crops((which, 0, 2, 0))
         other, _ = te.seen_crops((which, 100, 2, 0))
         assert np.array_equal(X, again) and not np.array_equal(X, other)
@@ -118,7 +123,8 @@ def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
     crops = rng.integers(0, 256, (6, te.SIZE, te.SIZE, 3), dtype=np.uint8)
     crops[:, 12:36, 12:36] = 240
     with torch.no_grad():
-        mine = net(te._standardise(torch, torch.from_numpy(crops).permute(0, 3, 1, 2).float())).numpy()
+        mine = net(te._standardise(torch,
+                                   torch.from_numpy(crops).permute(0, 3, 1, 2).float())).numpy()
     assert np.abs(mine - FaceEmbedder(EMBED_MODEL)(crops)).max() < 1e-4
     wrong = te.make_net(width=te.exported_width(EMBED_MODEL))
     wrong.trunk = wrong.trunk[:3]
@@ -129,7 +135,8 @@ def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
 
 
 def test_halved_weights_compute_what_the_full_file_computes(tmp_path):
-    """``halve_weights`` (the shipped file's float16 storage) keeps the metadata and the embeddings."""
+    """``halve_weights`` (the shipped file's float16 storage) keeps the metadata and the
+    embeddings."""
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     from vision.teach import EMBED_MODEL, FaceEmbedder
     half = tmp_path / "half.onnx"
