@@ -121,6 +121,9 @@ def teach_example(code: str):
     problem = T.crop_problem(image, box, _detector())
     if problem is not None:     # a photo of the table, a tiny or a blurred die: nothing written
         raise ApiError(422, problem)
+    problem = _worsens_the_set(rec, (image, box, face, colour))
+    if problem is not None:     # read as another face by the photos taught so far: nothing written
+        raise ApiError(422, problem)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
     _forget_reader(rec.code)
     thumb = base64.b64encode(T.thumbnail(image, box)).decode()
@@ -299,12 +302,36 @@ def teach_download(code: str):
                     headers={"Content-Disposition": f'attachment; filename="dice-{rec.code}.npz"'})
 
 
+def _examples(rec: TableRecord, state: T.TeachState) -> list[tuple]:
+    """The table's taught examples as (BGR image, box, face, colour), in teaching order."""
+    images = {row["seq"]: row["image"] for row in get_store().teach_log(rec, images=True)
+              if row["kind"] == "example"}
+    return [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
+
+
+def _worsens_the_set(rec: TableRecord, example: tuple) -> str | None:
+    """Why a new example would make the table's taught set read worse, or None: the photos
+    taught so far read it as another face, or it would make one of them read wrong
+    (`vision.dice_set.teaching_problem`, leave one example out). The first photo of a face
+    cannot be judged and is taken."""
+    state = _state(rec)
+    if not state.examples:
+        return None
+    from vision.dice_set import teaching_problem
+    try:
+        before = _taught_reader(rec, state)[1]
+        after = T.build_reader(_examples(rec, state) + [example], _labels(rec), _palette(rec))[1]
+    except ApiError:    # no taught reader can be built here: nothing to judge by
+        return None
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+    return teaching_problem(before, after, len(state.examples))
+
+
 def _taught_reader(rec: TableRecord, state: T.TeachState):
     """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of examples."""
     def make():
-        images = {row["seq"]: row["image"] for row in get_store().teach_log(rec, images=True)
-                  if row["kind"] == "example"}
-        examples = [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
+        examples = _examples(rec, state)
         try:
             return T.build_reader(examples, _labels(rec), _palette(rec))
         except (FileNotFoundError, OSError, ValueError) as exc:

@@ -221,3 +221,16 @@ def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, ma
                      data={"face": "5", "photo": (__import__("io").BytesIO(blurred), "d.jpg")},
                      content_type="multipart/form-data")
     assert de.json["error"].startswith("das Foto ist unscharf")
+
+
+def test_a_photo_the_taught_photos_read_as_another_face_is_refused(app, make_table, photo):
+    """A cow photo tapped as a 3, once threes have been taught: refused with the face it shows,
+    and nothing is written (the table keeps what it had)."""
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    taught = teach_every_kuh_vadis_face(client, code, photo, per_face=2)
+    r = teach(client, code, 3, photo(KV, "cow", seed=177))
+    assert r.status_code == 422 and "looks like cow, not 3" in r.json["error"], r.json
+    state = client.get(f"/api/tables/{code}/teach").json
+    assert [e["seq"] for e in state["examples"]] == [e["seq"] for e in taught["examples"]]
+    assert teach(client, code, "cow", photo(KV, "cow", seed=177)).status_code == 201
