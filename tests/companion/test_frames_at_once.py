@@ -188,27 +188,3 @@ class TestTurns:
         for t in [first, *waiters]:
             t.join(10)
         assert order == ["first", "fourth"]
-
-
-class TestWhoMaySendFrames:
-    def test_a_stranger_may_not_send_frames_a_player_may(self, tmp_path, make_table):
-        calls = []
-
-        def factory(palette, faces, frames):
-            return TableReader(palette, faces, frames,
-                               reader=lambda image: calls.append(1) or _Nothing)
-
-        app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "w.sqlite"),
-                          "READER_FACTORY": factory})
-        code = make_table(app.test_client(), players=("Ann", "Bob"))
-        stranger = app.test_client()
-        r = stranger.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
-        assert r.status_code == 403
-        assert r.json["error"] == "join the table to send it camera frames"
-        r = stranger.post(f"/api/tables/{code}/camera")
-        assert r.status_code == 403
-        assert calls == [] and app.extensions["readers"].get(code) is None   # nothing read
-        bob = app.test_client()
-        assert bob.post(f"/api/tables/{code}/join", json={"seat": 1}).status_code == 200
-        r = bob.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
-        assert r.status_code == 200 and calls == [1]
