@@ -638,6 +638,14 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
     return r
 
 
+def _may_send_frames(rec: TableRecord) -> None:
+    """Reading frames is the server's heaviest work: only the table's players and its creator
+    (their token) may ask for it; anyone else gets a 403 before the frame is looked at."""
+    seat, creator = viewer(rec)
+    if seat is None and not creator:
+        raise ApiError(403, "join the table to send it camera frames")
+
+
 @bp.before_request
 def _started() -> None:
     g.t_start = time.perf_counter()
@@ -650,6 +658,7 @@ def frame(code: str):
     Answers the reading, whether it has settled, and for the sender's seat the placements
     the settled dice would allow (a preview; nothing is written until the roll is sent)."""
     rec, seq, table = load(code)
+    _may_send_frames(rec)
     if request.files:
         upload = request.files.get("frame")
         data = upload.read() if upload else b""
@@ -663,6 +672,7 @@ def camera_read(code: str):
     """Read the dice from the latest frame of the server's own camera (or the demo picture this
     table is shown: a picture of its game, kept until the table asks for the next)."""
     rec, seq, table = load(code)
+    _may_send_frames(rec)
     source = current_app.config.get("FRAME_SOURCE")
     data = source.latest(rec.game, rec.code) if source else None
     if data is None:
@@ -744,9 +754,9 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     last settled reading, which it does not change.
 
     `timing` says where the server's time went (ms): `wait` (for the table's earlier frame to be
-    read), `decode` (JPEG/PNG -> pixels), `vision` (vision's reader and tracker; `read` of it the
-    reader alone), `rest` (legal placements, the answer), `server` (all of it, from the
-    request's start).
+    read; on the table's first frame, also for its reader to be made), `decode` (JPEG/PNG ->
+    pixels), `vision` (vision's reader and tracker; `read` of it the reader alone), `rest` (legal
+    placements, the answer), `server` (all of it, from the request's start).
 
     `still`: the frame is a picture of a slideshow (the demo pictures): a picture other than the
     last one read is a new view, not a moved camera (`TableReader.feed`).

@@ -135,6 +135,7 @@ COMPANION: dict[str, str] = {
     "app.frame_side": "the frame is {w}x{h}: at most {max} pixels a side",
     "app.photo_side": "the photo is {w}x{h}: at most {max} pixels a side",
     "app.no_reader": "camera reading unavailable: {why}",
+    "app.frames_join": "join the table to send it camera frames",
     # tables, seats and actions (companion.api, companion.store, companion.games)
     "app.players_list": "'players' must be a list of names",
     "app.layouts_each": "'layouts' needs one entry per player",
@@ -333,6 +334,7 @@ CATALOGUE: dict[str, str] = {
     "app.frame_side": "das Bild ist {w}x{h} groß: höchstens {max} Pixel pro Seite",
     "app.photo_side": "das Foto ist {w}x{h} groß: höchstens {max} Pixel pro Seite",
     "app.no_reader": "Kamera-Lesen nicht verfügbar: {why}",
+    "app.frames_join": "erst an den Tisch setzen, dann Kamerabilder senden",
     "app.players_list": "'players' muss eine Liste von Namen sein",
     "app.layouts_each": "'layouts' braucht einen Eintrag pro Spieler",
     "app.uploaded_object": "'uploaded' muss ein Zettel-Objekt sein",

@@ -109,10 +109,19 @@ class TestTablesReadAtOnce:
         return app, entered, release, calls
 
     @staticmethod
-    def _post(app, code, frame, name, answers):
+    def _table(app, make_table):
+        """A new table's code and its creator's token (frames are read for the table's own)."""
+        owner = app.test_client()
+        code = make_table(owner)
+        return code, owner.get_cookie(f"dc_{code}").value
+
+    @staticmethod
+    def _post(app, table, frame, name, answers):
+        code, token = table
+
         def run():
             r = app.test_client().post(f"/api/tables/{code}/frame", data=frame,
-                                       content_type="image/jpeg")
+                                       content_type="image/jpeg", headers={"X-Token": token})
             answers[name] = (r.status_code, r.json)
         t = threading.Thread(target=run, name=name)
         t.start()
@@ -120,16 +129,16 @@ class TestTablesReadAtOnce:
 
     def test_a_waiting_frame_is_superseded_at_once_by_a_newer_one(self, blocking, make_table):
         app, entered, release, calls = blocking
-        code = make_table(app.test_client())
+        table = self._table(app, make_table)
         frame, answers = _jpeg(1), {}
         entered["first"] = threading.Event()
-        first = self._post(app, code, frame, "first", answers)
+        first = self._post(app, table, frame, "first", answers)
         assert entered["first"].wait(10)                 # the first frame is being read
-        turn = app.extensions["readers"].get(code).turn
+        turn = app.extensions["readers"].get(table[0]).turn
         # not even decoded: a corrupt frame that waits is superseded, not refused
-        waiting = self._post(app, code, b"\xff\xd8\xff" + bytes(64), "waiting", answers)
+        waiting = self._post(app, table, b"\xff\xd8\xff" + bytes(64), "waiting", answers)
         _wait_until(lambda: turn.taken == 2, "the second frame to wait its turn")
-        newest = self._post(app, code, frame, "newest", answers)
+        newest = self._post(app, table, frame, "newest", answers)
         waiting.join(10)                                 # answered while the first is still read
         assert not waiting.is_alive() and first.is_alive()
         status, body = answers["waiting"]
@@ -144,12 +153,12 @@ class TestTablesReadAtOnce:
 
     def test_tables_read_their_frames_at_the_same_time(self, blocking, make_table):
         app, entered, release, calls = blocking
-        codes = [make_table(app.test_client()) for _ in range(2)]
+        tables = [self._table(app, make_table) for _ in range(2)]
         answers: dict = {}
         for name in ("one", "two"):
             entered[name] = threading.Event()
-        threads = [self._post(app, code, _jpeg(i), name, answers)
-                   for i, (code, name) in enumerate(zip(codes, ("one", "two")))]
+        threads = [self._post(app, table, _jpeg(i), name, answers)
+                   for i, (table, name) in enumerate(zip(tables, ("one", "two")))]
         # the second table's frame is in the reader while the first table's is held there
         assert entered["one"].wait(10) and entered["two"].wait(10)
         release.set()
@@ -188,3 +197,27 @@ class TestTurns:
         for t in [first, *waiters]:
             t.join(10)
         assert order == ["first", "fourth"]
+
+
+class TestWhoMaySendFrames:
+    def test_a_stranger_may_not_send_frames_a_player_may(self, tmp_path, make_table):
+        calls = []
+
+        def factory(palette, faces, frames):
+            return TableReader(palette, faces, frames,
+                               reader=lambda image: calls.append(1) or _Nothing)
+
+        app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "w.sqlite"),
+                          "READER_FACTORY": factory})
+        code = make_table(app.test_client(), players=("Ann", "Bob"))
+        stranger = app.test_client()
+        r = stranger.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
+        assert r.status_code == 403
+        assert r.json["error"] == "join the table to send it camera frames"
+        r = stranger.post(f"/api/tables/{code}/camera")
+        assert r.status_code == 403
+        assert calls == [] and app.extensions["readers"].get(code) is None   # nothing read
+        bob = app.test_client()
+        assert bob.post(f"/api/tables/{code}/join", json={"seat": 1}).status_code == 200
+        r = bob.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
+        assert r.status_code == 200 and calls == [1]
