@@ -112,12 +112,12 @@ def test_the_page_shows_the_dice_found_and_the_players_names_win(app, make_table
     swapped = [{"orange": "purple", "purple": "orange"}.get(n, n) for n in names]
     use = client.post(f"/api/tables/{code}/teach/colours/use",
                       json={"photo": r.json["photo"], "names": swapped})
-    assert use.status_code == 200 and [d["colour"]
-                                       for d in use.json["colour_photo"]["dice"]] == swapped
+    assert use.status_code == 200
+    assert [d["colour"] for d in use.json["colour_photo"]["dice"]] == swapped
     orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"],
                                 n_dice=1, light=WARM, dice_set=own)
-    assert [d["colour"] for d in settled(client, make_table(client, game="qwinto"),
-                                         orange_alone.image)["dice"]] \
+    plain = make_table(client, game="qwinto")
+    assert [d["colour"] for d in settled(client, plain, orange_alone.image)["dice"]] \
         == ["orange"]   # as the standard colours name it
     assert [d["colour"] for d in settled(client, code, orange_alone.image)["dice"]] == ["purple"]
 
@@ -178,6 +178,6 @@ def test_the_calibration_survives_a_restart(app, make_table):
     orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"],
                                 n_dice=1, light=WARM, dice_set=own)
     assert [d["colour"] for d in settled(again, code, orange_alone.image)["dice"]] == ["purple"]
-    assert [d["colour"] for d in settled(again, make_table(again, game="qwinto"),
-                                         orange_alone.image)["dice"]] \
+    plain = make_table(again, game="qwinto")
+    assert [d["colour"] for d in settled(again, plain, orange_alone.image)["dice"]] \
         in (["orange"], [None])
