@@ -102,7 +102,7 @@ def start_server(port: int, db: str, instance: str, threads: int,
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     client = Client(port)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60     # a loaded machine, one core: the models load first
     while time.monotonic() < deadline:
         try:
             client.call("GET", "/api/games")
@@ -234,6 +234,7 @@ def bench_table_frames(port: int, tables: int, phones: int, seconds: float,
         t.join(seconds + 60)
     answered = len(times)
     return {"tables": tables, "phones": phones, "every_s": every, "seconds": seconds,
+            "load_average": os.getloadavg()[0],
             "answered": answered, "statuses": statuses, "superseded": superseded[0],
             "read_per_s": (answered - superseded[0]) / seconds,
             "answered_per_s": answered / seconds,
@@ -361,6 +362,7 @@ def bench_load(client: Client, port: int, tables: int, players: int, actions: in
                 delays.append(max(0.0, (t_seen - t_answer) * 1000))
     listener_errors = [lst.error for g in listeners.values() for lst in g if lst.error]
     return {"tables": tables, "players": players, "think_s": think, "posts": len(post_ms),
+            "load_average": os.getloadavg()[0],
             "wall_s": wall, "posts_per_s": len(post_ms) / wall if wall else 0,
             "post_p50_ms": pct(post_ms, 50), "post_p99_ms": pct(post_ms, 99),
             "event_p50_ms": pct(delays, 50), "event_p99_ms": pct(delays, 99),
@@ -450,7 +452,8 @@ def print_frames(f: dict, many: list[dict], cpus: str | None) -> None:
         print(f"frames from {m['tables']} tables x {m['phones']} phones at once ({pace}, "
               f"{m['seconds']:.0f} s): p50 {m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms; "
               f"{m['read_per_s']:.1f} frames read/s, {m['superseded']} of {m['answered']} "
-              f"answered superseded; statuses {m['statuses']}; errors {len(m['errors'])}"
+              f"answered superseded; statuses {m['statuses']}; errors {len(m['errors'])}; "
+              f"load average {m['load_average']:.1f}"
               + "".join(f"\n    {e}" for e in m["errors"][:5]))
         print("  p50 by part: " + ", ".join(f"{PARTS.get(k, k)} {v:.1f} ms"
                                             for k, v in m["parts_p50_ms"].items()))
@@ -461,7 +464,8 @@ def print_loads(loads: list[dict]) -> None:
         pace = f"a pause of ~{run['think_s']:.2f} s between a table's actions" \
             if run["think_s"] else "no pause: every table posts as fast as it can"
         print(f"load ({run['tables']} tables x {run['players']} players listening; {pace}): "
-              f"{run['posts']} actions in {run['wall_s']:.1f} s ({run['posts_per_s']:.0f}/s)")
+              f"{run['posts']} actions in {run['wall_s']:.1f} s ({run['posts_per_s']:.0f}/s; "
+              f"load average {run['load_average']:.1f})")
         print(f"  POST action p50 {run['post_p50_ms']:.1f} ms, p99 {run['post_p99_ms']:.1f} ms")
         print(f"  action posted -> its event at every listener: p50 "
               f"{run['event_p50_ms']:.1f} ms, p99 {run['event_p99_ms']:.1f} ms, "

@@ -10,9 +10,11 @@ and whether every acknowledged action is in the store (each table's log read bac
 `--kill`: the closed-loop run is also done once more with a SIGKILL of the server once the log
 holds --kill-at actions; the server is started again on the same database, and the figures say
 whether every action answered 200 before the kill is in the log and what `PRAGMA
-integrity_check` says.
+integrity_check` says. `--watch`: every 5 s of a run, the actions in the log, their rate, the
+size of SQLite's WAL and the load average (each figure line ends with the load average too: the
+machine these run on is shared).
 
-    python bench/web_load.py [--tables 50 --players 4 --seconds 60 --think 0.25 --kill]
+    python bench/web_load.py [--tables 50 --players 4 --seconds 60 --think 0.25 --kill --watch]
 
 Localhost only, bounded by --seconds per run.
 """
@@ -61,11 +63,15 @@ def run(args, think: float, kill: bool = False) -> dict:
         client = Client(port)
         try:
             killed = threading.Event()
+            done = threading.Event()
+            if args.watch:
+                threading.Thread(target=watch, args=(db, done), daemon=True).start()
             if kill:        # SIGKILL once the log holds --kill-at actions: under load
                 threading.Thread(target=kill_at, args=(db, args.kill_at, proc, killed),
                                  daemon=True).start()
             result = bench_load(client, port, args.tables, args.players, 100_000, args.seconds,
                                 think)
+            done.set()
             if killed.is_set():
                 proc.wait(10)
                 proc = start_server(port, db, tmp, args.threads)
@@ -79,6 +85,24 @@ def run(args, think: float, kill: bool = False) -> dict:
                 stop(proc)
     result["killed"] = killed.is_set()
     return result
+
+
+def watch(db: str, done: threading.Event, every: float = 5.0) -> None:
+    """Every `every` s while a run goes: the actions in the log (read-only), their rate, the
+    size of SQLite's WAL and the load average."""
+    start = last_t = time.monotonic()
+    last_n = 0
+    while not done.wait(every):
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as ro:
+                n = ro.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
+        now = time.monotonic()
+        print(f"  {now - start:5.1f} s: {n} actions ({(n - last_n) / (now - last_t):.0f}/s), "
+              f"WAL {wal / 1e6:.1f} MB, load average {os.getloadavg()[0]:.1f}", flush=True)
+        last_t, last_n = now, n
 
 
 def kill_at(db: str, actions: int, proc: subprocess.Popen, killed: threading.Event) -> None:
@@ -107,6 +131,8 @@ def main(argv=None) -> int:
     ap.add_argument("--kill", action="store_true", help="also a closed-loop run with a SIGKILL")
     ap.add_argument("--kill-at", type=int, default=2000,
                     help="the SIGKILL lands once the log holds this many actions")
+    ap.add_argument("--watch", action="store_true", help="every 5 s of a run: actions in the "
+                    "log, their rate, the WAL's size, the load average")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     runs = [run(args, args.think), run(args, 0.0)] + ([run(args, 0.0, kill=True)] if args.kill
@@ -119,7 +145,8 @@ def main(argv=None) -> int:
         print(f"{r['tables']} tables x {r['players']} players, {what}: {r['posts']} actions in "
               f"{r['wall_s']:.1f} s ({r['posts_per_s']:.0f}/s); POST p50 {r['post_p50_ms']:.0f} "
               f"ms, p99 {r['post_p99_ms']:.0f} ms; errors {len(r['errors'])}; acknowledged but not "
-              f"in the store {r['lost']}; integrity_check {r['integrity']}")
+              f"in the store {r['lost']}; integrity_check {r['integrity']}; load average "
+              f"{r['load_average']:.1f} (1 min, at the run's end)")
         for e in r["errors"][:5]:
             print(f"    {e}")
     bad = any(r["lost"] or r["integrity"] != "ok" or (r["errors"] and not r["killed"])
