@@ -144,6 +144,28 @@ def _render(seed: int):
     return img, b, np.ones(len(b), bool)
 
 
+def _render_special(seed: int):
+    """One scene of Kuh Vadis or The Choice dice of a design seen while writing the readers
+    (``vision.special_dice.SEEN_DESIGNS``; the held-out designs stay unseen): cows and numbered
+    faces are dice to find too."""
+    from .special_dice import SEEN_DESIGNS, render_special_scene
+    rng = np.random.default_rng(seed)
+    size = [(480, 640), (640, 640), (640, 480), (480, 480)][seed % 4]
+    scene = render_special_scene(rng, SEEN_DESIGNS[seed % len(SEEN_DESIGNS)], size=size)
+    boxes = np.array([d.box for d in scene.dice], np.float32).reshape(-1, 4)
+    img, b = to_work(scene.image, boxes)
+    return img, b, np.ones(len(b), bool)
+
+
+def special_samples(n: int, seed: int, workers: int = 1) -> list:
+    """``n`` scenes of special dice (``_render_special``), seeded by ``seed`` and their index."""
+    seeds = [seed * 100_003 + 50_000 + i for i in range(n)]
+    if workers <= 1 or n < 16:
+        return [_render_special(s) for s in seeds]
+    with Pool(workers) as pool:
+        return list(pool.imap(_render_special, seeds, chunksize=8))
+
+
 def render_samples(folders) -> list:
     """(image at working scale, boxes, sized) of ``vision.render3d`` scenes: every die at least
     partly in the picture is a target, whole-die boxes."""
@@ -343,6 +365,8 @@ def main(argv=None) -> int:
     ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
     ap.add_argument("--render-share", type=float, default=0.3, help="share of each batch from --renders")
+    ap.add_argument("--special", type=int, default=0,
+                    help="scenes of Kuh Vadis and The Choice dice added to the synthetic ones")
     ap.add_argument("--out", type=Path, default=Path("models/dice_detect.onnx"))
     args = ap.parse_args(argv)
     root = args.data or default_data_root()
@@ -361,6 +385,8 @@ def main(argv=None) -> int:
             args.cache.mkdir(parents=True, exist_ok=True)
             save_cache(args.cache / "synth.npz", synth)
             save_cache(args.cache / "real.npz", real)
+    n_plain = len(synth)
+    synth = synth + special_samples(args.special, args.seed, workers=args.threads)
     renders = render_samples([Path(p) for p in args.renders.split(",") if p])
     pools, shares = [synth], [1.0]
     if real:
@@ -375,9 +401,10 @@ def main(argv=None) -> int:
           f"{len(renders)} renders", file=sys.stderr)
     net = train(pools, shares, args.steps, args.seed, args.batch, args.lr, args.threads, head=args.head,
                 stem_extra=bool(args.stem_extra))
-    info = {"work": WORK, "stride": STRIDE, "synth_scenes": len(synth), "real_photos": len(real),
+    info = {"work": WORK, "stride": STRIDE, "synth_scenes": n_plain, "real_photos": len(real),
             "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed, "head": args.head,
             "stem_extra": args.stem_extra, "sets": list(sets), "renders": len(renders),
+            "special_scenes": args.special,
             "command": "python -m vision.train_detect " + " ".join(argv if argv is not None else sys.argv[1:])}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(net, args.out, info)
