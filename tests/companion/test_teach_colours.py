@@ -173,6 +173,7 @@ def test_the_calibration_survives_a_restart(app, make_table):
     code = calibrated_table(client, make_table, 3, own,
                             rename={"orange": "purple", "purple": "orange"})
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
+    again.set_cookie(f"dc_{code}", client.get_cookie(f"dc_{code}").value)  # the same phone
     state = again.get(f"/api/tables/{code}/teach").json
     assert state["colours_in_use"] and state["colour_photo"]["in_use"]
     orange_alone = render_scene(np.random.default_rng(13), size=(480, 640), colours=["orange"],
