@@ -168,24 +168,30 @@ def bench_frames(client: Client, n: int) -> dict:
             "note": None if 200 in statuses else (body or {}).get("error")}
 
 
-def bench_table_frames(port: int, tables: int, phones: int, seconds: float,
-                       every: float) -> dict:
-    """`tables` tables x `phones` phones posting frames at once for `seconds`: each phone a
-    frame every `every` s (0: back to back), on its own connection with its own seat's token."""
-    client = Client(port)
-    frame = make_frame()
+def seated_tables(client: Client, port: int, tables: int, players: int) -> list:
+    """`tables` new Qwinto tables of `players` players, every seat joined from its own client:
+    [(code, [each seat's token])]."""
     setups = []
     for _ in range(tables):
-        names = [f"P{i + 1}" for i in range(phones)]
+        names = [f"P{i + 1}" for i in range(players)]
         status, body, headers = client.call("POST", "/api/tables",
                                             {"game": "qwinto", "players": names, "claim": 0})
         code = body["code"]
         tokens = [token_of(headers, code)]
-        for seat in range(1, phones):
+        for seat in range(1, players):
             status, body, headers = Client(port).call("POST", f"/api/tables/{code}/join",
                                                       {"seat": seat})
             tokens.append(token_of(headers, code))
         setups.append((code, tokens))
+    return setups
+
+
+def bench_table_frames(port: int, tables: int, phones: int, seconds: float,
+                       every: float) -> dict:
+    """`tables` tables x `phones` phones posting frames at once for `seconds`: each phone a
+    frame every `every` s (0: back to back), on its own connection with its own seat's token."""
+    frame = make_frame()
+    setups = seated_tables(Client(port), port, tables, phones)
     times: list[float] = []
     statuses: dict[int, int] = {}
     superseded = [0]
@@ -282,19 +288,7 @@ class Listener(threading.Thread):
 def bench_load(client: Client, port: int, tables: int, players: int, actions: int,
                seconds: float, think: float = 0.0) -> dict:
     game = load_game("qwinto")
-    setups = []
-    for t in range(tables):
-        names = [f"P{i + 1}" for i in range(players)]
-        status, body, headers = client.call("POST", "/api/tables",
-                                            {"game": "qwinto", "players": names, "claim": 0})
-        code = body["code"]
-        tokens = [token_of(headers, code)]
-        for seat in range(1, players):
-            joiner = Client(port)
-            status, body, headers = joiner.call("POST", f"/api/tables/{code}/join",
-                                                {"seat": seat})
-            tokens.append(token_of(headers, code))
-        setups.append((code, tokens))
+    setups = seated_tables(client, port, tables, players)
     listeners = {code: [Listener(port, code, seconds + 5) for _ in range(players)]
                  for code, _ in setups}
     for group in listeners.values():
