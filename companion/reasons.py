@@ -88,9 +88,6 @@ COMPANION: dict[str, str] = {
     "app.teach_looks_like":
         "this photo looks like {seen}, not {label}, next to the photos taught so far: check the "
         "face you chose, or take the photo again",
-    "app.teach_spoils":
-        "with this photo, {n} photo(s) of {faces} taught before would be read as {label}: check "
-        "the face you chose, or take the photo again",
     "app.players_exactly": "{game} is played by {a} players, not {n}",
     "app.rejoin_host": "only the table's creator can show a rejoin code",
     "app.rejoin_free": "nobody has joined as {name} yet: {name} can sit down without a code",
@@ -283,9 +280,6 @@ CATALOGUE: dict[str, str] = {
     "app.teach_looks_like":
         "neben den bisher gezeigten Fotos sieht dieses Foto nach {seen} aus, nicht nach {label}: "
         "die gewählte Seite prüfen oder das Foto neu aufnehmen",
-    "app.teach_spoils":
-        "mit diesem Foto würden {n} zuvor gezeigte Fotos von {faces} als {label} gelesen: die "
-        "gewählte Seite prüfen oder das Foto neu aufnehmen",
     "app.players_exactly": "{game} wird von {a} Spielern gespielt, nicht von {n}",
     "app.rejoin_host": "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen",
     "app.rejoin_free":

@@ -64,12 +64,3 @@ def _set(examples):
     return DiceSet.build(np.array(emb), values, groups, np.zeros((0, 3), np.float32), np.zeros((n, 3)),
                          np.zeros((n, 3)), [None] * n)
 
-
-def test_a_photo_that_pulls_another_face_s_photo_to_its_own_is_refused():
-    """Read right itself, the new photo of a 1 sits nearer a photo of the 2 than the other 2 does:
-    with it, that 2 would be read as a 1."""
-    before = [(1, (1, 0, 0)), (1, (1, 0.01, 0)), (2, (0, 1, 0)), (2, (0, 0.5, 0.866))]
-    after = before + [(1, (0.8, 0.6, 0))]
-    assert _set(after).read_by_the_others()[4] == 1
-    problem = teaching_problem(_set(before), _set(after), 4)
-    assert problem is not None and "1 photo(s) of 2 taught before would be read as 1" in problem
