@@ -2,7 +2,10 @@
 
 - Cross-site request forgery: a request other than GET/HEAD/OPTIONS whose `Origin` header
   names another site than the one it is sent to is refused (403), and so is one without
-  `Origin` that the browser marks `Sec-Fetch-Site: cross-site`. Browsers send `Origin` with
+  `Origin` that the browser marks `Sec-Fetch-Site: cross-site`. `Origin: null` (a sandboxed
+  or local page) is refused unless the browser says `Sec-Fetch-Site: same-origin`: a form of
+  these pages (the start page's table code) is posted with `Origin: null` by Chromium,
+  because the pages' referrer policy is no-referrer. Browsers send `Origin` with
   every POST made by a page (fetch and forms alike); clients that are not browsers (scripts,
   tests) send neither and hold no victim's cookies. JSON bodies must also be sent as
   `application/json` (`api.body_json`), which a page of another site cannot send without
@@ -43,11 +46,15 @@ HEADERS = {
 
 
 def cross_site(origin: str | None, fetch_site: str | None, host: str) -> bool:
-    """Whether a request comes from a page of another site: its `Origin` names another host
-    (or is "null": a sandboxed or local page), or without `Origin` the browser says
-    `Sec-Fetch-Site: cross-site`."""
+    """Whether a request comes from a page of another site: its `Origin` names another host,
+    or is "null" (a sandboxed or local page) without the browser saying `Sec-Fetch-Site:
+    same-origin` (a form of this site's own pages, whose referrer policy makes it "null"), or
+    without `Origin` the browser says `Sec-Fetch-Site: cross-site`. Pages cannot set
+    `Sec-Fetch-Site`: browsers do."""
+    if origin == "null":
+        return fetch_site != "same-origin"
     if origin is not None:
-        return origin == "null" or urlsplit(origin).netloc.lower() != host.lower()
+        return urlsplit(origin).netloc.lower() != host.lower()
     return fetch_site == "cross-site"
 
 

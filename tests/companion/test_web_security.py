@@ -55,6 +55,14 @@ class TestOtherSites:
             r = client.post(f"/api/tables/{code}/why", headers=headers,
                             json={"seat": 0, "placement": "pass"})
             assert r.status_code == 200, headers
+        # a form of this site's own pages (the start page's table code): with the pages'
+        # Referrer-Policy no-referrer, Chromium sends `Origin: null` and says same-origin
+        r = client.post("/join", data={"code": code},
+                        headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+        assert r.status_code == 302
+        for other in ({"Origin": "null"}, {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+                      {"Origin": "null", "Sec-Fetch-Site": "same-site"}):
+            assert client.post("/join", data={"code": code}, headers=other).status_code == 403
         # reading is never refused, whoever links to it
         r = client.get(f"/api/tables/{code}", headers={"Origin": "http://evil.example"})
         assert r.status_code == 200
