@@ -1,4 +1,4 @@
-"""Train the face reader and export it to ONNX (needs the optional ``train`` extra: torch, onnx, tqdm).
+"""Train the face reader and export it to ONNX (the optional ``train`` extra: torch, onnx, tqdm).
 
     python -m vision.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \\
         --out models/dice_face.onnx
@@ -174,11 +174,11 @@ def _task_samples(task):
     return crops, np.array([y for _, y in samples], np.int64), tag, dev
 
 
-def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,), workers: int = 1,
-                  find: str = "opencv", renders=(), exclude=()):
+def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,),
+                  workers: int = 1, find: str = "opencv", renders=(), exclude=()):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
-    marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on them).
-    Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
+    marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on
+    them). Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
     proposals (``proposals``). ``renders``: folders of ``vision.render3d`` scenes (tag
     ``render``); ``exclude``: names of real sets left out."""
     from tqdm import tqdm
@@ -188,10 +188,12 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     for folder in real_sets(data_root, exclude):
         for im in load_folder(folder):
             if not im.validation:
-                tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()), sizes, im, find))
+                tasks.append(("real", seed, zlib.crc32(f"{im.set_name}/{im.path.name}".encode()),
+                              sizes, im, find))
     for folder in renders:
         for im in load_folder(folder):
-            tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im, find))
+            tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im,
+                          find))
     tasks += [("synth", seed, i, sizes, None, find) for i in range(n_synth)]
     if workers > 1:
         import multiprocessing as mp
@@ -212,8 +214,10 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     if pool is not None:
         pool.close()
         pool.join()
-    crops = {s: np.concatenate(crops[s]) if crops[s] else np.zeros((0, s, s, 3), np.uint8) for s in sizes}
-    return (crops, np.concatenate(ys) if ys else np.zeros(0, np.int64), np.array(tags), np.array(dev, bool))
+    crops = {s: np.concatenate(crops[s]) if crops[s] else np.zeros((0, s, s, 3), np.uint8)
+             for s in sizes}
+    return (crops, np.concatenate(ys) if ys else np.zeros(0, np.int64), np.array(tags),
+            np.array(dev, bool))
 
 
 def add_crops(built, paths):
@@ -225,7 +229,8 @@ def add_crops(built, paths):
     for path in paths:
         z = np.load(path)
         if z["crops"].shape[1:] != crops.shape[1:]:
-            raise ValueError(f"{path}: crops of {z['crops'].shape[1]} px, this run's are {crops.shape[1]} px")
+            raise ValueError(f"{path}: crops of {z['crops'].shape[1]} px, this run's are "
+                             f"{crops.shape[1]} px")
         parts.append((z["crops"], z["ys"], z["tags"], z["dev"]))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
 
@@ -242,7 +247,8 @@ def real_sets(data_root: Path, exclude=()) -> list[Path]:
     """The labelled set folders under ``data_root``, less those named in ``exclude`` (an unknown
     name is an error: a typo must not train on the set it meant to leave out)."""
     root = Path(data_root)
-    sets = [p for p in sorted(root.iterdir()) if (p / "labels.csv").is_file()] if root.is_dir() else []
+    sets = ([p for p in sorted(root.iterdir()) if (p / "labels.csv").is_file()] if root.is_dir()
+            else [])
     unknown = set(exclude) - {p.name for p in sets}
     if unknown:
         raise ValueError(f"no such set to exclude under {root}: {', '.join(sorted(unknown))}")
@@ -256,7 +262,8 @@ def _make_net(arch: str = "base"):
     import torch.nn as nn
 
     def block(cin, cout, stride=1):
-        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True)]
 
     if arch not in ARCHS:
         raise ValueError(f"unknown architecture {arch!r} (one of {', '.join(ARCHS)})")
@@ -287,12 +294,14 @@ def load_exported(net, path: Path) -> None:
     convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
     norms = [m for m in net if isinstance(m, torch.nn.BatchNorm2d)]
     linears = [m for m in net if isinstance(m, torch.nn.Linear)]
-    if len(layers) != len(convs) + len(linears) or [op for op, _ in layers[:len(convs)]] != ["Conv"] * len(convs):
+    if (len(layers) != len(convs) + len(linears)
+        or [op for op, _ in layers[:len(convs)]] != ["Conv"] * len(convs)):
         raise ValueError(f"{path} does not have this architecture's layers")
     with torch.no_grad():
         for (_, (w, b)), conv, bn in zip(layers, convs, norms):
             if tuple(conv.weight.shape) != w.shape:
-                raise ValueError(f"{path}: a convolution of shape {w.shape}, the architecture has {tuple(conv.weight.shape)}")
+                raise ValueError(f"{path}: a convolution of shape {w.shape}, the architecture has "
+                                 f"{tuple(conv.weight.shape)}")
             conv.weight.copy_(torch.from_numpy(np.array(w)))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0)
@@ -364,18 +373,20 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
     frozen = [m for m in net if isinstance(m, torch.nn.BatchNorm2d)] if init is not None else []
     shown = torch.from_numpy(np.repeat(np.arange(len(ys)), repeats) if repeats is not None
                             else np.arange(len(ys))).to(device)
-    X = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).to(device)  # uint8 stays small
+    # uint8 stays small
+    X = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).to(device)
     Y = torch.from_numpy(ys).to(device)
     counts = np.bincount(ys, minlength=len(CLASSES)).astype(np.float64)
-    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5, dtype=torch.float32,
-                           device=device)
+    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5,
+                           dtype=torch.float32, device=device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = batch
     per_epoch = (len(shown) + bs - 1) // bs
     steps = epochs * per_epoch
     step = 0
     lossf = torch.nn.CrossEntropyLoss(weight=weights, label_smoothing=0.02)
-    bar = tqdm(total=steps, desc=f"training {arch}", disable=not progress, file=sys.stderr, mininterval=2.0)
+    bar = tqdm(total=steps, desc=f"training {arch}", disable=not progress, file=sys.stderr,
+               mininterval=2.0)
     t_start = time.time()
     ep = 0
     while ep < epochs:
@@ -401,7 +412,8 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
             correct += (out.argmax(1) == Y[idx]).sum()
             seen += len(idx)
             bar.update(1)
-        bar.set_postfix(epoch=ep + 1, loss=f"{float(tot) / seen:.3f}", acc=f"{int(correct) / seen:.3f}")
+        bar.set_postfix(epoch=ep + 1, loss=f"{float(tot) / seen:.3f}",
+                        acc=f"{int(correct) / seen:.3f}")
         ep += 1
         if ep == 1 and max_seconds:
             fit = int(max_seconds / max(time.time() - t_start, 1e-6))
@@ -425,8 +437,8 @@ def evaluate(net, crops, ys) -> float:
     if len(ys) == 0:
         return float("nan")
     with torch.no_grad():
-        pred = np.concatenate([net(torch.from_numpy(standardise(crops[i:i + 1024]))).argmax(1).numpy()
-                               for i in range(0, len(crops), 1024)])
+        pred = np.concatenate([net(torch.from_numpy(standardise(crops[i:i + 1024])))
+                               .argmax(1).numpy() for i in range(0, len(crops), 1024)])
     return float((pred == ys).mean())
 
 
@@ -437,9 +449,11 @@ def export_onnx(net, path: Path, info: dict, size: int = SIZE):
     path.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, size, size)
     torch.onnx.export(net, dummy, str(path), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)
     model = onnx.load(str(path))
-    for k, v in {"classes": json.dumps(list(CLASSES)), "input": f"standardised BGR crops 3x{size}x{size}",
+    for k, v in {"classes": json.dumps(list(CLASSES)),
+                 "input": f"standardised BGR crops 3x{size}x{size}",
                  **{k: json.dumps(v) for k, v in info.items()}}.items():
         entry = model.metadata_props.add()
         entry.key, entry.value = k, v
@@ -463,7 +477,8 @@ def _cap(ys, tags, cap_not_die: int, cap_synth_class: int, seed: int) -> np.ndar
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=default_data_root(), help="folder of labelled sets")
+    ap.add_argument("--data", type=Path, default=default_data_root(),
+                    help="folder of labelled sets")
     ap.add_argument("--synth", type=int, default=800, help="number of synthetic scenes")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
@@ -474,23 +489,37 @@ def main(argv=None) -> int:
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--max-seconds", type=float, default=None, help="run fewer epochs if they do not fit")
-    ap.add_argument("--dev", action="store_true", help="hold one training photo in six out and report on it")
-    ap.add_argument("--cap-not-die", type=int, default=4000, help="most 'not a die' crops per source")
-    ap.add_argument("--cap-synth-class", type=int, default=2500, help="most synthetic crops per value")
-    ap.add_argument("--cache", default=None, help="npz to reuse/store the built crops; '{size}' in the name "
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="run fewer epochs if they do not fit")
+    ap.add_argument("--dev", action="store_true",
+                    help="hold one training photo in six out and report on it")
+    ap.add_argument("--cap-not-die", type=int, default=4000,
+                    help="most 'not a die' crops per source")
+    ap.add_argument("--cap-synth-class", type=int, default=2500,
+                    help="most synthetic crops per value")
+    ap.add_argument("--cache", default=None,
+                    help="npz to reuse/store the built crops; '{size}' in the name "
                     "is replaced by the crop size")
-    ap.add_argument("--build-sizes", default=None, help="build and cache crops at these sizes too, e.g. 32,48")
-    ap.add_argument("--build-only", action="store_true", help="build (and cache) the crops, train nothing")
+    ap.add_argument("--build-sizes", default=None,
+                    help="build and cache crops at these sizes too, e.g. 32,48")
+    ap.add_argument("--build-only", action="store_true",
+                    help="build (and cache) the crops, train nothing")
     ap.add_argument("--find", choices=FINDERS, default="opencv",
-                    help="whose boxes the crops are cut from: the OpenCV finder's, the detector's or both")
-    ap.add_argument("--init", type=Path, default=None, help="fine-tune this exported model (same --arch)")
-    ap.add_argument("--real-repeat", type=int, default=1, help="show each real crop this often per epoch")
-    ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
-    ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
-    ap.add_argument("--add-crops", default="", help="comma-separated npz files of crops built by other runs "
+                    help="whose boxes the crops are cut from: the OpenCV finder's, the detector's "
+                         "or both")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune this exported model (same --arch)")
+    ap.add_argument("--real-repeat", type=int, default=1,
+                    help="show each real crop this often per epoch")
+    ap.add_argument("--renders", default="",
+                    help="comma-separated folders of vision.render3d scenes")
+    ap.add_argument("--exclude", default="",
+                    help="comma-separated real sets to leave out (leave-one-setup-out)")
+    ap.add_argument("--add-crops", default="",
+                    help="comma-separated npz files of crops built by other runs "
                     "(--build-only --cache), added to this run's crops")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
+    ap.add_argument("--out", type=Path,
+                    default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
     args = ap.parse_args(argv)
     t0 = time.time()
     cache = (lambda size: Path(args.cache.replace("{size}", str(size)))) if args.cache else None
@@ -500,8 +529,10 @@ def main(argv=None) -> int:
         crops, ys, tags, dev = without_sets((z["crops"], z["ys"], z["tags"], z["dev"]),
                                             [v for v in args.exclude.split(",") if v])
     else:
-        by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes, workers=args.workers,
-                                               find=args.find, renders=[Path(p) for p in args.renders.split(",") if p],
+        renders = [Path(p) for p in args.renders.split(",") if p]
+        by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes,
+                                               workers=args.workers, find=args.find,
+                                               renders=renders,
                                                exclude=[v for v in args.exclude.split(",") if v])
         crops = by_size[args.size]
         for size in sizes if cache else ():
@@ -515,8 +546,8 @@ def main(argv=None) -> int:
         raise SystemExit(f"cached crops are {crops.shape[1]} px, --size is {args.size}")
     if args.add_crops:
         try:
-            crops, ys, tags, dev = without_sets(add_crops((crops, ys, tags, dev),
-                                                          [Path(p) for p in args.add_crops.split(",") if p]),
+            more = [Path(p) for p in args.add_crops.split(",") if p]
+            crops, ys, tags, dev = without_sets(add_crops((crops, ys, tags, dev), more),
                                                 [v for v in args.exclude.split(",") if v])
         except ValueError as e:
             raise SystemExit(str(e))
@@ -526,21 +557,26 @@ def main(argv=None) -> int:
     crops, ys, tags = crops[~held], ys[~held], tags[~held]
     keep = _cap(ys, tags, args.cap_not_die, args.cap_synth_class, args.seed)
     crops, ys, tags = crops[keep], ys[keep], tags[keep]
-    summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist() for t in np.unique(tags)}
+    summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist()
+               for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
     repeats = np.where(np.isin(tags, ["synth", "render"]), 1, max(1, args.real_repeat))
-    net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch, device=args.device,
-                batch=args.batch, lr=args.lr, max_seconds=args.max_seconds, init=args.init, repeats=repeats)
-    info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth, "arch": args.arch,
+    net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch,
+                device=args.device, batch=args.batch, lr=args.lr, max_seconds=args.max_seconds,
+                init=args.init, repeats=repeats)
+    info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth,
+            "arch": args.arch,
             "samples": summary, "find": args.find, "real_repeat": args.real_repeat,
-            "command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:])}
+            "command": ("python -m vision.train "
+                        + " ".join(argv if argv is not None else sys.argv[1:]))}
     if args.init is not None:
         info["fine_tuned_from"] = args.init.name
     if args.dev:
         per = {str(t): round(evaluate(net, dev_crops[dev_tags == t], dev_ys[dev_tags == t]), 4)
                for t in np.unique(dev_tags)}
         info["dev_accuracy"] = per
-        print(f"dev crop accuracy ({args.arch}, {args.size} px): {json.dumps(per)}", file=sys.stderr)
+        print(f"dev crop accuracy ({args.arch}, {args.size} px): {json.dumps(per)}",
+              file=sys.stderr)
     export_onnx(net, args.out, info, size=args.size)
     print(f"wrote {args.out} in {time.time() - t0:.0f} s", file=sys.stderr)
     return 0
