@@ -1,4 +1,5 @@
-"""The whole read: image -> find (learned detector or OpenCV) -> read faces (ONNX) -> name colours -> ``Roll``.
+"""The whole read: image -> find (learned detector or OpenCV) -> read faces (ONNX) -> name colours
+-> ``Roll``.
 
 ``DiceReader`` holds only settings and the injected stages; every call returns a new frozen
 ``Roll`` with the per-stage timings. ``decode_image`` turns bytes into a BGR image and refuses,
@@ -21,8 +22,9 @@ from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes, mean_over_turns
 
-__all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced", "read_image_file", "read_image_bytes", "header_size",
-           "MAX_PIXELS", "select_dice", "face_of"]
+__all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced",
+           "read_image_file", "read_image_bytes", "header_size", "MAX_PIXELS", "select_dice",
+           "face_of"]
 
 MAX_PIXELS = 50_000_000  # a little over 8K x 6K; 4K photos are 8.3 Mpx
 MAX_SIDE = 16384
@@ -33,7 +35,8 @@ class BadImage(ValueError):
 
 
 def header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG, PNG, GIF, BMP or WebP header without decoding; None if unknown."""
+    """(width, height) from a JPEG, PNG, GIF, BMP or WebP header without decoding; None if
+    unknown."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         w, h = struct.unpack(">II", data[16:24])
         return w, h
@@ -67,7 +70,8 @@ def header_size(data: bytes) -> tuple[int, int] | None:
                 i += 1 if marker == 0xFF else 2
                 continue
             seg = struct.unpack(">H", data[i + 2:i + 4])[0]
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE,
+                          0xCF):
                 if i + 9 <= n:
                     h, w = struct.unpack(">HH", data[i + 5:i + 9])
                     return w, h
@@ -90,16 +94,19 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
         if w <= 0 or h <= 0:
             raise BadImage(f"image header gives a size of {w}x{h}")
         if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
-            raise BadImage(f"image too large: header says {w}x{h} pixels (limit {MAX_PIXELS // 1_000_000} megapixels)")
+            raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
+                           f"{MAX_PIXELS // 1_000_000} megapixels)")
     elif not _looks_like_image(data):
         raise BadImage("not an image (unknown format)")
     return size
 
 
-REDUCE_ABOVE = 1600  # a JPEG is decoded at 1/2, 1/4 or 1/8 while its longer side stays at least this
+# a JPEG is decoded at 1/2, 1/4 or 1/8 while its longer side stays at least this
+REDUCE_ABOVE = 1600
 # stored orientation, as decode_image's IMREAD_UNCHANGED reads it, so that both agree on coordinates
 _REDUCED = {k: flag | cv2.IMREAD_IGNORE_ORIENTATION for k, flag in
-            ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4), (8, cv2.IMREAD_REDUCED_COLOR_8))}
+            ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+             (8, cv2.IMREAD_REDUCED_COLOR_8))}
 
 
 def decode_reduced(data: bytes) -> tuple[np.ndarray, int]:
@@ -143,8 +150,10 @@ def as_bgr(image) -> np.ndarray:
     return to_bgr(np.asarray(image))
 
 def _looks_like_image(data: bytes) -> bool:
-    # formats OpenCV reads whose size we do not parse: TIFF, PNM, JPEG 2000, OpenEXR, HDR, Sun raster
-    return data[:4] in (b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x0c", b"v/1\x01", b"\x59\xa6\x6a\x95") \
+    # formats OpenCV reads whose size we do not parse:
+    # TIFF, PNM, JPEG 2000, OpenEXR, HDR, Sun raster
+    return data[:4] in (b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x0c", b"v/1\x01",
+                        b"\x59\xa6\x6a\x95") \
         or data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6") or data[:10] == b"#?RADIANCE" \
         or data[:4] == b"\xff\x4f\xff\x51"
 
@@ -194,8 +203,8 @@ class Die:
                "colour_rgb": [r, g, b], "die_confidence": round(self.die_confidence, 4)}
         if self.rotated is not None:
             (cx, cy), (w, h), angle = self.rotated
-            out["rotated_box"] = {"centre": [round(cx, 1), round(cy, 1)], "size": [round(w, 1), round(h, 1)],
-                                  "angle": round(angle, 1)}
+            out["rotated_box"] = {"centre": [round(cx, 1), round(cy, 1)],
+                                  "size": [round(w, 1), round(h, 1)], "angle": round(angle, 1)}
         return out
 
 
@@ -215,8 +224,8 @@ class Roll:
         return tuple(d.value for d in self.dice)
 
     def to_dict(self) -> dict:
-        return {"width": self.width, "height": self.height, "dice": [d.to_dict() for d in self.dice],
-                "elapsed_ms": round(self.elapsed_ms, 2),
+        return {"width": self.width, "height": self.height,
+                "dice": [d.to_dict() for d in self.dice], "elapsed_ms": round(self.elapsed_ms, 2),
                 "stage_ms": {"find": round(self.find_ms, 2), "read": round(self.read_ms, 2),
                              "colour": round(self.colour_ms, 2)}}
 
@@ -236,7 +245,8 @@ class Roll:
             (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, t)
             ty = y0 - 3 if y0 - th - 4 > 0 else y1 + th + 3
             cv2.rectangle(out, (x0, ty - th - 2), (x0 + tw + 2, ty + 2), (b, g, r), -1)
-            cv2.putText(out, label, (x0 + 1, ty), cv2.FONT_HERSHEY_SIMPLEX, fs, edge, t, cv2.LINE_AA)
+            cv2.putText(out, label, (x0 + 1, ty), cv2.FONT_HERSHEY_SIMPLEX, fs, edge, t,
+                        cv2.LINE_AA)
         return out
 
 
@@ -298,16 +308,25 @@ class DiceReader:
     min_die: float = 0.9  # chosen on the training photos (precision vs recall), see docs/vision.md
     work_size: int = 640  # the OpenCV finder's working copy (the detector's: vision.detect.WORK)
     threads: int | None = None
-    turns: bool = True  # read each chosen die in its four quarter turns and average (see docs/vision.md)
-    turn_below: float = 0.9  # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
-    skip_sure_duplicates: bool = False  # read the finder's boxes in two rounds (see _read_candidates)
-    sure: float = 0.99  # ...a die this sure (die and value) is not read again in the boxes overlapping it
-    find_with: str = "detector"  # "detector": the learned detector (vision.detect); "opencv": vision.find's proposals
-    detector_session: object | None = None  # the detector's ONNX session (default: the shipped model)
-    side_faces: bool = True  # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
+    # read each chosen die in its four quarter turns and average (see docs/vision.md)
+    turns: bool = True
+    # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
+    turn_below: float = 0.9
+    # read the finder's boxes in two rounds (see _read_candidates)
+    skip_sure_duplicates: bool = False
+    # ...a die this sure (die and value) is not read again in the boxes overlapping it
+    sure: float = 0.99
+    # "detector": the learned detector (vision.detect); "opencv": vision.find's proposals
+    find_with: str = "detector"
+    # the detector's ONNX session (default: the shipped model)
+    detector_session: object | None = None
+    # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
+    side_faces: bool = True
     specks: bool = True  # drop dice far smaller than the sure ones (vision.detect.drop_specks)
-    outlines: bool = True  # each die's rotated rectangle (Die.rotated); ~0.25 ms a die, unused by camera frames
-    read_at_least: int = 32  # a reduced JPEG's dice are read at full size when smaller than this (px)
+    # each die's rotated rectangle (Die.rotated); ~0.25 ms a die, unused by camera frames
+    outlines: bool = True
+    # a reduced JPEG's dice are read at full size when smaller than this (px)
+    read_at_least: int = 32
     finder: object = field(init=False)
     reader: FaceReader = field(init=False)
 
@@ -351,7 +370,8 @@ class DiceReader:
                            elapsed_ms=(time.perf_counter() - t0) * 1000)
         boxes, scores = found
         scaled = tuple(tuple(int(round(v * k)) for v in b) for b in boxes.boxes)
-        return self._read(decode_image(data), t0, (replace(boxes, boxes=scaled, scale=boxes.scale / k), scores))
+        return self._read(decode_image(data), t0,
+                          (replace(boxes, boxes=scaled, scale=boxes.scale / k), scores))
 
     def _find(self, bgr: np.ndarray):
         """(FindResult, detector scores or None for the OpenCV finder)."""
@@ -375,8 +395,9 @@ class DiceReader:
             read_ms += (time.perf_counter() - t1) * 1000
         namer = ColourNamer(self.palette, self.calibration)
         colours = namer(bgr, boxes)
-        dice = tuple(Die(tuple(int(v) for v in found.boxes[i]), v, vc, colours.names[k], colours.confidences[k],
-                         colours.measured_bgr[k], dc, rotated_rect(bgr, found.boxes[i]) if self.outlines else None)
+        dice = tuple(Die(tuple(int(v) for v in found.boxes[i]), v, vc, colours.names[k],
+                         colours.confidences[k], colours.measured_bgr[k], dc,
+                         rotated_rect(bgr, found.boxes[i]) if self.outlines else None)
                      for k, (i, v, vc, dc) in enumerate(chosen))
         return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read_ms, colours.elapsed_ms,
                     (time.perf_counter() - t0) * 1000, len(found.boxes))
@@ -400,9 +421,11 @@ class DiceReader:
         probs[:, 0] = 1.0
         probs[first] = r1.probs
         p_face = r1.probs[:, 1:].max(1) / np.maximum(r1.probs[:, 1:].sum(1), 1e-9)
-        sure = [first[j] for j in range(len(first)) if 1.0 - r1.probs[j, 0] >= self.sure and p_face[j] >= self.sure]
+        sure = [first[j] for j in range(len(first)) if 1.0 - r1.probs[j, 0] >= self.sure
+                and p_face[j] >= self.sure]
         taken = set(first)
-        rest = [i for i, b in enumerate(boxes) if i not in taken and not any(same_die(b, boxes[k]) for k in sure)]
+        rest = [i for i, b in enumerate(boxes) if i not in taken
+                and not any(same_die(b, boxes[k]) for k in sure)]
         ms = r1.elapsed_ms
         if rest:
             r2 = self.reader(bgr, [boxes[i] for i in rest])
@@ -418,7 +441,8 @@ class DiceReader:
         if not boxes:
             return []
         probs = self.reader(bgr, boxes).probs
-        chosen = [(i, *face_of(probs[i], self.faces), float(1 - probs[i, 0])) for i in range(len(boxes))]
+        chosen = [(i, *face_of(probs[i], self.faces), float(1 - probs[i, 0]))
+                  for i in range(len(boxes))]
         if self.turns:
             chosen = self._read_turned(bgr, boxes, probs, chosen)
         return [(v, vc) for _, v, vc, _ in chosen]
@@ -430,7 +454,8 @@ class DiceReader:
         unsure = [k for k, (_, _, vc, _) in enumerate(chosen) if vc < self.turn_below]
         if not unsure:
             return chosen
-        crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size, self.reader.context)
+        crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size,
+                                self.reader.context)
         mean = mean_over_turns(probs[[chosen[k][0] for k in unsure]], crops, self.reader.read_crops)
         out = list(chosen)
         for j, k in enumerate(unsure):
