@@ -58,7 +58,8 @@ def prepare(bgr: np.ndarray, work: int = WORK) -> tuple[np.ndarray, float]:
     h, w = bgr.shape[:2]
     scale = min(work / max(h, w), 1.0)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    img = shrink(bgr, nw, nh) if scale < 1 else cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    img = shrink(bgr, nw, nh) if scale < 1 \
+        else cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
     ph, pw = -(-nh // ALIGN) * ALIGN, -(-nw // ALIGN) * ALIGN
     if (ph, pw) != (nh, nw):
         fill = np.median(img[::4, ::4].reshape(-1, 3), 0).astype(np.uint8)
@@ -73,8 +74,9 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))
 
 
-def decode(out: np.ndarray, scale: float, width: int, height: int, min_score: float = DEFAULT_MIN_SCORE,
-           max_dice: int = MAX_DICE, stride: int = STRIDE) -> tuple[np.ndarray, np.ndarray]:
+def decode(out: np.ndarray, scale: float, width: int, height: int,
+           min_score: float = DEFAULT_MIN_SCORE, max_dice: int = MAX_DICE,
+           stride: int = STRIDE) -> tuple[np.ndarray, np.ndarray]:
     """(boxes N x 4 in input pixels, scores N) from the network's output ``out`` (1 x 5 x H x W:
     centre logit, log w, log h, offset x, offset y). A die is a cell whose likelihood is at least
     ``min_score`` and the largest of its 3 x 3 neighbours; best first, at most ``max_dice``."""
@@ -122,7 +124,8 @@ SIDE_FACE_SCORE = 0.35  # chosen on the training photos (docs/vision.md, "Side f
 SIDE_FACE_INSIDE = 0.2
 
 
-def drop_side_faces(boxes, scores, kept, weak: float = SIDE_FACE_SCORE, inside: float = SIDE_FACE_INSIDE) -> list[int]:
+def drop_side_faces(boxes, scores, kept, weak: float = SIDE_FACE_SCORE,
+                    inside: float = SIDE_FACE_INSIDE) -> list[int]:
     """Pure post-processing: the indices of ``kept`` (dice the reader accepted) without the weak
     boxes that lean on a stronger die. A box the detector is under ``weak`` sure of, with more
     than ``inside`` of its area in the box of a kept die it is surer of, is that die's side face
@@ -133,7 +136,8 @@ def drop_side_faces(boxes, scores, kept, weak: float = SIDE_FACE_SCORE, inside: 
     out = []
     for i in kept:
         lean = scores[i] < weak and any(
-            scores[k] > scores[i] and box_intersection(boxes[i], boxes[k]) > inside * box_area(boxes[i])
+            scores[k] > scores[i]
+            and box_intersection(boxes[i], boxes[k]) > inside * box_area(boxes[i])
             for k in kept if k != i)
         if not lean:
             out.append(i)
@@ -159,7 +163,8 @@ def drop_specks(boxes, scores, kept, rel: float = SPECK_SIDE, sure: float = SIZE
 
 def load_detector(path=None, threads: int | None = None):
     """An onnxruntime session for the detector (default: the shipped ``dice_detect.onnx``)."""
-    return load_session(path or model_path("dice_detect.onnx"), threads, "die detector", "vision.train_detect")
+    return load_session(path or model_path("dice_detect.onnx"), threads, "die detector",
+                        "vision.train_detect")
 
 
 @dataclass
@@ -170,7 +175,8 @@ class DieDetector:
     work_size: int = WORK
     min_score: float = DEFAULT_MIN_SCORE
     threads: int | None = None
-    look_closer: bool = True  # small dice in a big photo: a second look at a finer scale (closer_work)
+    # small dice in a big photo: a second look at a finer scale (closer_work)
+    look_closer: bool = True
     _input: str = field(init=False, default="")
 
     def __post_init__(self):
@@ -187,13 +193,14 @@ class DieDetector:
         boxes, scores, scale = self._look(bgr, self.work_size)
         if self.look_closer:
             sized = boxes[scores >= SIZE_FROM]
-            work = closer_work(np.maximum(sized[:, 2] - sized[:, 0], sized[:, 3] - sized[:, 1]) * scale,
-                               self.work_size, max(H, W))
+            work = closer_work(np.maximum(sized[:, 2] - sized[:, 0], sized[:, 3] - sized[:, 1])
+                               * scale, self.work_size, max(H, W))
             if work is not None:
                 boxes, scores, scale = self._look(bgr, work)
         as_int = tuple((int(b[0]), int(b[1]), int(round(b[2])), int(round(b[3]))) for b in boxes)
         keep = [i for i, b in enumerate(as_int) if b[2] - b[0] >= 2 and b[3] - b[1] >= 2]
-        return (FindResult(tuple(as_int[i] for i in keep), scale, (time.perf_counter() - t0) * 1000),
+        return (FindResult(tuple(as_int[i] for i in keep), scale,
+                           (time.perf_counter() - t0) * 1000),
                 scores[keep])
 
     def _look(self, bgr: np.ndarray, work: int) -> tuple[np.ndarray, np.ndarray, float]:
