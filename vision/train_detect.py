@@ -55,7 +55,8 @@ def die_boxes_from_pips(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.stack([cx - guess / 2, cy - guess / 2, cx + guess / 2, cy + guess / 2], 1)
 
 
-def heat_targets(boxes: np.ndarray, sized: np.ndarray, out_h: int, out_w: int, stride: int = STRIDE):
+def heat_targets(boxes: np.ndarray, sized: np.ndarray, out_h: int, out_w: int,
+                 stride: int = STRIDE):
     """Training targets at the output grid for ``boxes`` (N x 4, input pixels):
 
     * ``heat`` (H x W): a Gaussian bump per die peaking at 1 on the cell holding its centre,
@@ -76,7 +77,8 @@ def heat_targets(boxes: np.ndarray, sized: np.ndarray, out_h: int, out_w: int, s
         w, h = max(1.0, (x1 - x0) / stride), max(1.0, (y1 - y0) / stride)
         sigma = max(0.7, 0.15 * min(w, h))
         r = int(np.ceil(3 * sigma))  # the bump is below 0.012 beyond 3 sigma
-        ya, yb, xa, xb = max(0, iy - r), min(out_h, iy + r + 1), max(0, ix - r), min(out_w, ix + r + 1)
+        ya, yb, xa, xb = (max(0, iy - r), min(out_h, iy + r + 1), max(0, ix - r),
+                          min(out_w, ix + r + 1))
         ys, xs = np.mgrid[ya:yb, xa:xb].astype(np.float32)
         g = np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma))
         np.maximum(heat[ya:yb, xa:xb], g, out=heat[ya:yb, xa:xb])
@@ -97,15 +99,19 @@ def augment_tile(rng: np.random.Generator, image: np.ndarray, boxes: np.ndarray,
     s = float(np.exp(rng.uniform(np.log(0.6), np.log(1.5))))
     h, w = image.shape[:2]
     nw, nh = max(8, round(w * s)), max(8, round(h * s))
-    img = shrink(image, nw, nh) if s < 1 else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    b = np.asarray(boxes, np.float32).reshape(-1, 4) * np.array([nw / w, nh / h, nw / w, nh / h], np.float32)
+    img = shrink(image, nw, nh) if s < 1 \
+        else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    b = np.asarray(boxes, np.float32).reshape(-1, 4) \
+        * np.array([nw / w, nh / h, nw / w, nh / h], np.float32)
     fill = np.median(img[::4, ::4].reshape(-1, 3), 0)
     canvas = np.empty((max(tile, nh), max(tile, nw), 3), np.uint8)
     canvas[:] = fill.astype(np.uint8)
-    ox, oy = int(rng.integers(0, canvas.shape[1] - nw + 1)), int(rng.integers(0, canvas.shape[0] - nh + 1))
+    ox, oy = (int(rng.integers(0, canvas.shape[1] - nw + 1)),
+              int(rng.integers(0, canvas.shape[0] - nh + 1)))
     canvas[oy:oy + nh, ox:ox + nw] = img
     b += np.array([ox, oy, ox, oy], np.float32)
-    x, y = int(rng.integers(0, canvas.shape[1] - tile + 1)), int(rng.integers(0, canvas.shape[0] - tile + 1))
+    x, y = (int(rng.integers(0, canvas.shape[1] - tile + 1)),
+            int(rng.integers(0, canvas.shape[0] - tile + 1)))
     out = canvas[y:y + tile, x:x + tile]
     b -= np.array([x, y, x, y], np.float32)
     k = int(rng.integers(0, 4))
@@ -115,8 +121,10 @@ def augment_tile(rng: np.random.Generator, image: np.ndarray, boxes: np.ndarray,
     if rng.random() < 0.5:
         out = out[:, ::-1]
         b = np.stack([tile - b[:, 2], b[:, 1], tile - b[:, 0], b[:, 3]], 1)
-    levels = np.arange(256, dtype=np.float32)[:, None] * rng.uniform(0.75, 1.25, 3).astype(np.float32)
-    lut = (255.0 * (np.clip(levels, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)).astype(np.uint8)  # 256 x 3
+    levels = np.arange(256, dtype=np.float32)[:, None] \
+        * rng.uniform(0.75, 1.25, 3).astype(np.float32)
+    # 256 x 3
+    lut = (255.0 * (np.clip(levels, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)).astype(np.uint8)
     out = np.ascontiguousarray(out)
     out = cv2.LUT(out, lut[None])  # per channel: gain, then gamma
     return out, b
@@ -130,7 +138,8 @@ def to_work(image: np.ndarray, boxes: np.ndarray, work: int = WORK):
     h, w = image.shape[:2]
     s = work / max(h, w)
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
-    img = shrink(image, nw, nh) if s < 1 else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    img = shrink(image, nw, nh) if s < 1 \
+        else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
     return img, np.asarray(boxes, np.float32).reshape(-1, 4) * s
 
 
@@ -182,7 +191,8 @@ def render_samples(folders) -> list:
 
 
 def real_samples(data_root: Path, sets=DETECT_SETS):
-    """(image at working scale, boxes, sized) of the real training photos (validation photos left out)."""
+    """(image at working scale, boxes, sized) of the real training photos (validation photos left
+    out)."""
     out = []
     for name in sets:
         folder = data_root / name
@@ -206,7 +216,8 @@ def real_samples(data_root: Path, sets=DETECT_SETS):
     return out
 
 
-def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: bool = True, sets=DETECT_SETS):
+def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: bool = True,
+          sets=DETECT_SETS):
     seeds = [seed * 100_003 + i for i in range(n_synth)]
     samples = []
     t0 = time.time()
@@ -214,7 +225,8 @@ def build(data_root: Path, n_synth: int, seed: int, workers: int = 2, progress: 
         for i, s in enumerate(pool.imap(_render, seeds, chunksize=8)):
             samples.append(s)
             if progress and (i + 1) % 100 == 0:
-                print(f"\rrendered {i + 1}/{n_synth} ({time.time() - t0:.0f} s)", end="", file=sys.stderr)
+                print(f"\rrendered {i + 1}/{n_synth} ({time.time() - t0:.0f} s)", end="",
+                      file=sys.stderr)
     if progress:
         print(file=sys.stderr)
     real = real_samples(data_root, sets)
@@ -247,14 +259,16 @@ def make_net(channels=(8, 16, 32, 48, 64), head: int = 16, stem_extra: bool = Tr
     import torch.nn as nn
 
     def cbr(ci, co, s=1):
-        return nn.Sequential(nn.Conv2d(ci, co, 3, s, 1, bias=False), nn.BatchNorm2d(co), nn.ReLU(inplace=True))
+        return nn.Sequential(nn.Conv2d(ci, co, 3, s, 1, bias=False), nn.BatchNorm2d(co),
+                             nn.ReLU(inplace=True))
 
     c = channels
 
     class Detector(nn.Module):
         def __init__(self):
             super().__init__()
-            self.stem = nn.Sequential(cbr(3, c[0], 2), cbr(c[0], c[1], 2), *([cbr(c[1], c[1])] if stem_extra else []))
+            self.stem = nn.Sequential(cbr(3, c[0], 2), cbr(c[0], c[1], 2),
+                                      *([cbr(c[1], c[1])] if stem_extra else []))
             self.d8 = nn.Sequential(cbr(c[1], c[2], 2), cbr(c[2], c[2]))
             self.d16 = nn.Sequential(cbr(c[2], c[3], 2), cbr(c[3], c[3]))
             self.d32 = nn.Sequential(cbr(c[3], c[4], 2), cbr(c[4], c[4]))
@@ -264,7 +278,8 @@ def make_net(channels=(8, 16, 32, 48, 64), head: int = 16, stem_extra: bool = Tr
             self.head = nn.Sequential(cbr(head, head), nn.Conv2d(head, 5, 1))
             with __import__("torch").no_grad():
                 self.head[1].bias.zero_()
-                self.head[1].bias[0] = -2.19  # a centre likelihood of 0.1 to start (CenterNet's prior)
+                # a centre likelihood of 0.1 to start (CenterNet's prior)
+                self.head[1].bias[0] = -2.19
 
         def forward(self, x):
             f4 = self.stem(x)
@@ -285,9 +300,12 @@ def detection_loss(torch, out, heat, reg, reg_mask, off_mask):
     p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
     pos = (heat >= 1.0).float()
     n = pos.sum().clamp(min=1.0)
-    focal = -(pos * torch.log(p) * (1 - p) ** 2 + (1 - pos) * torch.log(1 - p) * p ** 2 * (1 - heat) ** 4).sum() / n
-    size = (torch.abs(out[:, 1:3] - reg[:, 0:2]) * reg_mask[:, None]).sum() / reg_mask.sum().clamp(min=1.0)
-    off = (torch.abs(out[:, 3:5] - reg[:, 2:4]) * off_mask[:, None]).sum() / off_mask.sum().clamp(min=1.0)
+    focal = -(pos * torch.log(p) * (1 - p) ** 2 + (1 - pos) * torch.log(1 - p) * p ** 2
+              * (1 - heat) ** 4).sum() / n
+    size = (torch.abs(out[:, 1:3] - reg[:, 0:2]) * reg_mask[:, None]).sum() \
+        / reg_mask.sum().clamp(min=1.0)
+    off = (torch.abs(out[:, 3:5] - reg[:, 2:4]) * off_mask[:, None]).sum() \
+        / off_mask.sum().clamp(min=1.0)
     return focal, size, off
 
 
@@ -303,8 +321,9 @@ def batch(rng, pools, shares, size: int, tile: int = TILE):
             np.stack([t[2] for t in targets]), np.stack([t[3] for t in targets]))
 
 
-def train(pools, shares, steps: int, seed: int, batch_size: int = 16, lr: float = 3e-3, threads: int = 2,
-          channels=(8, 16, 32, 48, 64), head: int = 16, stem_extra: bool = True, progress: bool = True):
+def train(pools, shares, steps: int, seed: int, batch_size: int = 16, lr: float = 3e-3,
+          threads: int = 2, channels=(8, 16, 32, 48, 64), head: int = 16, stem_extra: bool = True,
+          progress: bool = True):
     import torch
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -327,8 +346,8 @@ def train(pools, shares, steps: int, seed: int, batch_size: int = 16, lr: float 
         if progress and (step % 20 == 0 or step == steps - 1):
             el = time.time() - t0
             eta = el / (step + 1) * (steps - step - 1)
-            print(f"\rstep {step + 1}/{steps} focal {run[0]:.3f} size {run[1]:.3f} offset {run[2]:.3f} "
-                  f"{el:.0f} s, {eta:.0f} s left", end="", file=sys.stderr, flush=True)
+            print(f"\rstep {step + 1}/{steps} focal {run[0]:.3f} size {run[1]:.3f} offset "
+                  f"{run[2]:.3f} {el:.0f} s, {eta:.0f} s left", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     net.eval()
@@ -339,8 +358,10 @@ def export_onnx(net, path: Path, info: dict) -> None:
     import onnx
     import torch
     x = torch.zeros(1, 3, WORK, WORK)
-    torch.onnx.export(net, x, str(path), input_names=["image"], output_names=["centres"], opset_version=17,
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "centres": {2: "gh", 3: "gw"}}, dynamo=False)
+    torch.onnx.export(net, x, str(path), input_names=["image"], output_names=["centres"],
+                      opset_version=17,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "centres": {2: "gh", 3: "gw"}},
+                      dynamo=False)
     m = onnx.load(str(path))
     for k, v in info.items():
         p = m.metadata_props.add()
@@ -350,21 +371,27 @@ def export_onnx(net, path: Path, info: dict) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Train the die detector and export it to ONNX.")
-    ap.add_argument("--data", type=Path, default=None, help="the real data root (default ../shared/data/dice)")
+    ap.add_argument("--data", type=Path, default=None,
+                    help="the real data root (default ../shared/data/dice)")
     ap.add_argument("--synth", type=int, default=2400, help="synthetic scenes to render")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--real-share", type=float, default=0.4, help="share of each batch from real photos")
+    ap.add_argument("--real-share", type=float, default=0.4,
+                    help="share of each batch from real photos")
     ap.add_argument("--seed", type=int, default=20261126)
     ap.add_argument("--head", type=int, default=16, help="channels of the pyramid and the head")
     ap.add_argument("--stem-extra", type=int, choices=[0, 1], default=1,
                     help="1: a third convolution at 1/4 resolution in the stem")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--cache", type=Path, default=None, help="folder to keep/reuse the rendered scenes in")
-    ap.add_argument("--exclude", default="", help="comma-separated real sets to leave out (leave-one-setup-out)")
-    ap.add_argument("--renders", default="", help="comma-separated folders of vision.render3d scenes")
-    ap.add_argument("--render-share", type=float, default=0.3, help="share of each batch from --renders")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="folder to keep/reuse the rendered scenes in")
+    ap.add_argument("--exclude", default="",
+                    help="comma-separated real sets to leave out (leave-one-setup-out)")
+    ap.add_argument("--renders", default="",
+                    help="comma-separated folders of vision.render3d scenes")
+    ap.add_argument("--render-share", type=float, default=0.3,
+                    help="share of each batch from --renders")
     ap.add_argument("--special", type=int, default=0,
                     help="scenes of Kuh Vadis and The Choice dice added to the synthetic ones")
     ap.add_argument("--out", type=Path, default=Path("models/dice_detect.onnx"))
@@ -399,13 +426,15 @@ def main(argv=None) -> int:
             ap.error("--render-share and --real-share leave no room for the synthetic scenes")
     print(f"{len(synth)} synthetic scenes, {len(real)} real training photos ({', '.join(sets)}), "
           f"{len(renders)} renders", file=sys.stderr)
-    net = train(pools, shares, args.steps, args.seed, args.batch, args.lr, args.threads, head=args.head,
-                stem_extra=bool(args.stem_extra))
+    net = train(pools, shares, args.steps, args.seed, args.batch, args.lr, args.threads,
+                head=args.head, stem_extra=bool(args.stem_extra))
     info = {"work": WORK, "stride": STRIDE, "synth_scenes": n_plain, "real_photos": len(real),
-            "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed, "head": args.head,
+            "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed,
+            "head": args.head,
             "stem_extra": args.stem_extra, "sets": list(sets), "renders": len(renders),
             "special_scenes": args.special,
-            "command": "python -m vision.train_detect " + " ".join(argv if argv is not None else sys.argv[1:])}
+            "command": ("python -m vision.train_detect "
+                        + " ".join(argv if argv is not None else sys.argv[1:]))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(net, args.out, info)
     print(f"wrote {args.out}", file=sys.stderr)
