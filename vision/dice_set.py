@@ -423,7 +423,8 @@ class DiceSetReader:
             emb = self.embedder(self.embedder.crops(bgr, [boxes[i] for i in read]))
             p[read], best[read], neg[read] = self.dice_set.classify(emb)
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
-        return p, best, is_die, np.array([f.face_lab for f in feats]), np.array([f.ink_lab for f in feats])
+        return (p, best, is_die, np.array([f.face_lab for f in feats]),
+                np.array([f.ink_lab for f in feats]))
 
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
@@ -457,7 +458,8 @@ class DiceSetReader:
                 k = kept[clash]
                 bk = found.boxes[k]
                 if INNER_MIN_SIDE ** 2 * box_area(bk) <= box_area(bi) < 0.8 * box_area(bk) \
-                        and box_intersection(bi, bk) >= 0.8 * box_area(bi) and best[i] >= best[k] - SAME_SCORE:
+                        and box_intersection(bi, bk) >= 0.8 * box_area(bi) \
+                        and best[i] >= best[k] - SAME_SCORE:
                     kept[clash] = int(i)
         if len(kept) >= 2:  # dice on one table have about the same size: drop the much smaller
             sides = {k: ((found.boxes[k][2] - found.boxes[k][0])
@@ -470,7 +472,8 @@ class DiceSetReader:
         values, conf = self._values(self._turned(bgr, boxes, p[kept]))
         t2 = time.perf_counter()
         if self.dice_set.colours:
-            names, cconf = self.dice_set.name_colours(face_labs[kept], ink_labs[kept]) if kept else ([], [])
+            names, cconf = (self.dice_set.name_colours(face_labs[kept], ink_labs[kept]) if kept
+                            else ([], []))
             src = ink_labs if self.dice_set.colour_source == "ink" else face_labs
             measured = [_lab_to_bgr(src[k]) for k in kept]
         else:
