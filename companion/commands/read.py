@@ -31,14 +31,18 @@ def register(subparsers) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
     p.add_argument("--game", choices=[g for g in GAME_PALETTES if g], default=None,
                    help="name colours with this game's palette (default: everyday colour names)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per image (JSON Lines)")
-    p.add_argument("--draw", metavar="OUT.png", type=Path, help="write the image with the dice drawn on it")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per image (JSON Lines)")
+    p.add_argument("--draw", metavar="OUT.png", type=Path,
+                   help="write the image with the dice drawn on it")
     p.add_argument("--calibration", metavar="CAL.json", type=Path,
                    help="a stored light calibration (see --calibrate)")
     p.add_argument("--calibrate", metavar="CAL.json", type=Path,
                    help="learn the table's light from the first image and store it in CAL.json")
-    p.add_argument("--model", type=Path, default=None, help="face reader ONNX model (default: the shipped one)")
-    p.add_argument("--dice-set", metavar="FILE", type=Path, help="read faces with a taught dice set (see teach)")
+    p.add_argument("--model", type=Path, default=None,
+                   help="face reader ONNX model (default: the shipped one)")
+    p.add_argument("--dice-set", metavar="FILE", type=Path,
+                   help="read faces with a taught dice set (see teach)")
     p.add_argument("--find", choices=["detector", "opencv"], default=None,
                    help="how dice are found: the learned detector (default) or the OpenCV finder")
     p.set_defaults(func=run)
@@ -70,8 +74,11 @@ def run(args) -> int:
             raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
     extra = {"find_with": args.find} if args.find else {}
     try:
-        reader = DiceReader(session, palette=PALETTES[GAME_PALETTES[args.game]], calibration=calibration, **extra) \
-            if session is not None else dice_set_reader(args.dice_set, PALETTES[GAME_PALETTES[args.game]], calibration)
+        palette = PALETTES[GAME_PALETTES[args.game]]
+        if session is not None:
+            reader = DiceReader(session, palette=palette, calibration=calibration, **extra)
+        else:
+            reader = dice_set_reader(args.dice_set, palette, calibration)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     status = EXIT_OK
@@ -99,7 +106,8 @@ def run(args) -> int:
             print(f"{path}: {len(roll.dice)} dice: {dice} ({roll.elapsed_ms:.1f} ms)")
         if args.draw:
             out = _draw_path(args.draw, n, len(args.images))
-            if not cv2.imwrite(str(out), roll.draw(image if image is not None else decode_image(data))):
+            if not cv2.imwrite(str(out),
+                               roll.draw(image if image is not None else decode_image(data))):
                 print(f"dice-companion read: {out}: cannot write the drawing", file=sys.stderr)
                 status = EXIT_BAD_INPUT
         sys.stdout.flush()
