@@ -5,7 +5,8 @@ waitress for HTTP and, beside it on the next port, HTTPS by `companion.tls.TlsFr
 handshakes in one selector loop, so an idle or half-sent handshake holds no serving thread)
 before a second waitress on 127.0.0.1, with a self-signed certificate made on first start and
 kept in the instance folder. Phones need HTTPS for their camera, so the printed address, the
-QR code and the pages' join links are the HTTPS one; `--https` serves HTTPS alone on `--port`, `--no-https` HTTP alone.
+QR code and the pages' join links are the HTTPS one; `--https` serves HTTPS alone on `--port`,
+`--no-https` HTTP alone.
 """
 from __future__ import annotations
 
@@ -212,7 +213,8 @@ def run(args: argparse.Namespace) -> int:
     if https_url and http_url:
         print(f"also plain HTTP: {http_url}/ (no phone camera there)", flush=True)
     where = f" from {source.folder}" if getattr(source, "folder", None) else ""
-    print(f"frames: {source.describe() + where if source else 'none (tap the dice in)'}", flush=True)
+    print(f"frames: {source.describe() + where if source else 'none (tap the dice in)'}",
+          flush=True)
     if not args.no_qr:
         try:
             import segno
