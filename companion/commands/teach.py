@@ -28,11 +28,13 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("teach", help="teach the reader your own dice (writes a dice-set file)",
+    p = subparsers.add_parser("teach",
+                              help="teach the reader your own dice (writes a dice-set file)",
                               description=__doc__.splitlines()[0])
     p.add_argument("out", metavar="OUT.npz", type=Path, help="the dice-set file to write")
     p.add_argument("folders", nargs="*", metavar="FOLDER", type=Path,
-                   help="folders with one subfolder of crops per face (1/, 2/, cow/, 6-green/, ...)")
+                   help="folders with one subfolder of crops per face "
+                        "(1/, 2/, cow/, 6-green/, ...)")
     p.add_argument("--csv", metavar="LABELS.csv", type=Path, action="append", default=[],
                    help="labels: filename,value[,colour][,x_min,y_min,x_max,y_max]")
     p.add_argument("--seed", type=int, default=0, help="seed of the box jitters (default 0)")
@@ -67,7 +69,8 @@ def _csv_examples(path: Path):
     except OSError as exc:
         raise BadInput(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not rows or "filename" not in rows[0] or "value" not in rows[0]:
-        raise BadInput(f"{path}: needs the columns filename,value (and optionally colour, x_min, ...)")
+        raise BadInput(f"{path}: needs the columns filename,value "
+                       "(and optionally colour, x_min, ...)")
     for k, r in enumerate(rows, start=2):
         value, _ = parse_label(r["value"])
         colour = (r.get("colour") or "").strip().lower() or None
@@ -134,9 +137,10 @@ def run(args) -> int:
     few = [str(v) for v, n in counts.items() if n < 3]
     faces = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items(), key=lambda kv: str(kv[0])))
     colours = ", ".join(n for n, _ in ds.colours) or "none (body colours named against the palette)"
-    print(f"{args.out}: {len(examples)} examples ({faces}); colours from the {ds.colour_source or 'body'}: "
-          f"{colours}; die threshold {ds.die_threshold:.3f}; taught in {ds.info.get('teach_ms', 0) / 1000:.1f} s")
+    print(f"{args.out}: {len(examples)} examples ({faces}); colours from the "
+          f"{ds.colour_source or 'body'}: {colours}; die threshold {ds.die_threshold:.3f}; taught "
+          f"in {ds.info.get('teach_ms', 0) / 1000:.1f} s")
     if few:
-        print(f"dice-companion teach: fewer than 3 examples for {', '.join(few)}: teach more for a reliable "
-              f"reading", file=sys.stderr)
+        print(f"dice-companion teach: fewer than 3 examples for {', '.join(few)}: teach more for a "
+              "reliable reading", file=sys.stderr)
     return status
