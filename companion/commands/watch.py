@@ -20,18 +20,25 @@ from companion.commands.teach import IMAGE_SUFFIXES, dice_set_reader
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("watch", help="watch a camera or a video and print each settled roll (JSON Lines)",
+    p = subparsers.add_parser("watch",
+                              help="watch a camera or a video and print each settled roll "
+                                   "(JSON Lines)",
                               description=__doc__.splitlines()[0])
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("video", nargs="?", metavar="VIDEO", type=Path, help="a video file or a folder of frames")
+    src.add_argument("video", nargs="?", metavar="VIDEO", type=Path,
+                     help="a video file or a folder of frames")
     src.add_argument("--camera", metavar="N", help="a webcam index (0, 1, ...) or a stream URL")
     p.add_argument("--game", choices=[g for g in GAME_PALETTES if g], default=None,
                    help="name colours with this game's palette")
-    p.add_argument("--dice-set", metavar="FILE", type=Path, help="read faces with a taught dice set (see teach)")
-    p.add_argument("--model", type=Path, default=None, help="face reader ONNX model (default: the shipped one)")
+    p.add_argument("--dice-set", metavar="FILE", type=Path,
+                   help="read faces with a taught dice set (see teach)")
+    p.add_argument("--model", type=Path, default=None,
+                   help="face reader ONNX model (default: the shipped one)")
     p.add_argument("--fps", type=float, default=10.0, help="frames per second to read (default 10)")
-    p.add_argument("--still-frames", type=int, default=3, help="frames the dice must lie still (default 3)")
-    p.add_argument("--dice", type=int, default=None, help="report only rolls of exactly this many dice")
+    p.add_argument("--still-frames", type=int, default=3,
+                   help="frames the dice must lie still (default 3)")
+    p.add_argument("--dice", type=int, default=None,
+                   help="report only rolls of exactly this many dice")
     p.add_argument("--max-seconds", type=float, default=None, help="stop after this long (camera)")
     p.set_defaults(func=run)
 
