@@ -16,7 +16,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 class FrameSource:
     name = "source"
-    stills = False  # True: each new frame is a photo on its own (a slideshow), not a fixed camera's view
+    # True: each new frame is a photo on its own (a slideshow), not a fixed camera's view
+    stills = False
 
     def latest(self, game: str | None = None, table: str | None = None) -> bytes | None:
         """The frame to show and read now; a slideshow shows each table (`table`, its code) the
