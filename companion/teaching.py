@@ -1,14 +1,14 @@
 """Teaching a table its own dice from the web page: labels, progress, the die in a photo, the
 taught reader.
 
-The guided step of issue 5 (`docs/companion.md`, "Teach your dice"): a player photographs one die at a time, close
-up and in the middle of the picture, and taps the face it shows. Each photo is one entry of the
-table's teaching log (`Store.teach_append`, append-only: a mistaken photo is withdrawn by a later
-entry, never deleted), so nothing taught is lost when the server stops. Once every face has
-`PER_FACE` examples (and, for dice whose faces carry colours, every colour `PER_COLOUR`), the
-table may switch to the taught reader: `vision.teach.teach` builds a dice set from the examples
-in a second or two, and the table's camera frames are read with it
-(`vision.dice_set.DiceSetReader`) instead of the shipped pip reader.
+The guided step of issue 5 (`docs/companion.md`, "Teach your dice"): a player photographs one die at
+a time, close up and in the middle of the picture, and taps the face it shows. Each photo is one
+entry of the table's teaching log (`Store.teach_append`, append-only: a mistaken photo is withdrawn
+by a later entry, never deleted), so nothing taught is lost when the server stops. Once every face
+has `PER_FACE` examples (and, for dice whose faces carry colours, every colour `PER_COLOUR`), the
+table may switch to the taught reader: `vision.teach.teach` builds a dice set from the examples in a
+second or two, and the table's camera frames are read with it (`vision.dice_set.DiceSetReader`)
+instead of the shipped pip reader.
 
 The same page calibrates the **body colours** of games whose dice differ by colour (Qwinto,
 twenty one): one photo of the table's own dice under the table's light; the page shows each die
@@ -91,7 +91,8 @@ def body_colours(game_name: str, dice_spec: dict) -> tuple[str, ...] | None:
     return tuple(named) if len(set(named)) >= 2 else None
 
 
-def parse_colour_names(names: Any, photo: ColourPhoto | None, colours: Sequence[str]) -> tuple[str | None, ...]:
+def parse_colour_names(names: Any, photo: ColourPhoto | None,
+                       colours: Sequence[str]) -> tuple[str | None, ...]:
     """The confirmed colour of each die of the colour photo (None: not one of the table's dice),
     checked (`TeachError`): one entry per die found, names of the table's colours, at least one
     die named, and each colour at most once (a game has one die of each colour)."""
@@ -112,7 +113,8 @@ def parse_colour_names(names: Any, photo: ColourPhoto | None, colours: Sequence[
         raise TeachError("name the colour of at least one die")
     twice = sorted({n for n in named if named.count(n) > 1})
     if twice:
-        raise TeachError(f"{', '.join(twice)}: named on two dice, but the game has one die of each colour")
+        raise TeachError(f"{', '.join(twice)}: named on two dice, but the game has one die of each "
+                         "colour")
     return tuple(out)
 
 
@@ -133,7 +135,8 @@ def parse_example(face: Any, colour: Any, labels: TeachLabels) -> tuple[Any, str
     if col is None:
         raise TeachError("say which colour the face shows (the field 'colour')")
     if col not in labels.colours:
-        raise TeachError(f"'{col}' is not a colour of these dice (colours: {', '.join(labels.colours)})")
+        raise TeachError(f"'{col}' is not a colour of these dice (colours: "
+                         f"{', '.join(labels.colours)})")
     return value, col
 
 
@@ -156,7 +159,8 @@ def fold(log: Sequence[dict]) -> TeachState:
             last_photo = photos[row["seq"]] = _colour_photo(row)
         elif kind == "colours":
             photo = photos[row["ref"]]
-            colours = last_photo = ColourPhoto(photo.seq, photo.boxes, tuple(json.loads(row["colour"])))
+            colours = last_photo = ColourPhoto(photo.seq, photo.boxes,
+                                               tuple(json.loads(row["colour"])))
         elif kind == "colours_stop":
             colours = None
         if kind == "example":
@@ -269,7 +273,8 @@ def thumbnail(bgr, box, side: int = 96) -> bytes:
     import cv2
 
     from vision.read import CONTEXT, crop_square
-    ok, jpeg = cv2.imencode(".jpg", crop_square(bgr, box, side, CONTEXT), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    ok, jpeg = cv2.imencode(".jpg", crop_square(bgr, box, side, CONTEXT),
+                            [cv2.IMWRITE_JPEG_QUALITY, 80])
     return jpeg.tobytes() if ok else b""
 
 
@@ -289,7 +294,8 @@ def read_colour_photo(bgr, reader) -> tuple[tuple[tuple[int, int, int, int], ...
     shipped reader: the per-photo light estimate and one die per colour) names each by: (boxes,
     names), dice in reading order."""
     roll = reader(bgr)
-    return tuple(tuple(int(v) for v in d.box) for d in roll.dice), tuple(str(d.colour) for d in roll.dice)
+    return (tuple(tuple(int(v) for v in d.box) for d in roll.dice),
+            tuple(str(d.colour) for d in roll.dice))
 
 
 def build_calibration(bgr, photo: ColourPhoto, palette):
