@@ -87,7 +87,7 @@ class TlsFront:
 
     def _expire(self) -> None:
         now = time.monotonic()
-        for link in [l for l in set(self._links.values()) if not l.ready and l.deadline < now]:
+        for link in [lk for lk in set(self._links.values()) if not lk.ready and lk.deadline < now]:
             self._close(link)
 
     # -- one link -------------------------------------------------------------------------
