@@ -24,7 +24,8 @@ from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene  # no
 # the shipped reader reads pips and names a die's colour by its body, so The Choice's demo dice
 # carry pips on a coloured face (a design of vision.special_dice's parts, not one it trains on)
 DESIGNS = {d.name: d for d in SEEN_DESIGNS} | {
-    "tc-plastic-pips-face": Design("tc-plastic-pips-face", "the_choice", "plastic", "pips", colour_on="face")}
+    "tc-plastic-pips-face": Design("tc-plastic-pips-face", "the_choice", "plastic", "pips",
+                                   colour_on="face")}
 # (file, design, seed, faces, colours): Kuh Vadis rolls five dice, The Choice three. The seeds
 # are ones the shipped reader reads exactly (with --check: seeds 0-5 of these faces read exactly
 # 2 of 6 times for each design, 27 Nov 2026): a demo that shows the games read, not a measurement.
@@ -47,7 +48,8 @@ def main() -> None:
     for name, design, seed, faces, colours in PICTURES:
         scene = render(design, seed, faces, colours)
         path = HERE / name
-        path.write_bytes(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes())
+        path.write_bytes(cv2.imencode(".jpg", scene.image,
+                                      [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes())
         drawn = sorted(((d.colour if colours else None, d.value) for d in scene.dice), key=str)
         print(f"{name}: {design}, seed {seed}, {path.stat().st_size} bytes, drawn {drawn}")
         if args.check:
