@@ -22,8 +22,10 @@ def _readers(fast_dice, careful_dice):
 @pytest.mark.parametrize("tracker", [True, False], ids=["stream tracker", "settler"])
 def test_the_settled_roll_is_the_careful_reading_of_the_still_frame(tracker, monkeypatch):
     from companion import reader as R
-    fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 3, "orange"), _FakeDie((120, 40, 160, 80), 5, "yellow")],
-                                    [_FakeDie((40, 40, 80, 80), 3, "orange"), _FakeDie((120, 40, 160, 80), 6, "yellow")])
+    fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 3, "orange"),
+                                     _FakeDie((120, 40, 160, 80), 5, "yellow")],
+                                    [_FakeDie((40, 40, 80, 80), 3, "orange"),
+                                     _FakeDie((120, 40, 160, 80), 6, "yellow")])
     if not tracker:
         monkeypatch.setattr(R.importlib, "import_module", _no_tracker(R.importlib.import_module))
     table = R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
@@ -39,7 +41,8 @@ def test_the_settled_roll_is_the_careful_reading_of_the_still_frame(tracker, mon
 
 def test_a_careful_reading_with_another_count_of_dice_leaves_the_vote(monkeypatch):
     from companion import reader as R
-    fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 3, "orange"), _FakeDie((120, 40, 160, 80), 5, "yellow")],
+    fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 3, "orange"),
+                                     _FakeDie((120, 40, 160, 80), 5, "yellow")],
                                     [_FakeDie((40, 40, 80, 80), 2, "orange")])
     table = R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
                           settled_reader=careful)
