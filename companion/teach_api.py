@@ -48,9 +48,11 @@ def _state(rec: TableRecord) -> T.TeachState:
 def _answer(rec: TableRecord, status: int = 200, **extra):
     labels = _labels(rec)
     state = _state(rec)
-    body = {"faces": list(labels.faces), "colours": list(labels.colours) if labels.colours else None,
+    body = {"faces": list(labels.faces),
+            "colours": list(labels.colours) if labels.colours else None,
             **T.progress(state, labels),
-            "examples": [{"seq": e.seq, "face": e.face, "colour": e.colour, "box": e.box} for e in state.examples],
+            "examples": [{"seq": e.seq, "face": e.face, "colour": e.colour, "box": e.box}
+                         for e in state.examples],
             "body_colours": _body_colours(rec),
             "colour_photo": _photo_json(state.colour_photo, state.colours),
             "colours_in_use": state.colours is not None,
@@ -113,7 +115,8 @@ def teach_example(code: str):
     upload = request.files.get("photo")
     data = upload.read() if upload else b""
     try:
-        face, colour = T.parse_example(request.form.get("face"), request.form.get("colour"), _labels(rec))
+        face, colour = T.parse_example(request.form.get("face"), request.form.get("colour"),
+                                       _labels(rec))
         image = decode_frame(data, "photo")
     except (T.TeachError, BadFrame) as exc:
         raise ApiError(400, str(exc)) from None
@@ -191,7 +194,9 @@ def teach_colour_photo(code: str):
     _may_teach(rec)
     colours = _body_colours(rec)
     if not colours:
-        raise ApiError(409, "the dice of this game do not differ by body colour: there are no colours to calibrate")
+        raise ApiError(409,
+                       "the dice of this game do not differ by body colour: there are no colours "
+                       "to calibrate")
     upload = request.files.get("photo")
     data = upload.read() if upload else b""
     try:
@@ -206,9 +211,11 @@ def teach_colour_photo(code: str):
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     if not boxes:
-        raise ApiError(422, "no dice found in the photo: put the dice on the table and take the photo from above")
-    seq = store.teach_append(rec, "colour_photo", colour=json.dumps(list(names)), box=[list(b) for b in boxes],
-                             image=data)
+        raise ApiError(422,
+                       "no dice found in the photo: put the dice on the table and take the photo "
+                       "from above")
+    seq = store.teach_append(rec, "colour_photo", colour=json.dumps(list(names)),
+                             box=[list(b) for b in boxes], image=data)
     return _answer(rec, 201, photo=seq)
 
 
@@ -235,7 +242,9 @@ def teach_colours_use(code: str):
     colours = _body_colours(rec)
     body = body_json()
     if not colours:
-        raise ApiError(409, "the dice of this game do not differ by body colour: there are no colours to calibrate")
+        raise ApiError(409,
+                       "the dice of this game do not differ by body colour: there are no colours "
+                       "to calibrate")
     if not isinstance(body, dict) or "photo" not in body:
         raise ApiError(400, 'send {"photo": SEQ, "names": [...]} or {"photo": null}')
     state = _state(rec)
@@ -276,10 +285,12 @@ def _built_once(kind: str, rec: TableRecord, key, make):
 
 
 def _calibration(rec: TableRecord, photo: T.ColourPhoto):
-    """The table's colour calibration from a confirmed colour photo, made once per photo and names."""
+    """The table's colour calibration from a confirmed colour photo, made once per photo and
+    names."""
     def make():
         try:
-            return T.build_calibration(decode_frame(get_store().teach_image(rec, photo.seq)), photo, _palette(rec))
+            return T.build_calibration(decode_frame(get_store().teach_image(rec, photo.seq)), photo,
+                                       _palette(rec))
         except ValueError as exc:
             raise ApiError(400, f"these colours cannot be used: {exc}") from None
     return _built_once("calibrations", rec, (photo.seq, photo.names), make)
@@ -329,7 +340,8 @@ def _worsens_the_set(rec: TableRecord, example: tuple) -> str | None:
 
 
 def _taught_reader(rec: TableRecord, state: T.TeachState):
-    """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of examples."""
+    """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of
+    examples."""
     def make():
         examples = _examples(rec, state)
         try:
