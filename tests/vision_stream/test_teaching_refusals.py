@@ -61,6 +61,6 @@ def _set(examples):
         values += [value] * 5
         groups += [g] * 5
     n = len(examples)
-    return DiceSet.build(np.array(emb), values, groups, np.zeros((0, 3), np.float32), np.zeros((n, 3)),
-                         np.zeros((n, 3)), [None] * n)
+    return DiceSet.build(np.array(emb), values, groups, np.zeros((0, 3), np.float32),
+                         np.zeros((n, 3)), np.zeros((n, 3)), [None] * n)
 
