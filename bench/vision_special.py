@@ -69,7 +69,8 @@ def test_scenes(design, n_dice: int, seed: int):
     rng = np.random.default_rng(seed)
     scenes, total = [], 0
     while total < n_dice:
-        count = int(rng.integers(1, 8))  # drawn before the size: the scenes the figures were made on
+        # drawn before the size: the scenes the figures were made on
+        count = int(rng.integers(1, 8))
         size = [(480, 640), (640, 640), (480, 480)][int(rng.integers(0, 3))]
         sc = render_special_scene(rng, design, n_dice=count, size=size)
         scenes.append(sc)

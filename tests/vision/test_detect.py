@@ -312,7 +312,8 @@ def test_special_dice_scenes_are_detector_targets_of_seen_designs_only():
     import vision.special_dice as S
     drawn = []
     real = S.render_special_scene
-    S.render_special_scene = lambda rng, design, **k: (drawn.append(design), real(rng, design, **k))[1]
+    S.render_special_scene = lambda rng, design, **k: (drawn.append(design),
+                                                       real(rng, design, **k))[1]
     try:
         _render_special(5)
         _render_special(6)
