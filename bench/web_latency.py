@@ -176,11 +176,11 @@ def seated_tables(client: Client, port: int, tables: int, players: int) -> list:
         names = [f"P{i + 1}" for i in range(players)]
         status, body, headers = client.call("POST", "/api/tables",
                                             {"game": "qwinto", "players": names, "claim": 0})
-        code = body["code"]
+        code, join = body["code"], body["state"]["me"]["join"]     # the host's join link
         tokens = [token_of(headers, code)]
         for seat in range(1, players):
             status, body, headers = Client(port).call("POST", f"/api/tables/{code}/join",
-                                                      {"seat": seat})
+                                                      {"seat": seat, "join": join})
             tokens.append(token_of(headers, code))
         setups.append((code, tokens))
     return setups

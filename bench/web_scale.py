@@ -156,11 +156,11 @@ def drive(args, ports, procs, redis: Redis, kill: bool) -> dict:
         host = clients[t % n]
         status, body, headers = host.call("POST", "/api/tables",
                                           {"game": "qwinto", "players": names, "claim": 0})
-        code = body["code"]
+        code, join = body["code"], body["state"]["me"]["join"]     # the host's join link
         tokens = [token_of(headers, code)]
         for seat in range(1, args.players):
             status, body, headers = Client(ports[(t + seat) % n]).call(
-                "POST", f"/api/tables/{code}/join", {"seat": seat})
+                "POST", f"/api/tables/{code}/join", {"seat": seat, "join": join})
             tokens.append(token_of(headers, code))
         setups.append((code, tokens, scripted_game(t, args.players)))
     streams = Streams(args.seconds + 20)

@@ -11,6 +11,9 @@ action with the engine before it is written):
   and undoes on their own sheet only;
 - the table's creator may roll and correct the roll, and writes for seats nobody has
   joined (a player without a phone);
+- a free seat is taken with the table's join link (its secret, `"join"`, which the creator
+  and the seated players are given in `me.join`: the host's QR code carries it); the creator
+  sits down without it; the table's code alone lets anyone watch, not sit;
 - the player whose turn it is may roll and correct their own roll.
 """
 from __future__ import annotations
@@ -142,8 +145,13 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def token_for(code: str) -> str | None:
     """The request's token for table `code` (header `X-Token`, else the table's cookie); one
     that is no token the server makes (URL-safe ASCII, at most 64 characters) is none."""
-    token = request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code)
-    return token if token and _TOKEN.fullmatch(token) else None
+    return a_token(request.headers.get("X-Token") or request.cookies.get(COOKIE_PREFIX + code))
+
+
+def a_token(text: Any) -> str | None:
+    """`text` if it may be a token the server makes (URL-safe ASCII, at most 64 characters,
+    so that `secrets.compare_digest` takes it), else None."""
+    return text if isinstance(text, str) and _TOKEN.fullmatch(text) else None
 
 
 def set_token(resp: Response, code: str, token: str) -> Response:
@@ -153,9 +161,20 @@ def set_token(resp: Response, code: str, token: str) -> Response:
 
 
 def viewer(rec: TableRecord) -> tuple[int | None, bool]:
-    token = token_for(rec.code)
+    """(the request's seat at the table or None, whether it is the table's creator)."""
+    return holder(rec, token_for(rec.code))
+
+
+def holder(rec: TableRecord, token: str | None) -> tuple[int | None, bool]:
+    """(the seat `token` opens at the table or None, whether it is the creator's token)."""
     return (get_store().seat_of(rec, token),
             bool(token) and secrets.compare_digest(token, rec.creator_token))
+
+
+def may_join(rec: TableRecord, secret: Any) -> bool:
+    """Whether `secret` is the table's join secret (what its join link carries)."""
+    secret = a_token(secret)
+    return secret is not None and secrets.compare_digest(secret, rec.join_key)
 
 
 def die_json(die) -> dict:
@@ -267,6 +286,8 @@ def table_state(rec: TableRecord, seq: int, table: Table, seat: int | None,
                                                   and not table.is_over)}
     me["writes_for"] = [s for s in range(len(rec.seats))
                         if s == seat or (creator and not rec.seats[s].claimed)]
+    # the join link's secret, for those who may hand it on: the creator and the seated players
+    me["join"] = rec.join_key if creator or seat is not None else None
     me["stand_in"] = None
     if (creator and stand_in is not None and 0 <= stand_in < len(rec.seats)
             and stand_in not in me["writes_for"]):
@@ -413,10 +434,15 @@ def _created(rec: TableRecord) -> Response:
     seq, table = get_store().state(rec)
     seat = get_store().seat_of(rec, rec.creator_token)
     resp = make_response(jsonify(
-        {"code": rec.code, "url": f"/t/{rec.code}",
+        {"code": rec.code, "url": f"/t/{rec.code}", "join_url": join_path(rec),
          "state": table_state(rec, seq, table, seat, True)}), 201)
     resp.headers["Location"] = f"/api/tables/{rec.code}"
     return set_token(resp, rec.code, rec.creator_token)
+
+
+def join_path(rec: TableRecord) -> str:
+    """The table's join link (its path): what the host's QR code opens."""
+    return f"/t/{rec.code}?join={rec.join_key}"
 
 
 _KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -458,15 +484,19 @@ def log(code: str):
 
 @bp.post("/tables/<code>/join")
 def join(code: str):
+    """{"seat", "join": the table's join secret}: sit down at a free seat. The secret comes
+    with the table's join link (the host's QR code); the creator sits down without it."""
     data = body_json()
     if not isinstance(data, dict) or not is_seat_number(data.get("seat")):
         raise ApiError(400, "send {\"seat\": number}")
     store = get_store()
     rec = store.table_record(code)
-    token = token_for(rec.code)
     seat, creator = viewer(rec)
     if seat is not None:
         raise ApiError(409, f"you already sit at this table as {rec.seats[seat].name}")
+    if not creator and not may_join(rec, data.get("join")):
+        raise ApiError(403, "taking a seat needs the table's join link: scan the host's QR "
+                            "code or open the link the host shares")
     try:
         token = store.join(rec, data["seat"], rec.creator_token if creator else None)
     except SeatTaken as exc:
@@ -496,7 +526,7 @@ def rejoin_code(code: str, seat: int):
     key = store.rejoin_key(rec, seat)
     if key is None:
         raise ApiError(409, f"nobody has joined as {rec.seats[seat].name} yet: "
-                            f"{rec.seats[seat].name} can sit down without a code")
+                            f"{rec.seats[seat].name} sits down with the table's join link")
     return jsonify({"seat": seat, "name": rec.seats[seat].name, "key": key,
                     "url": f"/t/{rec.code}?rejoin={seat}.{key}"})
 

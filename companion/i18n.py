@@ -37,7 +37,8 @@ STRINGS: dict[str, dict[str, str]] = {
                           "score appear below.",
                     "de": "Tippe ab, was auf deinem Papierzettel steht: alle Regelverstöße "
                           "und die Punkte erscheinen darunter."},
-    "recent": {"en": "Recent tables", "de": "Letzte Tische"},
+    # the tables this browser's cookies open (its own seats, the tables it created)
+    "recent": {"en": "Your tables", "de": "Deine Tische"},
     "entries": {"en": "entries", "de": "Einträge"},  # a recent table's count of rolls and answers
     "https_note": {"en": "Phones need the secure address for their camera:",
                    "de": "Handys brauchen für die Kamera die sichere Adresse:"},
@@ -54,7 +55,17 @@ STRINGS: dict[str, dict[str, str]] = {
                         "camera here; tap the dice in.",
                   "de": "Dieser Server läuft ohne HTTPS (--no-https): Handys können hier ihre "
                         "Kamera nicht nutzen; Würfel antippen."},
-    "scan_to_join": {"en": "Scan to open this table", "de": "Scannen, um den Tisch zu öffnen"},
+    "scan_to_join": {"en": "Scan to sit down at this table: whoever has this link may take a "
+                           "free seat",
+                     "de": "Scannen, um sich an den Tisch zu setzen: wer diesen Link hat, kann "
+                           "einen freien Platz nehmen"},
+    "scan_to_watch": {"en": "Scan to watch this table",
+                      "de": "Scannen, um dem Tisch zuzuschauen"},
+    "join_needs_link": {"en": "To sit down, scan the host's QR code or open the join link the "
+                              "host shares; until then this device watches.",
+                        "de": "Zum Hinsetzen den QR-Code des Gastgebers scannen oder den "
+                              "Einladungslink öffnen, den der Gastgeber teilt; bis dahin schaut "
+                              "dieses Gerät nur zu."},
     "table": {"en": "Table", "de": "Tisch"},
     "my_sheet": {"en": "My sheet", "de": "Mein Zettel"},
     "sheet_of": {"en": "Sheet of", "de": "Zettel von"},

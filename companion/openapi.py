@@ -68,7 +68,9 @@ SCHEMAS: dict[str, dict] = {
         me=_obj(("seat", "creator", "can_roll", "writes_for", "seats"),
                 seat=_nullable(INT), creator=BOOL, can_roll=BOOL,
                 writes_for={"type": "array", "items": INT}, stand_in=_nullable(INT),
-                seats=ANY_OBJ)),
+                seats=ANY_OBJ,
+                # the join link's secret: for the creator and the seated players, else null
+                join=_nullable(STR))),
     # a frame superseded by a newer one of its table (`superseded`) is not read: no size
     "Reading": _obj(("dice", "settled", "state"),
                     dice={"type": "array", "items": _obj(
@@ -100,8 +102,8 @@ SCHEMAS: dict[str, dict] = {
 # what each status means, for the answers that are errors
 ERRORS = {
     400: "bad input: malformed JSON, a missing or wrong field, a corrupt image",
-    403: "not this viewer's to do (another player's sheet), or a request from a page of "
-         "another site",
+    403: "not this viewer's to do (another player's sheet, a seat without the table's join "
+         "link), or a request from a page of another site",
     404: "no such table (or no camera, no such example)",
     409: "refused by the rules, or the table changed meanwhile (an action overtaken since the "
          "log position it names comes with the current `state`); the message says why",
@@ -199,8 +201,9 @@ def describe() -> dict:
         "/games/{name}": {"get": _op("one game", (200, _ref("Game"), JSON), (400,),
                                      params=[_path("name", STR)])},
         "/tables": {"post": _op(
-            "create a table; the creator's token comes as the cookie dc_<CODE>",
-            (201, _obj(("code", "url", "state"), code=STR, url=STR,
+            "create a table; the creator's token comes as the cookie dc_<CODE>; `join_url` is "
+            "the table's join link (what its QR code opens: a free seat is taken with it)",
+            (201, _obj(("code", "url", "join_url", "state"), code=STR, url=STR, join_url=STR,
                        state=_ref("TableState")), JSON),
             (400, 403, 413, 415), NEW_TABLE, limit=LAYOUT_BODY)},
         "/tables/{code}": {"get": _op("the table as this viewer sees it", state, (400, 404),
@@ -209,8 +212,10 @@ def describe() -> dict:
             ("code", "actions"), code=STR, actions={"type": "array", "items": ANY_OBJ}), JSON),
             (404,), params=[CODE])},
         "/tables/{code}/join": {"post": _op(
-            "sit down at an unclaimed seat", state, ALL,
-            _obj(("seat",), seat=SEAT), params=[CODE], limit=SMALL_BODY)},
+            "sit down at an unclaimed seat with the table's join secret (`join`: from its join "
+            "link, `me.join` of its creator and players); the creator needs none; without it, "
+            "or with a wrong one, 403 and nothing changes", state, ALL,
+            _obj(("seat",), seat=SEAT, join=STR), params=[CODE], limit=SMALL_BODY)},
         "/tables/{code}/rejoin": {"post": _op(
             "take a joined seat back on this device with the host's rejoin code", state, ALL,
             _obj(("seat", "key"), seat=SEAT, key=STR), params=[CODE], limit=SMALL_BODY)},

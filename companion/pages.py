@@ -2,11 +2,14 @@
 JSON API and keeps live through server-sent events. No CDN: every asset is served here.
 
 - `/`                 start: create a table (game, layout incl. RECON defaults and uploads,
-                      players) or join one by code; recent tables
-- `/t/<code>`         table view: roll entry (tap or camera), every sheet in small, ranking
+                      players) or open one by code (to watch); the tables this browser's own
+                      cookies open (a stranger sees none)
+- `/t/<code>`         table view: roll entry (tap or camera), every sheet in small, ranking;
+                      `?join=SECRET` (the join link): free seats may be taken
 - `/t/<code>/sheet`   my sheet (`?seat=N` for the creator writing for a seat nobody joined)
 - `/t/<code>/teach`   teach the table its own dice: a photo per die, a tap for its face
-- `/t/<code>/qr.svg`  the QR code that opens the table
+- `/t/<code>/qr.svg`  the QR code that opens the table: its join link for the creator and the
+                      seated players, its plain address for anyone else
 - `/check`            check my paper
 """
 from __future__ import annotations
@@ -79,17 +82,46 @@ def _games(language: str) -> list[dict]:
             for game in G.all_games()]
 
 
+# The start page lists the tables this browser's cookies open: at most MY_TABLES of them, the
+# newest first, looked up from at most COOKIES_LOOKED_UP of its table cookies.
+MY_TABLES = 8
+COOKIES_LOOKED_UP = 32
+_CODE = re.compile(r"[A-Z0-9]{4,8}")
+
+
+def my_tables(cookies: dict[str, str]) -> list[dict]:
+    """The tables whose cookie (`dc_<CODE>`) holds the creator's token or a seat's, newest
+    first: {code, game, players, n}. A cookie with another token, or for no table, opens
+    nothing; so a browser without cookies gets no list, and no code or name it was not given."""
+    from .api import COOKIE_PREFIX, a_token, holder
+    store = get_store()
+    found = []
+    codes = [name[len(COOKIE_PREFIX):] for name in cookies
+             if name.startswith(COOKIE_PREFIX) and _CODE.fullmatch(name[len(COOKIE_PREFIX):])]
+    for code in codes[:COOKIES_LOOKED_UP]:
+        try:
+            rec = store.table_record(code)
+        except UnknownTable:
+            continue
+        seat, creator = holder(rec, a_token(cookies[COOKIE_PREFIX + code]))
+        if seat is not None or creator:
+            found.append(rec)
+    found.sort(key=lambda rec: rec.id, reverse=True)
+    return [{"code": rec.code, "game": rec.game, "n": rec.log_seen,
+             "players": ", ".join(s.name for s in rec.seats)} for rec in found[:MY_TABLES]]
+
+
 @bp.get("/")
 def index():
-    store = get_store()
     games = _games(g.lang)
     titles = {g["name"]: g["title"] for g in games}  # "Twenty One", not "twenty_one"
-    return render_template("index.html", games=games, recent=store.list_tables(8), titles=titles,
-                           public_url=current_app.config.get("PUBLIC_URL"))
+    return render_template("index.html", games=games, recent=my_tables(request.cookies),
+                           titles=titles, public_url=current_app.config.get("PUBLIC_URL"))
 
 
 @bp.post("/join")
 def join_by_code():
+    """A code typed on the start page opens the table to watch; a seat needs its join link."""
     code = (request.form.get("code") or "").strip().upper()
     get_store().table_record(code)   # 404 page when unknown
     return redirect(url_for("pages.table", code=code))
@@ -98,8 +130,9 @@ def join_by_code():
 @bp.get("/t/<code>")
 def table(code: str):
     rec = get_store().table_record(code)
-    return render_template("table.html", code=rec.code, game=rec.game,
-                           join_url=_table_url(rec.code))
+    link = _link_for_viewer(rec)
+    return render_template("table.html", code=rec.code, game=rec.game, join_url=link,
+                           invites="?join=" in link)
 
 
 @bp.get("/t/<code>/sheet")
@@ -119,10 +152,10 @@ def teach(code: str):
 def qr(code: str):
     """The QR code that opens the table; `?rejoin=SEAT.CODE`: the one that takes a seat back."""
     rec = get_store().table_record(code)
-    url = _table_url(rec.code)
+    url = _link_for_viewer(rec)
     rejoin = request.args.get("rejoin", "")
     if re.fullmatch(r"\d{1,2}\.[A-Z0-9]{4,8}", rejoin):
-        url += f"?rejoin={rejoin}"
+        url = _table_url(rec.code) + f"?rejoin={rejoin}"
     return Response(qr_svg(url), mimetype="image/svg+xml")
 
 
@@ -142,6 +175,16 @@ def _base_url() -> str:
 
 def _table_url(code: str) -> str:
     return f"{_base_url()}/t/{code}"
+
+
+def _link_for_viewer(rec) -> str:
+    """The table's join link (`?join=SECRET`) for its creator and its seated players, who may
+    hand it on; its plain address, which lets one watch, for anyone else."""
+    from .api import join_path, viewer
+    seat, creator = viewer(rec)
+    if seat is None and not creator:
+        return _table_url(rec.code)
+    return _base_url() + join_path(rec)
 
 
 def qr_svg(text: str) -> str:

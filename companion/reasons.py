@@ -90,7 +90,10 @@ COMPANION: dict[str, str] = {
         "face you chose, or take the photo again",
     "app.players_exactly": "{game} is played by {a} players, not {n}",
     "app.rejoin_host": "only the table's creator can show a rejoin code",
-    "app.rejoin_free": "nobody has joined as {name} yet: {name} can sit down without a code",
+    "app.rejoin_free":
+        "nobody has joined as {name} yet: {name} sits down with the table's join link",
+    "app.join_link": "taking a seat needs the table's join link: scan the host's QR code or "
+                     "open the link the host shares",
     "app.rejoin_wrong": "that is not {name}'s rejoin code: ask the host for the code shown now",
     "app.rejoin_changed": "{name}'s seat changed meanwhile: ask the host for the code shown now",
     "app.stand_in":
@@ -283,7 +286,10 @@ CATALOGUE: dict[str, str] = {
     "app.players_exactly": "{game} wird von {a} Spielern gespielt, nicht von {n}",
     "app.rejoin_host": "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen",
     "app.rejoin_free":
-        "als {name} hat sich noch niemand hingesetzt: {name} kann sich ohne Code hinsetzen",
+        "als {name} hat sich noch niemand hingesetzt: {name} setzt sich mit dem Einladungslink "
+        "des Tisches hin",
+    "app.join_link": "zum Hinsetzen braucht es den Einladungslink des Tisches: den QR-Code des "
+                     "Gastgebers scannen oder den Link öffnen, den der Gastgeber teilt",
     "app.rejoin_wrong":
         "das ist nicht der Code von {name}: den Gastgeber nach dem jetzt gezeigten Code fragen",
     "app.rejoin_changed":

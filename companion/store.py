@@ -5,8 +5,10 @@ the log. That gives undo, history, crash safety and an audit of every table.
 
 Layout of the data (schema version in `PRAGMA user_version`, migrated by `migrate`):
 
-- ``tables``: one row per table: its join code, game, the layout data of every seat (the
-  full JSON, so a table stays playable if a shipped layout changes), the creator's token.
+- ``tables``: one row per table: its code, game, the layout data of every seat (the
+  full JSON, so a table stays playable if a shipped layout changes), the creator's token and
+  the join secret (`join_key`: what the table's join link carries besides its code; without
+  it nobody but the creator takes a free seat).
 - ``players``: one row per seat: name and, once someone joined as that seat, its token.
 - ``actions``: the log: (table, seq) -> the action as JSON (`engine.table.action_to_json`).
 
@@ -36,7 +38,7 @@ from engine.table import Action, Table, action_from_json, action_to_json
 
 from .bounded import Bounded
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Each step takes the database from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -93,12 +95,23 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN request_key TEXT;
     CREATE UNIQUE INDEX tables_request_key ON tables (request_key);
     """,
+    # 4 -> 5: a table's join secret, carried by its join link and QR code; the tables made
+    # before get one each (96 random bits, as `new_join_key`'s)
+    """
+    ALTER TABLE tables ADD COLUMN join_key TEXT;
+    UPDATE tables SET join_key = lower(hex(randomblob(12))) WHERE join_key IS NULL;
+    """,
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 5
 REJOIN_LENGTH = 6   # a seat's rejoin code: 32**6, about 10**9
+
+
+def new_join_key() -> str:
+    """A table's join secret: 96 random bits, 16 URL-safe characters (short for the QR)."""
+    return secrets.token_urlsafe(12)
 
 
 class UnknownTable(LookupError):
@@ -200,6 +213,9 @@ class TableRecord:
     tokens: tuple[str | None, ...] = field(default=(), repr=False, compare=False)
     # the length of the log when the record was read (None: unknown)
     log_seen: int | None = field(default=None, repr=False, compare=False)
+    # the table's join secret: with it a free seat may be taken; shown only to the creator
+    # and the seated players (their state's `me.join`)
+    join_key: str = field(default="", repr=False, compare=False)
 
 
 # What the stores of one database keep between requests (`StoreMemory`). Each cache is
@@ -312,9 +328,10 @@ class Store:
                 if not self.db.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone():
                     break
             tid = self.db.execute(
-                "INSERT INTO tables (code, game, layouts, creator_token, created, request_key) "
-                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (code, name, json.dumps(list(layouts)), token, time.time(), key)).fetchone()[0]
+                "INSERT INTO tables (code, game, layouts, creator_token, join_key, created, "
+                "request_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (code, name, json.dumps(list(layouts)), token, new_join_key(), time.time(),
+                 key)).fetchone()[0]
             self.db.executemany(
                 "INSERT INTO players (table_id, seat, name) VALUES (?, ?, ?)",
                 [(tid, i, p) for i, p in enumerate(players)])
@@ -325,7 +342,7 @@ class Store:
         that returns one row: every SQLite step lets other threads take the GIL, and under
         load getting it back costs more than the query."""
         row = self.db.execute(
-            "SELECT t.id, t.code, t.game, t.layouts, t.creator_token, "
+            "SELECT t.id, t.code, t.game, t.layouts, t.creator_token, t.join_key, "
             f"{self.SEATS_JSON} AS seats, "
             "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id) AS n "
             "FROM tables t WHERE t.code=?", (code.strip().upper(),)).fetchone()
@@ -337,22 +354,8 @@ class Store:
                            row["creator_token"],
                            tuple(Seat(seat, name, token is not None)
                                  for seat, name, token in seats),
-                           tuple(token for _, _, token in seats), row["n"])
-
-    def list_tables(self, limit: int = 20) -> list[dict]:
-        rows = self.db.execute(
-            "SELECT t.id, t.code, t.game, t.created, (SELECT COUNT(*) FROM actions a "
-            "WHERE a.table_id=t.id) AS n FROM tables t ORDER BY t.id DESC LIMIT ?", (limit,))
-        tables = [dict(r) for r in rows]
-        # who plays, in seat order: how a visitor recognises their table (one query for all)
-        ids = [t["id"] for t in tables]
-        names: dict[int, list[str]] = {i: [] for i in ids}
-        for r in self.db.execute(f"SELECT table_id, name FROM players WHERE table_id IN "
-                                 f"({','.join('?' * len(ids))}) ORDER BY table_id, seat", ids):
-            names[r["table_id"]].append(r["name"])
-        for t in tables:
-            t["players"] = ", ".join(names[t.pop("id")])
-        return tables
+                           tuple(token for _, _, token in seats), row["n"],
+                           join_key=row["join_key"])
 
     # -- players ---------------------------------------------------------------------
     def join(self, rec: TableRecord, seat: int, token: str | None = None) -> str:

@@ -71,6 +71,16 @@ def make_table():
     return make
 
 
+@pytest.fixture
+def sit():
+    """`sit(phone, host, code, seat)`: `phone` sits down at `seat` of table `code` by the
+    table's join link, whose secret `host` (its creator's client) is given; the answer."""
+    def sit_down(phone, host, code, seat):
+        key = host.get(f"/api/tables/{code}").json["me"]["join"]
+        return phone.post(f"/api/tables/{code}/join", json={"seat": seat, "join": key})
+    return sit_down
+
+
 def close_up(design, face, seed, colour=None) -> bytes:
     """A phone photo of one die of a special design, close and roughly in the middle (JPEG
     bytes): what a player takes on the teaching page."""

@@ -200,7 +200,7 @@ class TestTurns:
 
 
 class TestWhoMaySendFrames:
-    def test_a_stranger_may_not_send_frames_a_player_may(self, tmp_path, make_table):
+    def test_a_stranger_may_not_send_frames_a_player_may(self, tmp_path, make_table, sit):
         calls = []
 
         def factory(palette, faces, frames):
@@ -209,7 +209,8 @@ class TestWhoMaySendFrames:
 
         app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "w.sqlite"),
                           "READER_FACTORY": factory})
-        code = make_table(app.test_client(), players=("Ann", "Bob"))
+        host = app.test_client()
+        code = make_table(host, players=("Ann", "Bob"))
         stranger = app.test_client()
         r = stranger.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
         assert r.status_code == 403
@@ -218,6 +219,6 @@ class TestWhoMaySendFrames:
         assert r.status_code == 403
         assert calls == [] and app.extensions["readers"].get(code) is None   # nothing read
         bob = app.test_client()
-        assert bob.post(f"/api/tables/{code}/join", json={"seat": 1}).status_code == 200
+        assert sit(bob, host, code, 1).status_code == 200
         r = bob.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
         assert r.status_code == 200 and calls == [1]

@@ -181,15 +181,11 @@ class TestBothStores:
             (1, "example", [1, 2, 30, 40]), (2, "withdraw", None)]
         assert bytes(stores().teach_image(rec, 1)) == photo and st.teach_image(rec, 2) is None
 
-    def test_recent_tables_list_names_the_players(self, stores):
+    def test_each_table_has_its_own_join_secret_read_with_its_record(self, stores):
         st = stores()
-        _table(st, ("Ann", "Bob"))
-        rec = _table(st, ("Cy", "Di", "Ed"))
-        st.append(rec, _actions(6)[0], None)
-        recent = st.list_tables(5)
-        assert [(t["code"], t["players"], t["n"]) for t in recent][0] == (rec.code,
-                                                                            "Cy, Di, Ed", 1)
-        assert recent[1]["players"] == "Ann, Bob"
+        first, second = _table(st), _table(st)
+        assert len(first.join_key) == 16 and first.join_key != second.join_key
+        assert stores().table_record(first.code).join_key == first.join_key
 
 
 def _actions(seed, n=12):
@@ -266,23 +262,42 @@ def _layout_data(game):
 class TestPostgres:
     def test_migrations_apply_once_in_order_and_a_newer_database_is_refused(self, postgres_url,
                                                                             tmp_path):
+        shipped = P.migration_files()
+        n = len(shipped)
         assert P.init_db(postgres_url) == 0
-        assert P.init_db(postgres_url) == 1           # found at 1: nothing to do
+        assert P.init_db(postgres_url) == n           # found at n: nothing to do
         with P.connect(postgres_url) as conn:
             rows = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
-            assert rows == [(1, "0001_action_log.sql")]
+            assert rows == [(version, name) for version, name, _ in shipped]
+            assert rows[0] == (1, "0001_action_log.sql")
             folder = tmp_path / "migrations"
             folder.mkdir()
-            for version, name, sql in P.migration_files():
+            for version, name, sql in shipped:
                 (folder / name).write_text(sql)
-            (folder / "0002_note.sql").write_text("ALTER TABLE tables ADD COLUMN note TEXT;")
-            assert P.migrate(conn, folder) == 1
+            (folder / f"{n + 1:04d}_note.sql").write_text(
+                "ALTER TABLE tables ADD COLUMN note TEXT;")
+            assert P.migrate(conn, folder) == n
             conn.execute("SELECT note FROM tables")
             with pytest.raises(RuntimeError, match="newer than this program"):
                 P.migrate(conn)
-            (folder / "0004_gap.sql").write_text("SELECT 1;")
-            with pytest.raises(RuntimeError, match="expected number 0003"):
+            (folder / f"{n + 3:04d}_gap.sql").write_text("SELECT 1;")
+            with pytest.raises(RuntimeError, match=f"expected number {n + 2:04d}"):
                 P.migration_files(folder)
+
+    def test_the_join_secret_migration_gives_every_older_table_its_own(self, postgres_url,
+                                                                        tmp_path):
+        folder = tmp_path / "migrations"
+        folder.mkdir()
+        first = P.migration_files()[0]
+        (folder / first[1]).write_text(first[2])
+        with P.connect(postgres_url) as conn:
+            P.migrate(conn, folder)
+            for code in ("AAAAA", "BBBBB"):
+                conn.execute("INSERT INTO tables (code, game, layouts, creator_token, created) "
+                             "VALUES (%s, 'qwinto', '[]', 't', 0)", (code,))
+            P.migrate(conn)
+            keys = [r[0] for r in conn.execute("SELECT join_key FROM tables")]
+        assert len(set(keys)) == 2 and all(len(k) == 32 for k in keys)
 
     def test_workers_starting_at_once_migrate_once(self, postgres_url):
         found, errors = [], []
@@ -297,7 +312,8 @@ class TestPostgres:
             t.start()
         for t in threads:
             t.join(30)
-        assert not errors and sorted(found) == [0, 1, 1, 1]
+        n = len(P.migration_files())
+        assert not errors and sorted(found) == [0, n, n, n]
 
     def test_the_logs_are_append_only(self, pg_stores):
         st = pg_stores()

@@ -29,9 +29,9 @@ class TestAdviceRoute:
         r = client.get(f"/api/tables/{code}/advice?seat=0")
         assert r.status_code == 200 and r.json["options"] == [] and r.json["best"] is None
 
-    def test_another_players_hints_are_refused(self, client, client2, make_table):
+    def test_another_players_hints_are_refused(self, sit, client, client2, make_table):
         code = make_table(client, "knister", ["Ann", "Bob"])
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         roll(client, code, "3 4")
         assert client2.get(f"/api/tables/{code}/advice?seat=1").status_code == 200
         for who, seat in ((client2, 0), (client, 1)):

@@ -93,7 +93,7 @@ class TestCreateAndJoin:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and message in r.json["error"], r.json
 
-    def test_who_begins_is_chosen_or_drawn(self, client, client2):
+    def test_who_begins_is_chosen_or_drawn(self, sit, client, client2):
         r = client.post("/api/tables", json={"game": "qwinto", "players": ["Ann", "Bob", "Cy"],
                                              "first": 2})
         assert r.status_code == 201 and r.json["state"]["next_roller"] == 2
@@ -113,16 +113,16 @@ class TestCreateAndJoin:
                                                  "first": bad})
             assert r.status_code == 400 and "'first' must be" in r.json["error"]
         # only the creator says who begins, and only before the first roll
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         r = client2.post(f"/api/tables/{code}/actions", json={"type": "begin", "seat": 1})
         assert r.status_code == 403
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:2"})
         r = client.post(f"/api/tables/{code}/actions", json={"type": "begin", "seat": 1})
         assert r.status_code == 409 and "before the first roll" in r.json["error"]
 
-    def test_the_choice_player_starts_on_the_back(self, client, client2, make_table):
+    def test_the_choice_player_starts_on_the_back(self, sit, client, client2, make_table):
         code = make_table(client, "the_choice")
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         state = client2.get(f"/api/tables/{code}").json
         assert state["me"]["seats"]["1"]["sides"] == ["front", "back"]
         r = client2.post(f"/api/tables/{code}/actions",
@@ -137,9 +137,9 @@ class TestCreateAndJoin:
                         json={"type": "side", "seat": 0, "side": "middle"})
         assert r.status_code == 409 and "no side 'middle'" in r.json["error"]
 
-    def test_qwinto_erase_crosses_a_wrong_number_out(self, client, client2, make_table):
+    def test_qwinto_erase_crosses_a_wrong_number_out(self, sit, client, client2, make_table):
         code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
         client.post(f"/api/tables/{code}/actions", json={"type": "keep"})
         client.post(f"/api/tables/{code}/actions",
@@ -185,20 +185,20 @@ class TestCreateAndJoin:
         mine = r.json["me"]["seats"]["0"]
         assert "C4@5" in mine["another_turn"] and set(mine["another_turn"]) < set(mine["legal"])
 
-    def test_join_gives_a_token_and_a_seat_only_once(self, client, client2, make_table):
+    def test_join_gives_a_token_and_a_seat_only_once(self, sit, client, client2, make_table):
         code = make_table(client)
-        r = client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        r = sit(client2, client, code, 1)
         assert r.status_code == 200 and r.json["me"]["seat"] == 1
         assert f"dc_{code}=" in r.headers["Set-Cookie"]
         third = client.application.test_client()
-        r = third.post(f"/api/tables/{code}/join", json={"seat": 1})
+        r = sit(third, client, code, 1)
         assert r.status_code == 409 and "already joined" in r.json["error"]
         r = client2.post(f"/api/tables/{code}/join", json={"seat": 0})
         assert r.status_code == 409
 
-    def test_join_unknown_seat_is_400(self, client, client2, make_table):
+    def test_join_unknown_seat_is_400(self, sit, client, client2, make_table):
         code = make_table(client)
-        assert client2.post(f"/api/tables/{code}/join", json={"seat": 7}).status_code == 400
+        assert sit(client2, client, code, 7).status_code == 400
         assert client2.post(f"/api/tables/{code}/join", json={"seat": "1"}).status_code == 400
         for seat in (True, 1.9):    # neither is seat 1
             assert client2.post(f"/api/tables/{code}/join", json={"seat": seat}).status_code == 400
@@ -258,9 +258,9 @@ class TestErrors:
                         content_type="application/json")
         assert r.status_code == 413
 
-    def test_other_players_sheet_is_403(self, client, client2, make_table):
+    def test_other_players_sheet_is_403(self, sit, client, client2, make_table):
         code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
         r = client2.post(f"/api/tables/{code}/actions",
                          json={"type": "place", "seat": 0, "placement": "pass"})
@@ -275,9 +275,9 @@ class TestErrors:
                           json={"type": "place", "seat": 1, "placement": "pass"})
         assert r.status_code == 403
 
-    def test_only_creator_or_roller_rolls(self, client, client2, make_table):
+    def test_only_creator_or_roller_rolls(self, sit, client, client2, make_table):
         code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         r = client2.post(f"/api/tables/{code}/actions", json={"type": "roll",
                                                              "roll": "orange:3"})
         assert r.status_code == 403 and "whose turn" in r.json["error"]
@@ -331,11 +331,11 @@ class TestPlay:
         assert r.json["still_rolling"] is False and r.json["pending"] == [0, 1]
         assert r.json["me"]["seats"]["1"]["specials"] == ["pass"]
 
-    def test_others_answer_once_the_roller_has_finished_rolling(self, client, client2,
+    def test_others_answer_once_the_roller_has_finished_rolling(self, sit, client, client2,
                                                                  make_table):
         """Bob cannot take Ann's second attempt away by answering her first one."""
         code = make_table(client)
-        client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(client2, client, code, 1)
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
         r = client2.post(f"/api/tables/{code}/actions",
                          json={"type": "place", "seat": 1, "placement": "O3@2"})
@@ -565,7 +565,7 @@ class TestFrames:
 
 
 class TestEvents:
-    def test_stream_says_hello_and_delivers_actions(self, app, client, make_table):
+    def test_stream_says_hello_and_delivers_actions(self, sit, app, client, make_table):
         code = make_table(client)
         r = client.get(f"/api/tables/{code}/events?limit=3", buffered=False)
         assert r.status_code == 200 and r.mimetype == "text/event-stream"
@@ -575,7 +575,7 @@ class TestEvents:
             text += _next(chunks)
         assert '"seq": 0' in text
         other = app.test_client()
-        other.post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(other, client, code, 1)
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
         while "event: action" not in text:
             text += _next(chunks)

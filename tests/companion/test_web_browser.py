@@ -105,8 +105,19 @@ def create_table(ann, base_url, game):
     return ann.url.split("/t/")[1].split("/")[0]
 
 
-def join(bob, base_url, code):
-    bob.goto(f"{base_url}/t/{code}")
+def join_link(host, code):
+    """The join link the host's table view shows (what its QR code opens)."""
+    return host.evaluate(
+        "code => fetch('/t/' + code).then(r => r.text()).then(html => new DOMParser()"
+        ".parseFromString(html, 'text/html').querySelector('#join-link').getAttribute('href'))",
+        code)
+
+
+def join(bob, host, code):
+    """Bob opens the join link the host shares and sits down at seat 1."""
+    link = join_link(host, code)
+    assert "?join=" in link
+    bob.goto(link)
     bob.click('#seats button[data-seat="1"]')
     bob.wait_for_url("**/sheet")
     bob.wait_for_function("document.body.dataset.seq !== undefined")
@@ -187,7 +198,7 @@ def test_a_whole_game_by_tapping(base_url, players, game):
     ann, bob = players
     rng = random.Random(f"e2e-{game}")
     code = create_table(ann, base_url, game)
-    join(bob, base_url, code)
+    join(bob, ann, code)
     pages = {0: ann, 1: bob}
     state = state_of(ann, code)
     layouts = [load_game(game, p["layout"]["name"]) for p in state["players"]]
@@ -280,7 +291,7 @@ def tap_until(page, target, shown, tries=5):
 def qwinto_table_with_a_roll(ann, bob, base_url):
     """Ann's Qwinto table, Bob joined, Ann's first attempt orange 3 and yellow 4 sent: the code."""
     code = create_table(ann, base_url, "qwinto")
-    join(bob, base_url, code)
+    join(bob, ann, code)
     for die in ("orange:3", "yellow:4"):
         ann.click(f'#roll-entry .pad [data-die="{die}"]')
     ann.click("#send-roll")
@@ -345,7 +356,7 @@ def test_who_begins_and_the_side_to_start_on(base_url, players):
     code = ann.url.split("/t/")[1].split("/")[0]
     assert state_of(ann, code)["next_roller"] == 1
     assert ann.text_content("#turn") == "Bob rolls next"
-    join(bob, base_url, code)
+    join(bob, ann, code)
     bob.wait_for_selector("#start-side")
     assert bob.locator("#start-side button").all_text_contents() == ["front", "back"]
     assert bob.get_attribute('#start-side [data-side="front"]', "aria-pressed") == "true"
@@ -396,7 +407,7 @@ def test_the_choice_ring_in_german(base_url, players):
     reason in German on a German page."""
     ann, bob = players
     code = create_table(ann, base_url, "the_choice")
-    join(bob, base_url, code)
+    join(bob, ann, code)
     for page in (ann, bob):
         page.goto(f"{base_url}/t/{code}/sheet?lang=de")
         page.wait_for_selector(".ring-sheet > .cell")
@@ -793,7 +804,7 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     ann.wait_for_url("**/sheet")
     assert posted.count("tables") == 1, posted
     code = ann.url.split("/t/")[1].split("/")[0]
-    join(bob, base_url, code)
+    join(bob, ann, code)
     ann.wait_for_selector("#send-roll")
     for die in ("black:3", "red:6", "white:2", "blue:4", "green:4", "yellow:5"):
         ann.click(f'#roll-entry .pad [data-die="{die}"]')

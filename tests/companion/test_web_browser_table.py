@@ -41,6 +41,25 @@ def phones(browser, *sizes, desktop=False):
     assert not errors, errors
 
 
+def test_the_code_lets_a_stranger_watch_and_the_hosts_link_seats_them(base_url, browser):
+    """A stranger's start page lists no table; the code typed there opens the table to watch,
+    with no seat to take and the word why; the join link the host shares seats them, and then
+    their start page lists the table."""
+    with phones(browser, "390x844", "360x640") as (ann, bob):
+        code = create_table(ann, base_url, "qwinto")
+        bob.goto(base_url + "/")
+        assert bob.locator(".recent").count() == 0
+        bob.fill("#code", code.lower())
+        bob.click('form[action="/join"] button')
+        bob.wait_for_selector("#needs-link")
+        assert "join link" in bob.inner_text("#needs-link")
+        assert bob.locator("#seats button[data-seat]").count() == 0
+        shot(bob, "seat-needs-link-360")
+        join(bob, ann, code)
+        bob.goto(base_url + "/")
+        assert code in bob.inner_text(".recent")
+
+
 def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_player(
         base_url, browser):
     """Bob joins on phone A, then opens the table on phone B: B is told it only watches and how
@@ -49,7 +68,7 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
     with phones(browser, "390x844", "360x640", "360x640",
                 desktop=True) as (ann, bob_a, bob_b, host):
         code = create_table(ann, base_url, "qwinto")
-        join(bob_a, base_url, code)
+        join(bob_a, ann, code)
         # phone B: a full table, explained; no dead "Sit down as ..." link
         bob_b.goto(f"{base_url}/t/{code}/sheet")
         bob_b.wait_for_selector("#watch-only")
@@ -191,7 +210,7 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
     the notation; every space is at least 44 px; the page is no longer 3,275 px of buttons."""
     with phones(browser, "360x640", "390x844") as (ann, bob):
         code = create_table(ann, base_url, "the_choice")
-        join(bob, base_url, code)
+        join(bob, ann, code)
         pad = ann.locator("#roll-entry .pad")
         assert pad.locator(".die").count() == 36                       # 6 colours x 6 numbers
         assert pad.locator(".die.unusual").count() == 18               # not in the description
@@ -447,7 +466,7 @@ def test_the_table_view_shows_which_players_have_their_page_open(base_url, brows
         host.context.add_cookies(ann.context.cookies())       # the host's laptop: Ann's cookie
         host.goto(f"{base_url}/t/{code}")
         host.wait_for_selector('[data-player="1"] .badge >> text="not joined"')
-        join(bob, base_url, code)                            # by the link, from elsewhere
+        join(bob, ann, code)                                 # by the link, from elsewhere
         host.wait_for_selector('[data-connected="1"]')
         assert host.locator('[data-connected="0"]').count() == 1     # Ann's phone is open too
         shot(host, "table-connected-1280")

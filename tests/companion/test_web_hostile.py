@@ -94,9 +94,9 @@ class TestTokens:
         # the creator's own cookie still works beside it
         assert client.get(f"/api/tables/{code}").json["me"]["creator"] is True
 
-    def test_a_rejoin_code_that_is_not_ascii_is_refused(self, client, make_table, app):
+    def test_a_rejoin_code_that_is_not_ascii_is_refused(self, client, make_table, app, sit):
         code = make_table(client)
-        app.test_client().post(f"/api/tables/{code}/join", json={"seat": 1})
+        sit(app.test_client(), client, code, 1)
         r = app.test_client().post(f"/api/tables/{code}/rejoin",
                                    json={"seat": 1, "key": "\u00c4BCDEF"})
         assert r.status_code == 400 and "rejoin code" in r.json["error"]

@@ -125,9 +125,9 @@ class TestSecureAddress:
         client = secure_app.test_client()
         code = make_table(client)
         html = client.get(f"/t/{code}").get_data(as_text=True)
-        assert f'href="https://192.168.1.5:8001/t/{code}"' in html and "cert-note" in html
-        assert f"https://192.168.1.5:8001/t/{code}" in client.get(f"/t/{code}/qr.svg").get_data(
-            as_text=True)
+        assert f'href="https://192.168.1.5:8001/t/{code}?join=' in html and "cert-note" in html
+        assert f"https://192.168.1.5:8001/t/{code}?join=" in client.get(
+            f"/t/{code}/qr.svg").get_data(as_text=True)
 
     def test_on_the_https_page_no_link_elsewhere(self, secure_app):
         html = secure_app.test_client().get("/", base_url="https://192.168.1.5:8001").get_data(
@@ -156,11 +156,15 @@ class TestSchema:
         for s in _statements(MIGRATIONS[0]):
             db.execute(s)
         db.execute("PRAGMA user_version=1")
-        db.execute("INSERT INTO tables (code, game, layouts, creator_token, created) "
-                   "VALUES ('AAAAA', 'qwinto', '[]', 't', 0)")
+        for code in ("AAAAA", "BBBBB"):
+            db.execute("INSERT INTO tables (code, game, layouts, creator_token, created) "
+                       "VALUES (?, 'qwinto', '[]', 't', 0)", (code,))
         assert migrate(db) == 1
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.execute("SELECT code FROM tables").fetchone()[0] == "AAAAA"
+        # the tables made before the join secret get one each
+        keys = [r[0] for r in db.execute("SELECT join_key FROM tables")]
+        assert len(set(keys)) == 2 and all(len(k) == 24 for k in keys)
         assert migrate(db) == SCHEMA_VERSION   # idempotent
 
     def test_refuses_a_newer_database(self, tmp_path):

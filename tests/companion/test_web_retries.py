@@ -25,7 +25,8 @@ def orange_3_kept(client, client2, make_table):
     """A Qwinto table of Ann (client, its creator) and Bob (client2) with an orange 3 rolled and
     kept: (its code, the log position the players see)."""
     code = make_table(client)
-    client2.post(f"/api/tables/{code}/join", json={"seat": 1})
+    key = client.get(f"/api/tables/{code}").json["me"]["join"]    # the host's join link
+    client2.post(f"/api/tables/{code}/join", json={"seat": 1, "join": key})
     client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
     return code, client.post(f"/api/tables/{code}/actions", json={"type": "keep"}).json["seq"]
 

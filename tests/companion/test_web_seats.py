@@ -5,10 +5,10 @@ import pytest
 
 
 @pytest.fixture
-def table_of_two(client, client2, make_table):
+def table_of_two(sit, client, client2, make_table):
     """Ann created the table (seat 0, the host) and Ben joined seat 1 on his phone (client2)."""
     code = make_table(client, players=("Ann", "Ben"))
-    assert client2.post(f"/api/tables/{code}/join", json={"seat": 1}).status_code == 200
+    assert sit(client2, client, code, 1).status_code == 200
     return code
 
 
@@ -73,14 +73,14 @@ class TestRejoin:
     def test_a_seat_nobody_joined_needs_no_code(self, client, make_table):
         code = make_table(client, players=("Ann", "Ben", "Cem"))
         r = client.get(f"/api/tables/{code}/seats/2/rejoin")
-        assert r.status_code == 409 and "sit down without a code" in r.json["error"]
+        assert r.status_code == 409 and "sits down with the table's join link" in r.json["error"]
 
-    def test_the_hosts_device_stays_the_host_when_it_takes_a_seat_back(self, client, client2,
-                                                                        make_table):
+    def test_the_hosts_device_stays_the_host_when_it_takes_a_seat_back(self, sit, client,
+                                                                        client2, make_table):
         """The host's laptop (no seat) takes back Ann's seat, whose phone died: Ann plays on the
         laptop now, and the laptop is still the host."""
         code = make_table(client, players=("Ann", "Ben"), claim=None)
-        assert client2.post(f"/api/tables/{code}/join", json={"seat": 0}).status_code == 200
+        assert sit(client2, client, code, 0).status_code == 200
         key = client.get(f"/api/tables/{code}/seats/0/rejoin").json["key"]
         r = client.post(f"/api/tables/{code}/rejoin", json={"seat": 0, "key": key})
         assert r.status_code == 200

@@ -182,7 +182,9 @@ class TestTwoWorkers:
         table_view = Stream(a.port, code, host)
         assert table_view.next("hello")["connected"] == [0]
         assert table_view.next("presence") == {"connected": [0]}     # its own arrival
-        status, _, headers = b.call("POST", f"/api/tables/{code}/join", {"seat": 1})
+        _, state, _ = a.call("GET", f"/api/tables/{code}", token=host)
+        status, _, headers = b.call("POST", f"/api/tables/{code}/join",
+                                    {"seat": 1, "join": state["me"]["join"]})
         assert status == 200
         bob = _token(headers, code)
         phone = Stream(b.port, code, bob, limit=1)

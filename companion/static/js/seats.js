@@ -5,6 +5,9 @@ import { api } from "./api.js";
 /* `box` gets the free seats to sit down at, and the joined ones to take back with the rejoin
  * code the host shows (a lost phone, a private tab): a device without a seat is never left
  * with nothing to do and no word why. A link `?rejoin=SEAT.CODE` (the host's QR) fills it in.
+ * A free seat is taken with the table's join link (`?join=SECRET`, the host's QR code; the
+ * creator's state has the secret as `me.join`); a device that came by the code alone is told
+ * to ask for the link and watches meanwhile.
  * `after()`: called once this device has its seat. */
 export function seatChooser(box, state, code, after) {
   box.innerHTML = "";
@@ -13,6 +16,7 @@ export function seatChooser(box, state, code, after) {
   const msg = el("p", { class: "error", role: "alert" });
   const asked = new URLSearchParams(location.search).get("rejoin") || "";
   const link = /^(\d+)\.([A-Za-z0-9]+)$/.exec(asked);
+  const secret = new URLSearchParams(location.search).get("join") || state.me.join;
   let form = null;
   function askCode(p, key) {
     if (form) form.remove();
@@ -35,12 +39,16 @@ export function seatChooser(box, state, code, after) {
     if (!key) input.focus();
   }
   const sit = async p => {
-    try { await api("POST", "/api/tables/" + code + "/join", { seat: p.seat }); after(); }
-    catch (e) { msg.textContent = e.message; box.append(msg); }
+    try {
+      await api("POST", "/api/tables/" + code + "/join", { seat: p.seat, join: secret });
+      after();
+    } catch (e) { msg.textContent = e.message; box.append(msg); }
   };
-  if (free.length) {
+  if (free.length && (secret || state.me.creator)) {
     box.append(el("h2", {}, T.sit_as), el("div", { class: "actions" }, free.map(p =>
       el("button", { type: "button", "data-seat": p.seat, onclick: () => sit(p) }, p.name))));
+  } else if (free.length) {
+    box.append(el("p", { class: "hint", id: "needs-link" }, T.join_needs_link));
   } else box.append(el("p", { class: "hint", id: "watch-only" }, T.watch_only));
   if (taken.length) {
     box.append(el("p", { class: "note" }, T.rejoin_hint),
