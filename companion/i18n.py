@@ -45,7 +45,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "cert_note": {"en": "The first time, the phone's browser warns that the connection is not "
                         "private: the certificate is this computer's own, not a public one. "
                         "Choose \u201cAdvanced\u201d (or \u201cShow details\u201d), then "
-                        "\u201cProceed\u201d (or \u201cVisit this website\u201d). It asks only once.",
+                        "\u201cProceed\u201d (or \u201cVisit this website\u201d). "
+                        "It asks only once.",
                   "de": "Beim ersten Mal warnt der Browser des Handys, die Verbindung sei nicht "
                         "privat: Das Zertifikat ist das eigene dieses Computers, kein "
                         "öffentliches. \u201eErweitert\u201c (oder \u201eDetails anzeigen\u201c) "
@@ -144,7 +145,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo_picture": {"en": "Demo: sample picture {i} of {n} of this game",
                      "de": "Demo: Beispielbild {i} von {n} zu diesem Spiel"},
     "next_picture": {"en": "Next picture", "de": "Nächstes Bild"},
-    "teach_join": {"en": "Join the table to teach its dice:", "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
+    "teach_join": {"en": "Join the table to teach its dice:",
+                   "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
     "erase": {"en": "Wrong? Erase and cross out the", "de": "Falsch? Ausradieren und streichen:"},
@@ -231,12 +233,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "confidence": {"en": "confidence", "de": "Sicherheit"},
     "cow": {"en": "cow", "de": "Kuh"},
     "teach_dice": {"en": "Teach your dice", "de": "Würfel beibringen"},
-    "teach_intro": {"en": "Photograph one die at a time, close up and in the middle of the picture. "
-                          "Tap the face it shows first, then take the photo: 3 photos of every face, "
-                          "on your table and in its light.",
+    "teach_intro": {"en": "Photograph one die at a time, close up and in the middle of the "
+                          "picture. Tap the face it shows first, then take the photo: 3 photos of "
+                          "every face, on your table and in its light.",
                     "de": "Fotografiere einen Würfel nach dem anderen, nah und in der Bildmitte. "
-                          "Tippe zuerst die Seite an, die er zeigt, dann mach das Foto: 3 Fotos von "
-                          "jeder Seite, auf deinem Tisch und in seinem Licht."},
+                          "Tippe zuerst die Seite an, die er zeigt, dann mach das Foto: 3 Fotos "
+                          "von jeder Seite, auf deinem Tisch und in seinem Licht."},
     "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
     "teach_colour": {"en": "Its colour", "de": "Ihre Farbe"},
     "take_photo": {"en": "Take photo", "de": "Foto machen"},
@@ -245,24 +247,29 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_missing": {"en": "Still to teach", "de": "Noch beizubringen"},
     "teach_pick_face": {"en": "Tap the face first.", "de": "Tippe zuerst die Seite an."},
     "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst ihre Farbe an."},
-    "teach_saved": {"en": "Taught: this is what the reader saw", "de": "Gelernt: das hat der Leser gesehen"},
-    "use_taught": {"en": "Read this table with these dice", "de": "Diesen Tisch mit diesen Würfeln lesen"},
+    "teach_saved": {"en": "Taught: this is what the reader saw",
+                    "de": "Gelernt: das hat der Leser gesehen"},
+    "use_taught": {"en": "Read this table with these dice",
+                   "de": "Diesen Tisch mit diesen Würfeln lesen"},
     "use_shipped": {"en": "Back to the built-in reader", "de": "Zurück zum eingebauten Leser"},
     "taught_in_use": {"en": "The camera reads this table with the taught dice.",
                       "de": "Die Kamera liest diesen Tisch mit den beigebrachten Würfeln."},
     "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei laden"},
     "teach_body_colours": {"en": "Your dice's colours", "de": "Die Farben deiner Würfel"},
-    "teach_body_intro": {"en": "Put all your dice on the table, in the light you play in, and take one photo "
-                               "from above. Check the colour under each die (change a wrong one), then use "
-                               "them: the camera then tells your dice apart by how they look here, such as "
-                               "orange from yellow under a warm lamp.",
-                         "de": "Leg alle deine Würfel auf den Tisch, im Licht, in dem ihr spielt, und mach "
-                               "ein Foto von oben. Prüfe die Farbe unter jedem Würfel (ändere eine falsche), "
-                               "dann übernimm sie: Die Kamera unterscheidet deine Würfel dann danach, wie sie "
-                               "hier aussehen, etwa Orange von Gelb unter einer warmen Lampe."},
+    "teach_body_intro": {"en": "Put all your dice on the table, in the light you play in, and take "
+                               "one photo from above. Check the colour under each die (change a "
+                               "wrong one), then use them: the camera then tells your dice apart "
+                               "by how they look here, such as orange from yellow "
+                               "under a warm lamp.",
+                         "de": "Leg alle deine Würfel auf den Tisch, im Licht, in dem ihr spielt, "
+                               "und mach ein Foto von oben. Prüfe die Farbe unter jedem Würfel "
+                               "(ändere eine falsche), dann übernimm sie: Die Kamera unterscheidet "
+                               "deine Würfel dann danach, wie sie hier aussehen, etwa Orange von "
+                               "Gelb unter einer warmen Lampe."},
     "take_colour_photo": {"en": "Photo of all dice", "de": "Foto aller Würfel"},
     "not_a_die": {"en": "not a die", "de": "kein Würfel"},
-    "use_colours": {"en": "Name the colours by these dice", "de": "Farben nach diesen Würfeln benennen"},
+    "use_colours": {"en": "Name the colours by these dice",
+                    "de": "Farben nach diesen Würfeln benennen"},
     "stop_colours": {"en": "Back to the standard colours", "de": "Zurück zu den Standardfarben"},
     "colours_in_use": {"en": "The camera names the colours by your dice.",
                        "de": "Die Kamera benennt die Farben nach deinen Würfeln."},
