@@ -232,7 +232,8 @@ def describe() -> dict:
             (200, _obj(("legal", "reason", "code"), legal=BOOL, reason=_nullable(STR),
                        code=_nullable(STR)), JSON),
             ALL, dict(_obj(("seat", "placement"), seat=SEAT, placement=STR),
-                      examples=[{"seat": 0, "placement": "O3@0"}, {"seat": 1, "placement": "pass"}]),
+                      examples=[{"seat": 0, "placement": "O3@0"},
+                                {"seat": 1, "placement": "pass"}]),
             params=[CODE],
             limit=SMALL_BODY)},
         "/tables/{code}/advice": {"get": _op(
