@@ -78,7 +78,9 @@ def _unknown(exc):
 
 def _games(language: str) -> list[dict]:
     """Every game for a page, its layouts' notes in the page's language."""
-    return [dict(game, layouts=[dict(l, note=translate(l["note"], language)) for l in game["layouts"]])
+    return [dict(game,
+                 layouts=[dict(layout, note=translate(layout["note"], language))
+                          for layout in game["layouts"]])
             for game in G.all_games()]
 
 
