@@ -705,6 +705,6 @@ def translate_score(score: dict, lang: str) -> dict:
     """A `Score.to_json()` with its line labels and details in `lang` (a new dict)."""
     if lang == "en":
         return score
-    return dict(score, lines=[dict(l, label=translate(l["label"], lang),
-                                   detail=translate(l["detail"], lang) if l["detail"] else "")
-                              for l in score["lines"]])
+    return dict(score, lines=[dict(line, label=translate(line["label"], lang),
+                                   detail=translate(line["detail"], lang) if line["detail"] else "")
+                              for line in score["lines"]])
