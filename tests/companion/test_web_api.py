@@ -22,7 +22,7 @@ class TestGames:
 
     def test_recon_layouts_are_labelled(self, client):
         twenty_one = client.get("/api/games/twenty_one").json
-        assert twenty_one["layouts"] and all(l["recon"] for l in twenty_one["layouts"])
+        assert twenty_one["layouts"] and all(layout["recon"] for layout in twenty_one["layouts"])
         assert twenty_one["seat_layouts"] is True
         assert client.get("/api/games/qwinto").json["layouts"][0]["recon"] is False
 
@@ -596,7 +596,8 @@ def textured_table(seed, light=40, contrast=160, png=False):
     import cv2
     import numpy as np
     noise = np.random.default_rng(seed).random((24, 32)).astype(np.float32)
-    grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * contrast + light, 0, 255)
+    grey = np.clip(cv2.resize(noise, (320, 240), interpolation=cv2.INTER_CUBIC) * contrast + light,
+                   0, 255)
     bgr = np.repeat(grey.astype(np.uint8)[..., None], 3, 2)
     return cv2.imencode(".png", bgr)[1].tobytes() if png else bgr
 
@@ -736,7 +737,8 @@ def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
 
     here, there = textured_table(1), textured_table(2)
     dice = {id(here): [_FakeDie((40, 40, 80, 80), 3, "orange")],
-            id(there): [_FakeDie((100, 60, 140, 100), 5, "yellow"), _FakeDie((200, 60, 240, 100), 2, "purple")]}
+            id(there): [_FakeDie((100, 60, 140, 100), 5, "yellow"),
+                        _FakeDie((200, 60, 240, 100), 2, "purple")]}
     reader = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,
                            reader=lambda image: _FakeResult(dice[id(image)]))
     clock = iter(np.arange(0, 60, 0.4))
@@ -770,15 +772,18 @@ def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
         def latest(self, game=None, table=None):
             return self.pictures[self.shown]
 
-    def fake_reader(image):  # the dark table holds an orange 3, the light one a yellow 4 and a purple 2
+    # the dark table holds an orange 3, the light one a yellow 4 and a purple 2
+    def fake_reader(image):
         if image.mean() < 100:
             return _FakeResult([_FakeDie((10, 10, 60, 60), 3, "orange")])
-        return _FakeResult([_FakeDie((100, 20, 150, 70), 4, "yellow"), _FakeDie((200, 20, 250, 70), 2, "purple")])
+        return _FakeResult([_FakeDie((100, 20, 150, 70), 4, "yellow"),
+                            _FakeDie((200, 20, 250, 70), 2, "purple")])
 
     show = Slideshow()
-    app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"), "FRAME_SOURCE": show,
-                      "READER_FACTORY": lambda palette, faces, frames: TableReader(palette, faces, frames,
-                                                                                  reader=fake_reader)})
+    app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
+                      "FRAME_SOURCE": show,
+                      "READER_FACTORY": lambda palette, faces, frames: TableReader(
+                          palette, faces, frames, reader=fake_reader)})
     client = app.test_client()
     code = make_table(client)
     rolls = []
