@@ -9,7 +9,6 @@ Skips with the reason when the `playwright` package or /usr/bin/chromium is miss
 import contextlib
 import os
 import random
-import re
 import threading
 from pathlib import Path
 
@@ -61,8 +60,8 @@ def browser(playwright):
 @pytest.fixture
 def players(browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    phone = browser.new_context(bypass_csp=True, viewport={"width": 360, "height": 740}, is_mobile=True,
-                                has_touch=True, device_scale_factor=1)
+    phone = browser.new_context(bypass_csp=True, viewport={"width": 360, "height": 740},
+                                is_mobile=True, has_touch=True, device_scale_factor=1)
     desk = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
     ann, bob = phone.new_page(), desk.new_page()
     errors = []
@@ -483,7 +482,8 @@ def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     ann.click('#sheet .cell[data-key="O@2"]')
     ann.wait_for_function("+document.body.dataset.seq >= 2")
     # written: this roll's answer, no erase
-    tap_until(ann, '#sheet .cell[data-key="O@2"]', "#reason:has-text('This field is already written.')")
+    tap_until(ann, '#sheet .cell[data-key="O@2"]',
+              "#reason:has-text('This field is already written.')")
     assert ann.locator("#erase").count() == 0
     ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', headers: "
                  "{'Content-Type': 'application/json'}, body: JSON.stringify({type: 'place', "
@@ -689,7 +689,8 @@ def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     # a full-size phone photo (4000 x 3000, over the 2 MiB upload limit) is shrunk by the page
     import cv2
     import numpy as np
-    big = cv2.resize(cv2.imdecode(np.frombuffer(picture.read_bytes(), np.uint8), cv2.IMREAD_COLOR), (4000, 3000))
+    big = cv2.resize(cv2.imdecode(np.frombuffer(picture.read_bytes(), np.uint8), cv2.IMREAD_COLOR),
+                     (4000, 3000))
     big = np.clip(big + np.random.default_rng(0).normal(0, 6, big.shape), 0, 255).astype(np.uint8)
     large = tmp_path / "large.jpg"
     large.write_bytes(cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes())
@@ -698,7 +699,8 @@ def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     ann.wait_for_function("document.querySelectorAll('.taught-one').length === 2")
     ann.reload()                                            # the taught photos are still there
     ann.wait_for_function("document.querySelectorAll('.taught-one img').length === 2 && "
-                          "[...document.querySelectorAll('.taught-one img')].every(i => i.naturalWidth === 96)")
+                          "[...document.querySelectorAll('.taught-one img')]"
+                          ".every(i => i.naturalWidth === 96)")
     ann.click('.taught-one:has-text("5") .take-back')       # take back the mistaken one
     ann.wait_for_function("document.querySelectorAll('.taught-one').length === 1")
     assert "0/3" in ann.inner_text('#teach-faces button[data-value="5"]')
@@ -722,16 +724,20 @@ def test_qwinto_dice_colours_on_the_phone(base_url, players, tmp_path):
     ann.click("#teach-link")
     ann.wait_for_selector("#colour-card:not(.hidden)")
     own = draw_dice_set(np.random.default_rng(2), ["orange", "yellow", "purple"])
-    scene = render_scene(np.random.default_rng(3), size=(1200, 1600), colours=["orange", "yellow", "purple"], n_dice=3,
-                         distinct=True, light=((0.55, 0.85, 1.3), 1.0), dice_set=own, side_range=(150, 220))
+    scene = render_scene(np.random.default_rng(3), size=(1200, 1600),
+                         colours=["orange", "yellow", "purple"], n_dice=3, distinct=True,
+                         light=((0.55, 0.85, 1.3), 1.0), dice_set=own, side_range=(150, 220))
     picture = tmp_path / "dice.jpg"
-    picture.write_bytes(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    picture.write_bytes(cv2.imencode(".jpg", scene.image,
+                                     [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
     ann.set_input_files("#colour-photo", str(picture))
     ann.wait_for_function("document.querySelectorAll('#colour-dice select').length === 3 && "
-                          "[...document.querySelectorAll('#colour-dice img')].every(i => i.naturalWidth === 96)")
+                          "[...document.querySelectorAll('#colour-dice img')]"
+                          ".every(i => i.naturalWidth === 96)")
     read = ann.eval_on_selector_all("#colour-dice select", "s => s.map(x => x.value)")
     assert sorted(read) == ["orange", "purple", "yellow"]
-    options = ann.eval_on_selector_all("#colour-dice select:first-of-type option", "o => o.map(x => x.value)")
+    options = ann.eval_on_selector_all("#colour-dice select:first-of-type option",
+                                       "o => o.map(x => x.value)")
     assert "" in options   # "not a die"
     assert ann.is_visible("#use-colours") and not ann.is_visible("#stop-colours")
     shot(ann, "teach-colours-phone")
@@ -760,7 +766,8 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
     from companion.app import create_app
     from companion.frames import DirectorySource
     app = create_app({"DATABASE": str(tmp_path / "cam.sqlite"),
-                      "FRAME_SOURCE": DirectorySource(Path(__file__).resolve().parents[2] / "sample_images")})
+                      "FRAME_SOURCE": DirectorySource(Path(__file__).resolve().parents[2]
+                                                      / "sample_images")})
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     base_url = f"http://127.0.0.1:{server.effective_port}"
@@ -769,13 +776,16 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
             page.wait_for_selector("#server-camera")
             assert page.locator(".camera video").is_hidden()
             statuses = []
-            page.on("response", lambda r: statuses.append(r.json().get("state")) if r.url.endswith("/frame") else None)
+            page.on("response", lambda r: statuses.append(r.json().get("state"))
+                    if r.url.endswith("/frame") else None)
             page.click("#start-camera")
             page.wait_for_function("document.querySelector('video').videoWidth === 640")
             assert page.locator("#server-camera").is_hidden()
             page.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
-            video, overlay = box_of(page.locator(".camera video")), box_of(page.locator(".camera canvas.overlay"))
-            assert abs(video["y"] - overlay["y"]) < 2 and abs(video["height"] - overlay["height"]) < 2
+            video = box_of(page.locator(".camera video"))
+            overlay = box_of(page.locator(".camera canvas.overlay"))
+            assert abs(video["y"] - overlay["y"]) < 2
+            assert abs(video["height"] - overlay["height"]) < 2
             page.wait_for_timeout(1000)  # the dice lie still: the settled reading stays shown
             assert page.inner_text("#camera-status").startswith("Read")
             shot(page, "camera-phone-beside-table-camera")
@@ -795,7 +805,8 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     writes meanwhile."""
     ann, bob = players
     posted = []
-    ann.on("request", lambda r: posted.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
+    ann.on("request",
+           lambda r: posted.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
     ann.goto(base_url + "/")
     ann.select_option("#game", "twenty_one")
     ann.fill("#players li:nth-child(1) input", "Ann")
@@ -845,7 +856,8 @@ def test_qwinto_cells_are_tappable_on_a_360_px_phone(base_url, players):
     ann.locator(selector).first.wait_for()
     # measured in one script turn: the sheet is redrawn when the table's events arrive, and a
     # cell measured one by one may be gone by then (bounding_box() of a replaced node is None)
-    sizes = ann.eval_on_selector_all(selector, "els => els.map(e => { const r = e.getBoundingClientRect();"
+    sizes = ann.eval_on_selector_all(selector,
+                                     "els => els.map(e => { const r = e.getBoundingClientRect();"
                                                " return {width: r.width, height: r.height}; })")
     assert len(sizes) == 27  # three rows of nine fields
     assert min(min(b["width"], b["height"]) for b in sizes) >= 24, sizes[:3]
