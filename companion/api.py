@@ -488,7 +488,7 @@ def join(code: str):
     with the table's join link (the host's QR code); the creator sits down without it."""
     data = body_json()
     if not isinstance(data, dict) or not is_seat_number(data.get("seat")):
-        raise ApiError(400, "send {\"seat\": number}")
+        raise ApiError(400, "send 'seat': a number")
     store = get_store()
     rec = store.table_record(code)
     seat, creator = viewer(rec)
@@ -538,7 +538,7 @@ def rejoin(code: str):
     data = body_json()
     if not (isinstance(data, dict) and is_seat_number(data.get("seat"))
             and isinstance(data.get("key"), str)):
-        raise ApiError(400, "send {\"seat\": number, \"key\": rejoin code}")
+        raise ApiError(400, "send 'seat': a number, and 'key': the rejoin code")
     store = get_store()
     rec = store.table_record(code)
     seat, creator = viewer(rec)
@@ -622,7 +622,7 @@ def why(code: str):
     """Why a placement is not allowed for a seat now: {"seat", "placement"} -> reason."""
     data = body_json()
     if not isinstance(data, dict):
-        raise ApiError(400, "send {\"seat\", \"placement\"}")
+        raise ApiError(400, "send 'seat' and 'placement'")
     rec, seq, table = load(code)
     s = data.get("seat")
     if not is_seat_number(s) or not 0 <= s < len(rec.seats):

@@ -172,7 +172,7 @@ def teach_use(code: str):
     _may_teach(rec)
     body = body_json()
     if not isinstance(body, dict) or not isinstance(body.get("use"), bool):
-        raise ApiError(400, "send {\"use\": true} or {\"use\": false}")
+        raise ApiError(400, "send 'use': true or false")
     if body["use"]:
         state = _state(rec)
         prog = T.progress(state, _labels(rec))
@@ -246,7 +246,7 @@ def teach_colours_use(code: str):
                        "the dice of this game do not differ by body colour: there are no colours "
                        "to calibrate")
     if not isinstance(body, dict) or "photo" not in body:
-        raise ApiError(400, 'send {"photo": SEQ, "names": [...]} or {"photo": null}')
+        raise ApiError(400, "send 'photo': its number and 'names': a list, or 'photo': null")
     state = _state(rec)
     if body["photo"] is None:
         if state.colours is not None:

@@ -262,3 +262,13 @@ class TestCatalogueCoversTheEngine:
                 reason = game.why_illegal(sheet, roll, role, Placement.special(special))
                 if reason and not explain(reason):
                     missing.add(reason)
+
+
+def test_the_companion_s_templates_have_named_fields_only():
+    """A template is formatted and parsed by its {fields}: a literal brace in a message (a JSON
+    example such as {"seat": number}) would read as a field. The engine's own test sees the
+    companion's templates only when another test has imported the companion first."""
+    from companion.reasons import CATALOGUE, COMPANION
+    from engine.reasons import fields
+    for code, template in {**COMPANION, **CATALOGUE}.items():
+        assert all(f.isidentifier() for f in fields(template)), code
