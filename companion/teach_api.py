@@ -124,10 +124,14 @@ def teach_example(code: str):
     problem = T.crop_problem(image, box, _detector())
     if problem is not None:     # a photo of the table, a tiny or a blurred die: nothing written
         raise ApiError(422, problem)
-    problem = _worsens_the_set(rec, (image, box, face, colour))
+    state = _state(rec)
+    built = _taught_with(rec, state, (image, box, face, colour))
+    problem = _worsens_the_set(built, len(state.examples))
     if problem is not None:     # read as another face by the photos taught so far: nothing written
         raise ApiError(422, problem)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
+    if built is not None:       # the set just taught is the table's taught set from now on
+        _keep_built("taught", rec, tuple(e.seq for e in state.examples) + (seq,), built)
     _forget_reader(rec.code)
     thumb = base64.b64encode(T.thumbnail(image, box)).decode()
     return _answer(rec, 201, taught={"seq": seq, "face": face, "colour": colour, "box": list(box),
@@ -277,11 +281,20 @@ BUILT_KEPT = 32   # tables whose taught reader and colour calibration are kept b
 def _built_once(kind: str, rec: TableRecord, key, make):
     """`make()`, kept per table while `key` (what it was made from) stays the same: the taught
     reader and the colour calibration are made from stored photos, not on every request."""
-    cache = current_app.extensions.setdefault(kind, Bounded(BUILT_KEPT))
-    hit = cache.get(rec.code)
+    hit = _built(kind).get(rec.code)
     if hit is None or hit[0] != key:
-        hit = cache[rec.code] = (key, make())
+        hit = _keep_built(kind, rec, key, make())
     return hit[1]
+
+
+def _built(kind: str) -> Bounded:
+    return current_app.extensions.setdefault(kind, Bounded(BUILT_KEPT))
+
+
+def _keep_built(kind: str, rec: TableRecord, key, value) -> tuple:
+    """Keep `value`, made from `key`, as the table's built `kind` (see `_built_once`)."""
+    _built(kind)[rec.code] = (key, value)
+    return key, value
 
 
 def _calibration(rec: TableRecord, photo: T.ColourPhoto):
@@ -320,23 +333,25 @@ def _examples(rec: TableRecord, state: T.TeachState) -> list[tuple]:
     return [(decode_frame(images[e.seq]), e.box, e.face, e.colour) for e in state.examples]
 
 
-def _worsens_the_set(rec: TableRecord, example: tuple) -> str | None:
-    """Why a new example would make the table's taught set read worse, or None: the photos
-    taught so far read it as another face, or it would make one of them read wrong
-    (`vision.dice_set.teaching_problem`, leave one example out). The first photo of a face
-    cannot be judged and is taken."""
-    state = _state(rec)
+def _taught_with(rec: TableRecord, state: T.TeachState, example: tuple):
+    """(DiceSetReader, DiceSet) taught from the table's examples and a new one, or None when
+    there is nothing to judge it by (no example yet) or no taught reader can be built here."""
     if not state.examples:
         return None
-    from vision.dice_set import teaching_problem
     try:
-        before = _taught_reader(rec, state)[1]
-        after = T.build_reader(_examples(rec, state) + [example], _labels(rec), _palette(rec))[1]
-    except ApiError:    # no taught reader can be built here: nothing to judge by
-        return None
+        return T.build_reader(_examples(rec, state) + [example], _labels(rec), _palette(rec))
     except (FileNotFoundError, OSError, ValueError):
         return None
-    return teaching_problem(before, after, len(state.examples))
+
+
+def _worsens_the_set(built, new: int) -> str | None:
+    """Why example `new` of the set `built` (`_taught_with`) would make the taught set read
+    worse, or None (`vision.dice_set.teaching_problem`: the other photos of its face read it
+    as another face). The first photo of a face cannot be judged and is taken."""
+    if built is None:
+        return None
+    from vision.dice_set import teaching_problem
+    return teaching_problem(built[1], new)
 
 
 def _taught_reader(rec: TableRecord, state: T.TeachState):

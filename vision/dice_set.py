@@ -68,16 +68,16 @@ class StaleDiceSet(ValueError):
     """A dice-set file made with another embedding model (or the old hand-made embedding)."""
 
 
-def teaching_problem(before: "DiceSet | None", after: "DiceSet", new_group: int) -> str | None:
-    """Why the example ``new_group`` of ``after`` (the taught set with it) would make the set
-    worse, or None: leave one example out (``DiceSet.read_by_the_others``), the other examples of
-    its face read it as another face (a wrong face tapped, a photo of another face). An example
-    whose face has no other example cannot be judged. ``before`` (the set without it) is not
-    asked: whether a new example makes an earlier one read wrong was tried as a second rule and
-    refused good photos (with 1-3 photos a face, an example near the edge of its face flips with
-    any new photo of a neighbour: 8 of 18 close-ups of Kuh Vadis dice refused, 27 Nov 2026)."""
-    label = dict(zip(after.groups, after.values))[new_group]
-    seen = after.read_by_the_others().get(new_group)
+def teaching_problem(taught: "DiceSet", new_group: int) -> str | None:
+    """Why the example ``new_group`` of ``taught`` (the set taught with it) would make the set
+    worse, or None: leave one example out (``DiceSet.read_by_the_others``), the other examples
+    of its face read it as another face (a wrong face tapped, a photo of another face). An
+    example whose face has no other example cannot be judged. Whether a new example makes an
+    earlier one read wrong was tried as a second rule and refused good photos (with 1-3 photos
+    a face, an example near the edge of its face flips with any new photo of a neighbour: 8 of
+    18 close-ups of Kuh Vadis dice refused, 27 Nov 2026)."""
+    label = dict(zip(taught.groups, taught.values))[new_group]
+    seen = taught.read_by_the_others().get(new_group)
     if seen is not None and str(seen) != str(label):
         return (f"this photo looks like {seen}, not {label}, next to the photos taught so far: "
                 f"check the face you chose, or take the photo again")

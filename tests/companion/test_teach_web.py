@@ -234,3 +234,20 @@ def test_a_photo_the_taught_photos_read_as_another_face_is_refused(app, make_tab
     state = client.get(f"/api/tables/{code}/teach").json
     assert [e["seq"] for e in state["examples"]] == [e["seq"] for e in taught["examples"]]
     assert teach(client, code, "cow", photo(KV, "cow", seed=177)).status_code == 201
+
+
+def test_the_set_taught_to_judge_a_photo_is_kept_not_taught_again(app, make_table, photo,
+                                                                   monkeypatch):
+    """Judging a new photo teaches the set with it (1-2 s); once the photo is stored, that set is
+    the table's taught set: switching to the taught dice teaches nothing more."""
+    from companion import teaching
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    teach_every_kuh_vadis_face(client, code, photo)
+    built = []
+    real = teaching.build_reader
+    monkeypatch.setattr(teaching, "build_reader", lambda *a: built.append(1) or real(*a))
+    assert teach(client, code, 4, photo(KV, 4, seed=199)).status_code == 201
+    assert built == [1]
+    r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
+    assert r.status_code == 200 and r.json["in_use"] and built == [1]
