@@ -2,8 +2,8 @@
 
     python bench/tracker.py [--videos 10] [--dice 3] [--seed 0] [--still-frames 3] [--onnx]
 
-Each video (``vision.synth_video``, 10 fps) has dice rolling in, a hand passing over, some dice
-picked up and thrown again, and a hand resting over the dice; it holds two settled rolls. The
+Each video (``vision.training.synth_video``, 10 fps) has dice rolling in, a hand passing over, some
+dice picked up and thrown again, and a hand resting over the dice; it holds two settled rolls. The
 frames are read by a dice set taught on the same dice and table (3 throws per face, like a user
 before playing), and with ``--onnx`` also by the shipped ONNX reader (``models/dice_face.onnx``).
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.dice_set import DiceSetReader  # noqa: E402
-from vision.synth_video import render_video, teach_examples  # noqa: E402
+from vision.training.synth_video import render_video, teach_examples  # noqa: E402
 from vision.teach import teach  # noqa: E402
 from vision.track import RollTracker, StreamTracker  # noqa: E402
 

@@ -8,21 +8,21 @@ A folder has the layout of ``shared/data/dice/<set>/`` (``images/`` + ``labels.c
 it prints detection precision and recall, face accuracy on matched dice, the share of images read
 entirely right (every die found with its value, nothing else found) and the confusion matrix.
 
-* Matching (``vision.metrics``): IoU >= 0.3 with whole-die labels; for pip-box labels
+* Matching (``vision.training.metrics``): IoU >= 0.3 with whole-die labels; for pip-box labels
   (``box_kind`` = ``pips``, matteop65) half of the pip box inside the found box and its centre in
   the found box's central half.
 * Crop folders (one die per image, labelled box = the whole image: chase_casino, skovy_crops)
   test the face reader alone: it reads the labelled box; detection is not measured there.
-* ``--split val`` keeps only the validation photos (``vision.data.is_validation``), which the
-  shipped model was never trained on; ``all`` (default) is for folders of new photos.
+* ``--split val`` keeps only the validation photos (``vision.training.data.is_validation``), which
+  the shipped model was never trained on; ``all`` (default) is for folders of new photos.
 * Loose crop sets (``LOOSE_CROPS``: one die per image, but the die is a small part of it, e.g.
   tomitomi3_crops, a die of ~60 px in a 128-px view of its cup) are read by the whole pipeline:
   the die found nearest the image's centre is the reading, none found is a miss.
 * ``--loso`` prints the leave-one-setup-out table: every set under ``--data``, read by the shipped
   models and by models trained without that set (``--without SET=FACE.onnx[,DETECT.onnx]``,
-  made with ``vision.train --exclude SET`` and ``vision.train_detect --exclude SET``). A set the
-  shipped models never saw is read whole (its figure is already an unseen-setup figure); a set
-  they trained on is read on its validation split, by both.
+  made with ``vision.training.train --exclude SET`` and ``vision.training.train_detect --exclude
+  SET``). A set the shipped models never saw is read whole (its figure is already an unseen-setup
+  figure); a set they trained on is read on its validation split, by both.
 * ``--synth N`` renders N scenes per palette (general; qwinto and twenty_one each as the game's own
   dice set, one die per colour, and with repeated colours) with a seed the
   training never used, and prints detection, face and colour accuracy on them.
@@ -41,8 +41,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.colour import PALETTES  # noqa: E402
-from vision.data import default_data_root, load_folder  # noqa: E402
-from vision.metrics import greedy_match  # noqa: E402
+from vision.training.data import default_data_root, load_folder  # noqa: E402
+from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 from vision.read import load_session  # noqa: E402
 
@@ -160,16 +160,16 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
     one die of every colour of the palette, on another table. The scenes read are the same.
 
     ``own_dice``: every scene shows one physical dice set (a body colour and kind per colour name,
-    ``vision.synth.draw_dice_set``), as a table's own dice are the same dice in every photo; with
-    ``calibrated`` the calibration photo shows those same dice under the scene's light and is
-    learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
+    ``vision.training.synth.draw_dice_set``), as a table's own dice are the same dice in every
+    photo; with ``calibrated`` the calibration photo shows those same dice under the scene's light
+    and is learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
     (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated.
     ``read_names``: the calibration photo's dice are named as the reader read them, unconfirmed (as
     ``dice-companion read --calibrate`` does, where nobody confirms them)."""
     from dataclasses import replace
 
     from vision.colour import calibrate_dice
-    from vision.synth import draw_dice_set, render_scene
+    from vision.training.synth import draw_dice_set, render_scene
 
     out = []
     runs = [("general", "any", PALETTES["general"])]

@@ -5,10 +5,11 @@
 Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
 calibration, so the light is estimated from the photo). The labelled boxes (the set's
 ``labels.csv``, all of the photo's dice) are matched to the reader's dice with
-``vision.metrics.greedy_match``; a labelled die whose colour is ``unclear`` is left out. Per set
-and split it prints the dice of a clear colour, how many the reader found, the share of found
-dice named right, and the confusion table truth -> read ("missed": not found). ``tune`` rows are
-the ones colour naming may be tuned on; ``report`` rows are for reporting (bench/data/README.md).
+``vision.training.metrics.greedy_match``; a labelled die whose colour is ``unclear`` is left out.
+Per set and split it prints the dice of a clear colour, how many the reader found, the share of
+found dice named right, and the confusion table truth -> read ("missed": not found). ``tune`` rows
+are the ones colour naming may be tuned on; ``report`` rows are for reporting
+(bench/data/README.md).
 """
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.colour import GENERAL  # noqa: E402
-from vision.data import default_data_root, load_folder  # noqa: E402
-from vision.metrics import greedy_match  # noqa: E402
+from vision.training.data import default_data_root, load_folder  # noqa: E402
+from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "real_colours.csv"

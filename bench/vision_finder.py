@@ -9,8 +9,8 @@ thread (``cv2.setNumThreads(1)``).
 
 * Recall is given at two strictnesses. Whole-die labels: IoU >= 0.3 (the benchmark's rule) and
   IoU >= 0.5 (the rule training uses for a positive crop). Pip-box labels (matteop65): the rule of
-  ``vision.metrics`` (half the pip box inside, centre in the central 60 %, the box holds the pip
-  centres of no two labelled dice), printed in both columns.
+  ``vision.training.metrics`` (half the pip box inside, centre in the central 60 %, the box holds
+  the pip centres of no two labelled dice), printed in both columns.
 * Sources: the real folders given with ``--real`` (default: byler_d6_train and matteop65 under
   ``../shared/data/dice``, the ``--split`` part), ``--synth`` synthetic scenes at 640x640 (seed
   ``--synth-seed``, random number of dice), and the 40 scenes of ``bench/vision_speed.py`` (seed 7,
@@ -35,9 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.data import default_data_root, load_folder  # noqa: E402
+from vision.training.data import default_data_root, load_folder  # noqa: E402
 from vision.find import box_iou  # noqa: E402
-from vision.metrics import _holds_two, match_score  # noqa: E402
+from vision.training.metrics import _holds_two, match_score  # noqa: E402
 
 
 def _load_finder(path: str | None):
@@ -109,7 +109,7 @@ def real_items(folder: Path, split: str):
 
 
 def synth_items(n: int, seed: int, n_dice=None):
-    from vision.synth import render_scene
+    from vision.training.synth import render_scene
 
     rng = np.random.default_rng(seed)
     out = []

@@ -4,10 +4,10 @@
 
 Issue 3 asks for photos of any size up to 4K and dice from about 25 to about 400 px across. The
 detector works on a copy whose longer side is 384 px (``vision.detect.WORK``), so the die size it
-sees depends on both; this bench renders synthetic scenes (``vision.synth.render_scene`` with a
-fixed ``side_range``) for each row and prints detection recall, extra boxes, face accuracy and the
-median time per photo. ``--no-closer`` turns off the detector's second, closer look at small dice
-(``vision.detect.closer_work``) to show what it changes. ``--input jpeg`` hands the reader each
+sees depends on both; this bench renders synthetic scenes (``vision.training.synth.render_scene``
+with a fixed ``side_range``) for each row and prints detection recall, extra boxes, face accuracy
+and the median time per photo. ``--no-closer`` turns off the detector's second, closer look at small
+dice (``vision.detect.closer_work``) to show what it changes. ``--input jpeg`` hands the reader each
 scene as JPEG bytes (quality 90), as a phone's upload or the ``read`` command does, so a large
 photo is decoded at a reduced size where its dice allow (``vision.pipeline.decode_reduced``);
 ``--input jpeg-whole`` decodes the same bytes whole first; both times include the decoding.
@@ -24,9 +24,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.metrics import greedy_match  # noqa: E402
+from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, decode_image  # noqa: E402
-from vision.synth import render_scene  # noqa: E402
+from vision.training.synth import render_scene  # noqa: E402
 
 # (height, width), die side range in input pixels, most dice per scene (big dice need room)
 ROWS = [

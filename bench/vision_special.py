@@ -3,9 +3,9 @@
     python bench/vision_special.py [--test 600] [--teach 3] [--seed 0] [--real ../shared/data/dice]
                                    [--model models/face_embed.onnx]
 
-For every rendered design (``vision.special_dice``): a dice set is taught from ``--teach`` renders
-per face (The Choice: every colour appears as often as every number), then ``--test`` other dice
-(in scenes of 1-7 dice, other seeds) are read
+For every rendered design (``vision.training.special_dice``): a dice set is taught from ``--teach``
+renders per face (The Choice: every colour appears as often as every number), then ``--test`` other
+dice (in scenes of 1-7 dice, other seeds) are read
 
 * on their labelled boxes (the reader alone): value accuracy, colour accuracy, both right;
 * in whole scenes (finder + dice-set reader): detection recall and precision (IoU >= 0.3) and the
@@ -13,8 +13,8 @@ per face (The Choice: every colour appears as often as every number), then ``--t
 
 Designs seen while writing the reader (``SEEN_DESIGNS``) and designs held out of it entirely
 (``HELD_OUT_DESIGNS``: a new body style and new symbol sets, never rendered by the embedding's
-training generator either, see ``vision.train_embed``) are reported apart. ``--model`` picks the
-face-embedding model (default: the shipped ``models/face_embed.onnx``).
+training generator either, see ``vision.training.train_embed``) are reported apart. ``--model``
+picks the face-embedding model (default: the shipped ``models/face_embed.onnx``).
 
 Real dice (``--real``, the shared sets): teach 5 dice per value from one set's training split,
 read every validation die of each other set on its labelled box; the shipped ONNX model (no
@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from vision.dice_set import DiceSetReader  # noqa: E402
 from vision.find import box_iou  # noqa: E402
-from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces,  # noqa: E402
-                                 render_special_scene)
+from vision.training.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS,  # noqa: E402
+                                          SEEN_DESIGNS, design_faces, render_special_scene)
 from vision.teach import FaceEmbedder, teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
@@ -145,7 +145,7 @@ def _real_dice(root: Path, name: str, validation: bool):
     crop)."""
     import cv2
 
-    from vision.data import load_folder
+    from vision.training.data import load_folder
     out = []
     for im in load_folder(root / name):
         if im.validation != validation:

@@ -3,8 +3,8 @@
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
                                  [--find detector|opencv] [--detector M.onnx]
 
-The images are synthetic scenes (``vision.synth``, fixed seed) with ``--dice`` dice each, at
-640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
+The images are synthetic scenes (``vision.training.synth``, fixed seed) with ``--dice`` dice each,
+at 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
 ``DiceReader.__call__`` on a BGR array (find + read + colour). Each configuration runs in its own
 child process so that the thread settings and the peak memory (ru_maxrss) are its own.
 Each line is followed by the median time of each stage (``Roll``'s stage times). ``--frames``
@@ -34,7 +34,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
 
     from vision.pipeline import DiceReader
     from vision.read import DEFAULT_MODEL, load_session
-    from vision.synth import render_scene
+    from vision.training.synth import render_scene
 
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)

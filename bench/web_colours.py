@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from companion.reader import SURE_COLOUR, SeenDie, sure_colours, vision_reader
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 CASES = [("qwinto", ["orange", "yellow", "purple"], "white"),
          ("qwinto", ["orange", "yellow", "purple"], "red"),

@@ -1,6 +1,6 @@
 """Which teaching photos the companion refuses (companion.teaching.crop_problem), on renders of
-the nine special designs (vision.special_dice), 8 photos each, sent as JPEG 90: close-ups of one
-die (as the teaching page asks), the same blurred by 3 and 4 px, and photos of a whole table.
+the nine special designs (vision.training.special_dice), 8 photos each, sent as JPEG 90: close-ups
+of one die (as the teaching page asks), the same blurred by 3 and 4 px, and photos of a whole table.
 
     python bench/web_teach_crops.py
 """
@@ -13,7 +13,8 @@ import numpy as np
 
 from companion.reader import Vision
 from companion.teaching import crop_problem, locate_die
-from vision.special_dice import HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces, render_special_scene
+from vision.training.special_dice import (HELD_OUT_DESIGNS, SEEN_DESIGNS, design_faces,
+                                          render_special_scene)
 
 
 def close_up(design, face, seed, colour=None):

@@ -1,6 +1,6 @@
 """Render the demo pictures of Kuh Vadis and The Choice (no photos of these dice exist): one
-table each, with the project's own renderer of special dice (vision.special_dice), written as
-small JPEGs beside this script. Run from the repository root:
+table each, with the project's own renderer of special dice (vision.training.special_dice), written
+as small JPEGs beside this script. Run from the repository root:
 
     python sample_images/render_special.py [--check]
 
@@ -19,10 +19,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene  # noqa: E402
+from vision.training.special_dice import SEEN_DESIGNS, Design, render_special_scene  # noqa: E402
 
 # the shipped reader reads pips and names a die's colour by its body, so The Choice's demo dice
-# carry pips on a coloured face (a design of vision.special_dice's parts, not one it trains on)
+# carry pips on a coloured face (a design of vision.training.special_dice's parts, not one it trains
+# on)
 DESIGNS = {d.name: d for d in SEEN_DESIGNS} | {
     "tc-plastic-pips-face": Design("tc-plastic-pips-face", "the_choice", "plastic", "pips",
                                    colour_on="face")}

@@ -3,7 +3,7 @@
 The OpenCV finder (``vision.find``) proposes ~90 boxes per photo for the face reader to sort
 out; this detector proposes about as many boxes as there are dice, so the reader has ~10 crops
 to read instead of ~90 (docs/vision.md, "Learned detector"). It is a CenterNet-style network
-(``vision.train_detect``): on a copy whose longer side is ``WORK`` pixels it outputs, at a
+(``vision.training.train_detect``): on a copy whose longer side is ``WORK`` pixels it outputs, at a
 quarter of that resolution, a centre likelihood per cell (a logit) and the die's log width,
 log height and centre offset in cells. Pre- and post-processing are pure functions here; the
 ONNX session is injected (tests pass a fake one).
@@ -164,7 +164,7 @@ def drop_specks(boxes, scores, kept, rel: float = SPECK_SIDE, sure: float = SIZE
 def load_detector(path=None, threads: int | None = None):
     """An onnxruntime session for the detector (default: the shipped ``dice_detect.onnx``)."""
     return load_session(path or model_path("dice_detect.onnx"), threads, "die detector",
-                        "vision.train_detect")
+                        "vision.training.train_detect")
 
 
 @dataclass

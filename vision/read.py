@@ -109,7 +109,7 @@ def mean_over_turns(first: np.ndarray, crops: np.ndarray, read) -> np.ndarray:
 
 
 def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None,
-                 what: str = "face reader", trained_by: str = "vision.train"):
+                 what: str = "face reader", trained_by: str = "vision.training.train"):
     """An onnxruntime session for the model at ``path``; a missing file is a FileNotFoundError
     that names the model (``what``) and the module that trains it (``trained_by``)."""
     path = Path(path)

@@ -1,9 +1,9 @@
 """Teach the reader your dice: a learned face embedding, and a dice set built in seconds.
 
 **Embedding** (``FaceEmbedder``): ``models/face_embed.onnx``, a small CNN trained as a metric model
-by ``vision.train_embed`` on the faces of thousands of procedurally rendered die designs (and real
-pip dice): two crops of the same face of one design embed close together whatever the rotation,
-light, colours and box, crops of other faces apart. It reads the reader's square crop
+by ``vision.training.train_embed`` on the faces of thousands of procedurally rendered die designs
+(and real pip dice): two crops of the same face of one design embed close together whatever the
+rotation, light, colours and box, crops of other faces apart. It reads the reader's square crop
 (``vision.read.crop_square``, context 1.15) at the model's input size (48 px), standardised like
 the shipped reader's crops, and gives a unit vector (96 dims). It is colour-blind on purpose: the
 symbol, not its colour, tells the face.
@@ -184,7 +184,8 @@ class FaceEmbedder:
                  batch: int = 64):
         self.path = Path(path)
         if session is None:
-            session = load_session(self.path, threads, "face embedding", "vision.train_embed")
+            session = load_session(self.path, threads, "face embedding",
+                                   "vision.training.train_embed")
         self.session = session
         inp = session.get_inputs()[0]
         self.input_name = inp.name

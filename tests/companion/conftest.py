@@ -84,7 +84,7 @@ def sit():
 def close_up(design, face, seed, colour=None) -> bytes:
     """A phone photo of one die of a special design, close and roughly in the middle (JPEG
     bytes): what a player takes on the teaching page."""
-    from vision.special_dice import render_special_scene
+    from vision.training.special_dice import render_special_scene
     rng = np.random.default_rng(seed)
     sc = render_special_scene(rng, design, n_dice=1, size=(480, 640), values=[face],
                               side_range=(70, 110), colours=[colour] if colour else None)

@@ -44,7 +44,7 @@ class TestDemoPictures:
         ("the_choice", [("blue", "2"), ("red", "4"), ("yellow", "6")]),
     ])
     def test_the_special_games_demo_pictures_are_read(self, demo_app, make_table, game, dice):
-        """Kuh Vadis and The Choice have demo pictures too (renders of vision.special_dice,
+        """Kuh Vadis and The Choice have demo pictures too (renders of vision.training.special_dice,
         sample_images/render_special.py), read by the shipped reader like any table camera."""
         client = demo_app.test_client()
         code = make_table(client, game=game)
@@ -89,7 +89,7 @@ class TestDemoPictures:
 
 def rendered(colours):
     """A synthetic photo of dice of these body colours (vision's renderer) and their boxes."""
-    from vision.synth import render_scene
+    from vision.training.synth import render_scene
     scene = render_scene(np.random.default_rng(8), size=(480, 640), colours=list(colours),
                          n_dice=len(colours), distinct=True, side_range=(60, 80))
     return scene.image, scene.dice

@@ -11,10 +11,10 @@ import pytest
 
 from companion.app import create_app
 from vision.find import box_iou
-from vision.synth import draw_dice_set, render_scene
+from vision.training.synth import draw_dice_set, render_scene
 
 QWINTO = ["orange", "yellow", "purple"]
-WARM = ((0.55, 0.85, 1.3), 1.0)   # a warm lamp: blue down, red up (vision.synth's light)
+WARM = ((0.55, 0.85, 1.3), 1.0)   # a warm lamp: blue down, red up (vision.training.synth's light)
 
 
 def jpeg(image) -> bytes:

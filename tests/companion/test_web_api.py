@@ -704,7 +704,7 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     Qwinto colours showing 3, and settles after a few identical frames."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.pipeline", reason="vision has no pipeline")
-    from vision.synth import render_scene
+    from vision.training.synth import render_scene
     from vision.detect import load_detector
     from companion import reader as R
     vision = R.Vision(loaders=(_EverythingIsAThree, load_detector))

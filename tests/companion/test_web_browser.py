@@ -595,10 +595,10 @@ def test_a_superseded_frame_changes_nothing_on_the_page(base_url, players):
 
 def write_y4m(path: Path, seed: int = 5) -> None:
     """A fake camera film for Chromium: Qwinto dice rendered by vision rolling in and
-    coming to rest (vision.synth_video), as a Y4M file (4:2:0)."""
+    coming to rest (vision.training.synth_video), as a Y4M file (4:2:0)."""
     import cv2
     import numpy as np
-    from vision.synth_video import pip_die_look, render_video
+    from vision.training.synth_video import pip_die_look, render_video
     rng = np.random.default_rng(seed)
     colours = iter(("orange", "yellow", "purple"))       # one die of each Qwinto colour
     video = render_video(rng, n_dice=3, size=(480, 640), fps=10, reroll=0, hand_pass=False,
@@ -615,7 +615,7 @@ def write_y4m(path: Path, seed: int = 5) -> None:
 def phone_filming(playwright, tmp_path, base_url):
     """A phone page (360 px) whose camera is Chromium's fake device fed a rendered film of three
     Qwinto dice (write_y4m), on a new Qwinto table: (page, code)."""
-    pytest.importorskip("vision.synth_video", reason="vision has no rendered films")
+    pytest.importorskip("vision.training.synth_video", reason="vision has no rendered films")
     film = tmp_path / "dice.y4m"
     try:
         write_y4m(film)
@@ -664,7 +664,7 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
 def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):
     """Ann opens "Teach your dice" from the table, taps a face and its colour, takes a photo
     (the phone's file picker), sees what the reader took, takes it back."""
-    from vision.special_dice import SEEN_DESIGNS
+    from vision.training.special_dice import SEEN_DESIGNS
     ann, _ = players
     code = create_table(ann, base_url, "the_choice")
     ann.goto(f"{base_url}/t/{code}")
@@ -717,7 +717,7 @@ def test_qwinto_dice_colours_on_the_phone(base_url, players, tmp_path):
     import cv2
     import numpy as np
 
-    from vision.synth import draw_dice_set, render_scene
+    from vision.training.synth import draw_dice_set, render_scene
     ann, _ = players
     code = create_table(ann, base_url, "qwinto")
     ann.goto(f"{base_url}/t/{code}")
@@ -760,7 +760,7 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
     (they were drawn over both pictures), and the table camera comes back when the phone's stops.
     The status says what the reader waits for, and a settled roll stays "read" while the dice lie
     still."""
-    pytest.importorskip("vision.synth_video", reason="vision has no rendered films")
+    pytest.importorskip("vision.training.synth_video", reason="vision has no rendered films")
     from waitress.server import create_server
 
     from companion.app import create_app

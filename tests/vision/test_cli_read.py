@@ -6,7 +6,7 @@ import pytest
 
 from companion import cli
 from companion.commands import read as read_cmd
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 
 def _run(argv, capsys):

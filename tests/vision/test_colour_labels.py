@@ -31,7 +31,7 @@ def test_shipped_labels_are_well_formed(bench_colour):
 
 def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_ones_for_reports(
         bench_colour, data_root):
-    from vision.data import load_folder
+    from vision.training.data import load_folder
     labels = bench_colour.load_colour_labels(bench_colour.LABELS)
     for set_name in {s for s, _ in labels}:
         photos = {im.path.name: im for im in load_folder(data_root / set_name)}

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.data import load_folder
-from vision.metrics import greedy_match, match_score
+from vision.training.data import load_folder
+from vision.training.metrics import greedy_match, match_score
 
 
 def _write(folder: Path, labels: str, images: str | None = None):

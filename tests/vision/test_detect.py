@@ -8,7 +8,7 @@ import pytest
 from vision.detect import (ALIGN, STRIDE, DieDetector, closer_work, decode, drop_side_faces,
                            drop_specks, prepare)
 from vision.pipeline import DiceReader
-from vision.train_detect import augment_tile, die_boxes_from_pips, heat_targets
+from vision.training.train_detect import augment_tile, die_boxes_from_pips, heat_targets
 
 
 
@@ -276,8 +276,8 @@ def test_training_a_few_steps_exports_a_detector_the_reader_can_run(tmp_path):
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     from vision.read import load_session
-    from vision.synth import render_scene
-    from vision.train_detect import export_onnx, to_work, train
+    from vision.training.synth import render_scene
+    from vision.training.train_detect import export_onnx, to_work, train
 
     rng = np.random.default_rng(3)
     pool = []
@@ -295,21 +295,21 @@ def test_training_a_few_steps_exports_a_detector_the_reader_can_run(tmp_path):
 def test_a_missing_detector_model_says_which_model_and_how_to_train_it(tmp_path):
     from vision.detect import load_detector
     with pytest.raises(FileNotFoundError,
-                       match=r"die detector model not found: .*vision\.train_detect"):
+                       match=r"die detector model not found: .*vision\.training\.train_detect"):
         load_detector(tmp_path / "absent.onnx")
 
 
 def test_special_dice_scenes_are_detector_targets_of_seen_designs_only():
     """Cows and numbered faces are dice to find: the detector's training adds scenes of the
     special designs seen while writing the readers (never the held-out ones), seeded."""
-    from vision.special_dice import HELD_OUT_DESIGNS
-    from vision.train_detect import _render_special, special_samples
+    from vision.training.special_dice import HELD_OUT_DESIGNS
+    from vision.training.train_detect import _render_special, special_samples
     a, b = special_samples(7, seed=3), special_samples(7, seed=3)
     assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
     for img, boxes, sized in a:
         assert max(img.shape[:2]) == 384 and len(boxes) >= 1 and sized.all()
         assert (boxes[:, 2] > boxes[:, 0]).all() and (boxes[:, 3] > boxes[:, 1]).all()
-    import vision.special_dice as S
+    import vision.training.special_dice as S
     drawn = []
     real = S.render_special_scene
     S.render_special_scene = lambda rng, design, **k: (drawn.append(design),

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from vision.detect import DieDetector, load_detector
-from vision.metrics import greedy_match
+from vision.training.metrics import greedy_match
 from vision.pipeline import DiceReader, read_image_file
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_an_empty_table_has_no_confident_die(detector):
 
 @pytest.mark.parametrize("set_name", ["byler_d6_train", "matteop65"])
 def test_real_validation_photos(set_name, data_root, detector):
-    from vision.data import load_folder
+    from vision.training.data import load_folder
     images = [im for im in load_folder(data_root / set_name) if im.validation][:20]
     total = found = 0
     for im in images:

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from vision.find import box_iou, nms_boxes, propose, to_bgr
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 
 class TestToBgr:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.find import box_iou, pip_groups, propose, rank_boxes, rotated_rect, table_distance
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 
 class TestPipGroups:

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from vision.colour import PALETTES
-from vision.metrics import greedy_match
+from vision.training.metrics import greedy_match
 from vision.pipeline import (BadImage, DiceReader, Roll, decode_image, header_size, read_image_file,
                              select_dice)
-from vision.synth import render_scene
+from vision.training.synth import render_scene
 
 
 def _jpeg(img, q=90):

@@ -5,8 +5,8 @@ sit below them and catch a broken model or pipeline, not a small regression.
 """
 import pytest
 
-from vision.data import is_validation, load_folder
-from vision.metrics import greedy_match
+from vision.training.data import is_validation, load_folder
+from vision.training.metrics import greedy_match
 from vision.pipeline import read_image_file, select_dice
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.render3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box, die_surface_points,
-                             finish, label_rows, project, sample_scene, squares_overlap,
-                             top_face_corners, up_rotation, up_value, _square)
+from vision.training.render3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box,
+                                      die_surface_points, finish, label_rows, project,
+                                      sample_scene, squares_overlap, top_face_corners,
+                                      up_rotation, up_value, _square)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,7 +114,7 @@ class TestSampling:
         assert all(len(d.face_colours) == 6 for d in tc.dice)
 
     def test_pips_are_told_from_the_body(self):
-        from vision.render3d import _lum
+        from vision.training.render3d import _lum
         for i in range(30):
             for d in sample_scene(5, i).dice:
                 assert (abs(_lum(d.ink_bgr) - _lum(d.body_bgr)) >= 70
@@ -162,8 +163,8 @@ def _render_python() -> str | None:
                            "DICE_RENDER_PYTHON to a Python that has it (docs/render3d.md)")
 def test_a_tiny_render_matches_its_labels(tmp_path):
     out = tmp_path / "r"
-    cmd = [_render_python(), "-m", "vision.render3d", "--out", str(out), "--scenes", "2", "--seed",
-           "12", "--size", "160x120", "--samples", "4", "--max-dice", "3"]
+    cmd = [_render_python(), "-m", "vision.training.render3d", "--out", str(out), "--scenes", "2",
+           "--seed", "12", "--size", "160x120", "--samples", "4", "--max-dice", "3"]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     import cv2

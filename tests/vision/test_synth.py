@@ -1,6 +1,6 @@
 import numpy as np
 
-from vision.synth import PIP_LAYOUT, SYNTH_COLOURS, render_scene
+from vision.training.synth import PIP_LAYOUT, SYNTH_COLOURS, render_scene
 
 
 def test_same_seed_same_scene():

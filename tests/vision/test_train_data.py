@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from vision.train import _scene_samples, build_dataset, is_dev
+from vision.training.train import _scene_samples, build_dataset, is_dev
 
 DIE = ((100, 100, 140, 140), "die", 5)
 
@@ -64,7 +64,7 @@ def test_crops_do_not_depend_on_the_number_of_workers(tmp_path):
 
 
 def test_the_learning_rate_warms_up_then_decays():
-    from vision.train import one_cycle
+    from vision.training.train import one_cycle
 
     assert one_cycle(0.0, 1.0) == pytest.approx(1 / 25)
     assert one_cycle(0.15, 1.0) == pytest.approx(1.0)
@@ -77,7 +77,7 @@ class TestProposals:
     """The crops are cut from the boxes the reader is shown at run time (``--find``)."""
 
     def test_an_unknown_finder_is_refused(self):
-        from vision.train import proposals
+        from vision.training.train import proposals
 
         with pytest.raises(ValueError, match="opencv, detector, both"):
             proposals(np.zeros((64, 64, 3), np.uint8), "sift")
@@ -85,8 +85,8 @@ class TestProposals:
     def test_both_is_the_opencv_proposals_and_the_detector_boxes(self):
         from vision.detect import DieDetector
         from vision.find import propose
-        from vision.synth import render_scene
-        from vision.train import proposals
+        from vision.training.synth import render_scene
+        from vision.training.train import proposals
 
         bgr = render_scene(np.random.default_rng(11), size=(480, 640), n_dice=6).image
         opencv = proposals(bgr, "opencv")
@@ -103,7 +103,7 @@ def test_fine_tuning_starts_from_the_exported_model_exactly():
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     from vision.read import DEFAULT_MODEL, load_session
-    from vision.train import _make_net, load_exported
+    from vision.training.train import _make_net, load_exported
 
     net = _make_net("wide")
     load_exported(net, DEFAULT_MODEL)
@@ -125,13 +125,13 @@ class TestRenderSamples:
     def _image(dice):
         from pathlib import Path
 
-        from vision.data import LabelledDie, LabelledImage
+        from vision.training.data import LabelledDie, LabelledImage
         return LabelledImage("renders", Path("r.jpg"), 640, 480,
                              tuple(LabelledDie(v, box, "die", hid) for v, box, hid in dice),
                              "render", "", False)
 
     def test_a_hidden_top_face_is_neither_a_value_nor_not_a_die(self):
-        from vision.train import _render_samples
+        from vision.training.train import _render_samples
         im = self._image([(5, (100, 100, 140, 140), 0.0), (3, (300, 300, 340, 340), 0.9)])
         out = _render_samples(np.random.default_rng(0), im,
                               [(101, 99, 141, 139), (301, 301, 341, 339), (500, 50, 540, 90)])
@@ -151,13 +151,13 @@ class TestLeaveOneSetOut:
         return tmp_path
 
     def test_an_excluded_set_is_not_trained_on(self, tmp_path):
-        from vision.train import real_sets
+        from vision.training.train import real_sets
         root = self._root(tmp_path)
         assert [p.name for p in real_sets(root)] == ["alpha", "beta"]
         assert [p.name for p in real_sets(root, ["beta"])] == ["alpha"]
 
     def test_a_misspelt_set_is_an_error_not_a_silent_no_op(self, tmp_path):
-        from vision.train import real_sets
+        from vision.training.train import real_sets
         with pytest.raises(ValueError, match="betta"):
             real_sets(self._root(tmp_path), ["betta"])
 
@@ -171,7 +171,7 @@ class TestCropsBuiltApart:
                  tags=np.array([tag] * n), dev=np.zeros(n, bool))
 
     def test_added_crops_are_appended_with_their_labels_and_sources(self, tmp_path):
-        from vision.train import add_crops
+        from vision.training.train import add_crops
         self._store(tmp_path / "r.npz", 5, 32, "render")
         built = (np.zeros((3, 32, 32, 3), np.uint8), np.array([1, 2, 3]), np.array(["synth"] * 3),
                  np.zeros(3, bool))
@@ -182,7 +182,7 @@ class TestCropsBuiltApart:
         assert len(dev) == 8
 
     def test_crops_of_another_size_are_refused(self, tmp_path):
-        from vision.train import add_crops
+        from vision.training.train import add_crops
         self._store(tmp_path / "r48.npz", 2, 48, "render")
         built = (np.zeros((1, 32, 32, 3), np.uint8), np.array([1]), np.array(["synth"]),
                  np.zeros(1, bool))
@@ -192,7 +192,7 @@ class TestCropsBuiltApart:
     def test_an_excluded_set_is_dropped_from_cached_crops_too(self):
         """One cache of every set serves each leave-one-setup-out run: --exclude drops that set's
         crops when they come from a cache, not only when they are built."""
-        from vision.train import without_sets
+        from vision.training.train import without_sets
         tags = np.array(["byler_d6_train", "matteop65", "synth", "matteop65", "render"])
         built = (np.arange(5)[:, None, None, None] * np.ones((5, 2, 2, 3), np.uint8), np.arange(5),
                  tags, np.zeros(5, bool))

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from vision.dice_set import DiceSetReader
-from vision.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, KUH_VADIS_FACES, SEEN_DESIGNS,
-                                 choice_faces, design_faces, render_special_scene)
+from vision.training.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS, KUH_VADIS_FACES,
+                                          SEEN_DESIGNS, choice_faces, design_faces,
+                                          render_special_scene)
 from vision.teach import teach
 
 ALL = SEEN_DESIGNS + HELD_OUT_DESIGNS

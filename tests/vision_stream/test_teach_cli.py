@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.special_dice import SEEN_DESIGNS, render_special_scene
+from vision.training.special_dice import SEEN_DESIGNS, render_special_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 KV = SEEN_DESIGNS[0]

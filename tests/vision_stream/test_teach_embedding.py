@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
-from vision.special_dice import SEEN_DESIGNS, Design, render_special_scene
+from vision.training.special_dice import SEEN_DESIGNS, Design, render_special_scene
 from vision.teach import (EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features,
                           ink_contrast_view, quarter_turns, teach)
 
@@ -70,7 +70,7 @@ class TestEmbedder:
                 and np.array_equal(q[4], c[1]))
 
     def test_missing_model_says_how_to_train_it(self, tmp_path):
-        with pytest.raises(FileNotFoundError, match="vision.train_embed"):
+        with pytest.raises(FileNotFoundError, match="vision.training.train_embed"):
             FaceEmbedder(tmp_path / "none.onnx")
 
 

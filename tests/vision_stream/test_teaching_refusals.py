@@ -4,7 +4,7 @@ and the set stays as it was."""
 import pytest
 
 from vision.dice_set import teaching_problem
-from vision.special_dice import SEEN_DESIGNS
+from vision.training.special_dice import SEEN_DESIGNS
 from vision.teach import teach
 
 pytest.importorskip("onnxruntime")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.dice_set import DiceSetReader
-from vision.synth_video import render_video, teach_examples
+from vision.training.synth_video import render_video, teach_examples
 from vision.teach import teach
 from vision.track import RollTracker, StreamTracker
 
@@ -104,7 +104,8 @@ def test_with_the_shipped_onnx_reader(video):
     absent)."""
     model = ROOT / "models" / "dice_face.onnx"
     if not model.is_file():
-        pytest.skip(f"{model} is absent (the face reader is trained with python -m vision.train)")
+        pytest.skip(f"{model} is absent (the face reader is trained with "
+                    "python -m vision.training.train)")
     from vision.pipeline import DiceReader
     from vision.read import load_session
     reader = DiceReader(load_session(model, threads=1))

@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import train_embed as te
+from vision.training import train_embed as te
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_it_needs_no_torch():
-    code = ("import sys, vision.train_embed, vision.teach, vision.dice_set; "
+    code = ("import sys, vision.training.train_embed, vision.teach, vision.dice_set; "
             "print('torch' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        timeout=60)
@@ -47,7 +47,7 @@ class TestDesigns:
             if "font" in d:
                 fonts.add(d["font"])
             if d["kind"] == "seen":
-                from vision.special_dice import HELD_OUT_DESIGNS, SEEN_DESIGNS
+                from vision.training.special_dice import HELD_OUT_DESIGNS, SEEN_DESIGNS
                 assert te._seen(d) in SEEN_DESIGNS and te._seen(d) not in HELD_OUT_DESIGNS
         assert cv2.FONT_HERSHEY_TRIPLEX not in fonts and "stone" not in bodies
 
@@ -80,7 +80,7 @@ class TestRenders:
     def test_extra_seen_crops_are_the_seen_designs_classes(self):
         """``--seen-per-face``: more renders of one seen design, each face the class that the
         design's renders among the random designs have."""
-        from vision.special_dice import SEEN_DESIGNS
+        from vision.training.special_dice import SEEN_DESIGNS
         which = len(SEEN_DESIGNS) - 1
         X, Y = te.seen_crops((which, 0, 2, 0))
         assert X.shape == (12, te.SIZE, te.SIZE, 3)
@@ -98,7 +98,7 @@ class TestRenders:
 
 
 def test_real_crops_come_from_the_training_split_only(real_dice_root):
-    from vision.data import load_folder
+    from vision.training.data import load_folder
     items = te.real_die_boxes(real_dice_root)
     assert len(items) > 1000
     validation = {str(im.path) for f in real_dice_root.iterdir() if (f / "labels.csv").is_file()

@@ -1,4 +1,5 @@
-"""Builds a sampled scene (``vision.render3d.SceneSpec``) in Blender and renders it with Cycles.
+"""Builds a sampled scene (``vision.training.render3d.SceneSpec``) in Blender and renders it with
+Cycles.
 
 Only this module imports ``bpy``. A die is one mesh: a cube whose six faces are mapped to the
 six cells of a texture strip (the printed faces: pips, a cow, a number on a coloured square),
@@ -52,7 +53,7 @@ def _kelvin_rgb(k: float) -> tuple:
 def face_strip(die: DieSpec, rng: np.random.Generator) -> np.ndarray:
     """RGBA float strip (CELL x 6*CELL) of the six printed faces, cell k = geometric face k+1,
     each drawn upright. RGB is the print's colour, A where it is printed (pip dice: the pips;
-    special dice: the whole face, drawn by ``vision.special_dice.render_face``)."""
+    special dice: the whole face, drawn by ``vision.training.special_dice.render_face``)."""
     strip = np.zeros((CELL, 6 * CELL, 4), np.float32)
     if die.kind == "pips":
         from .special_dice import _pip_mask

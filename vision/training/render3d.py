@@ -1,10 +1,11 @@
 """Photoreal training scenes of dice, rendered with Blender's Cycles, with exact labels.
 
 A scene is first *sampled* (``sample_scene``: a frozen ``SceneSpec`` of plain numbers, drawn from
-a generator seeded by ``(seed, index)``), then *built and rendered* by ``vision.render3d_bpy``
-inside Blender, then *finished* like a camera would (exposure, partial white balance, sensor
-noise, motion blur, JPEG). Sampling, the die geometry, the camera projection and the labels are
-plain numpy, so they are tested without Blender; only building and ray casting need ``bpy``.
+a generator seeded by ``(seed, index)``), then *built and rendered* by
+``vision.training.render3d_bpy`` inside Blender, then *finished* like a camera would (exposure,
+partial white balance, sensor noise, motion blur, JPEG). Sampling, the die geometry, the camera
+projection and the labels are plain numpy, so they are tested without Blender; only building and ray
+casting need ``bpy``.
 
 Labels are exact, not estimated from pixels: each die's up face comes from its rotation
 (``up_value``), its box from projecting its rounded body through the same pinhole camera that
@@ -12,7 +13,7 @@ Blender renders with (``project``), its top face's four corners likewise; how mu
 its top face, other objects hide comes from rays cast in the built scene.
 
 Output: a folder in the layout of the real sets in ``shared/data/dice`` (``images/*.jpg``,
-``labels.csv``, ``images.csv``), so ``vision.data.load_folder``, the trainers and
+``labels.csv``, ``images.csv``), so ``vision.training.data.load_folder``, the trainers and
 ``bench/vision_accuracy.py`` read renders and real photos alike. ``labels.csv`` adds columns:
 ``colour`` (body colour name, or the face's colour for The Choice), ``body_b/g/r`` (the body's
 sRGB colour as made), ``seen_b/g/r`` (the median colour of the rendered top face's centre disc,
@@ -22,7 +23,7 @@ cut by the frame), ``tilt`` (degrees between the up face and vertical), ``materi
 
 Run it in the render environment (``bpy==5.0.1`` needs ``numpy<2``; see ``docs/render3d.md``)::
 
-    python -m vision.render3d --out DIR --scenes N [--seed S] [--start K] [--size 640x480]
+    python -m vision.training.render3d --out DIR --scenes N [--seed S] [--start K] [--size 640x480]
         [--samples 32] [--dice pips|kuh_vadis|the_choice|mixed] [--threads T] [--device cpu|gpu]
 """
 from __future__ import annotations
@@ -76,7 +77,7 @@ class DieSpec:
     ink_bgr: tuple  # pips / symbols
     colour: str  # body colour name ("" when not one of the named ranges)
     kind: str  # "pips", "kuh_vadis", "the_choice"
-    design: str  # special dice: the vision.special_dice design; pips: ""
+    design: str  # special dice: the vision.training.special_dice design; pips: ""
     roughness: float
 
     @property

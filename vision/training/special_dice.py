@@ -15,9 +15,9 @@ design is a body style and a symbol set:
   wooden face, coloured symbol); held out: ``roman`` numerals.
 
 Each face is drawn upright on its own canvas (body texture, then the symbol) and warped into the
-scene at the die's rotation and size, on ``vision.synth``'s table backgrounds, with its shadow,
-glare, blur, noise and JPEG compression. Labels are exact: ``value`` (1..6 or ``"cow"``), the
-face's ``colour`` (The Choice) or the body's colour name, and the die's box.
+scene at the die's rotation and size, on ``vision.training.synth``'s table backgrounds, with its
+shadow, glare, blur, noise and JPEG compression. Labels are exact: ``value`` (1..6 or ``"cow"``),
+the face's ``colour`` (The Choice) or the body's colour name, and the die's box.
 
 The face-to-colour mapping of the real The Choice dice is unknown, so the renders draw a face's
 colour independently of its number (``choice_faces``): a reader cannot learn one from the other.

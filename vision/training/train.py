@@ -1,18 +1,18 @@
 """Train the face reader and export it to ONNX (the optional ``train`` extra: torch, onnx, tqdm).
 
-    python -m vision.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \\
+    python -m vision.training.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \\
         --out models/dice_face.onnx
 
 Data (``build_dataset``): the crops the reader will see at run time.
 
-* every real full-scene photo of the *training* split (``vision.data.is_validation`` is False):
-  the finder's proposals are matched to the labels (``vision.metrics``); a proposal that matches
-  well becomes a sample of its value, one that is far from every die a "not a die" sample; the
-  labelled whole-die boxes are added with random jitter;
+* every real full-scene photo of the *training* split (``vision.training.data.is_validation`` is
+  False): the finder's proposals are matched to the labels (``vision.training.metrics``); a proposal
+  that matches well becomes a sample of its value, one that is far from every die a "not a die"
+  sample; the labelled whole-die boxes are added with random jitter;
 * the crop sets' training crops (the whole crop minus the authors' margin), with jitter;
-* ``--synth`` synthetic scenes from ``vision.synth`` treated like the real photos;
-* ``--renders DIR[,DIR]`` photoreal renders (``vision.render3d``) treated like the real photos,
-  except that a die whose top face is mostly hidden is neither a sample nor "not a die".
+* ``--synth`` synthetic scenes from ``vision.training.synth`` treated like the real photos;
+* ``--renders DIR[,DIR]`` photoreal renders (``vision.training.render3d``) treated like the real
+  photos, except that a die whose top face is mostly hidden is neither a sample nor "not a die".
 
 ``--exclude SET[,SET]`` leaves real sets out, for leave-one-setup-out validation
 (``bench/vision_accuracy.py --loso``).
@@ -45,9 +45,9 @@ import cv2
 import numpy as np
 
 from .data import default_data_root, load_folder
-from .find import box_iou, propose
+from ..find import box_iou, propose
 from .metrics import match_score
-from .read import CONTEXT, crop_square
+from ..read import CONTEXT, crop_square
 from .synth import render_scene
 
 CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
@@ -130,7 +130,7 @@ def proposals(bgr: np.ndarray, find: str = "opencv") -> list[tuple]:
     boxes = list(propose(bgr).boxes) if find in ("opencv", "both") else []
     if find in ("detector", "both"):
         if _DETECTOR is None:
-            from .detect import DieDetector
+            from ..detect import DieDetector
             _DETECTOR = DieDetector(threads=1)
         boxes += list(_DETECTOR(bgr).boxes)
     return [tuple(b) for b in boxes]
@@ -179,7 +179,7 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on
     them). Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
-    proposals (``proposals``). ``renders``: folders of ``vision.render3d`` scenes (tag
+    proposals (``proposals``). ``renders``: folders of ``vision.training.render3d`` scenes (tag
     ``render``); ``exclude``: names of real sets left out."""
     from tqdm import tqdm
 
@@ -432,7 +432,7 @@ def evaluate(net, crops, ys) -> float:
     """Plain accuracy of ``net`` on crops (standardised as the reader does, no augmentation)."""
     import torch
 
-    from .read import standardise
+    from ..read import standardise
 
     if len(ys) == 0:
         return float("nan")
@@ -476,7 +476,8 @@ def _cap(ys, tags, cap_not_die: int, cap_synth_class: int, seed: int) -> np.ndar
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m vision.training.train",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=default_data_root(),
                     help="folder of labelled sets")
     ap.add_argument("--synth", type=int, default=800, help="number of synthetic scenes")
@@ -512,7 +513,7 @@ def main(argv=None) -> int:
     ap.add_argument("--real-repeat", type=int, default=1,
                     help="show each real crop this often per epoch")
     ap.add_argument("--renders", default="",
-                    help="comma-separated folders of vision.render3d scenes")
+                    help="comma-separated folders of vision.training.render3d scenes")
     ap.add_argument("--exclude", default="",
                     help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--add-crops", default="",
@@ -567,7 +568,7 @@ def main(argv=None) -> int:
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth,
             "arch": args.arch,
             "samples": summary, "find": args.find, "real_repeat": args.real_repeat,
-            "command": ("python -m vision.train "
+            "command": ("python -m vision.training.train "
                         + " ".join(argv if argv is not None else sys.argv[1:]))}
     if args.init is not None:
         info["fine_tuned_from"] = args.init.name

@@ -1,6 +1,6 @@
 """Train the die detector (``models/dice_detect.onnx``) and export it to ONNX.
 
-    python -m vision.train_detect --synth 2400 --steps 3000 --out models/dice_detect.onnx
+    python -m vision.training.train_detect --synth 2400 --steps 3000 --out models/dice_detect.onnx
 
 Why a learned detector: the OpenCV finder proposes about ten boxes per die (~90 per photo),
 and reading them all is most of a photo's time (see docs/vision.md). The detector is a small
@@ -10,7 +10,7 @@ centre lies there, the die's width and height (log, in cells) and the centre's o
 cell. Its peaks are the dice: about one box per die.
 
 Training data (the same split as the face reader: validation photos are never used):
-* synthetic scenes (``vision.synth.render_scene``), whole-die boxes;
+* synthetic scenes (``vision.training.synth.render_scene``), whole-die boxes;
 * byler_d6_train's training photos, whole-die boxes;
 * matteop65's training photos: their boxes cover the top face's pips only, so they give the
   die's centre (the pip box's centre) but not its size; the size loss is masked for them.
@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from .data import default_data_root, load_folder
-from .detect import STRIDE, WORK, shrink, standardise_image
+from ..detect import STRIDE, WORK, shrink, standardise_image
 
 TILE = 256
 DETECT_SETS = ("byler_d6_train", "matteop65")
@@ -155,8 +155,8 @@ def _render(seed: int):
 
 def _render_special(seed: int):
     """One scene of Kuh Vadis or The Choice dice of a design seen while writing the readers
-    (``vision.special_dice.SEEN_DESIGNS``; the held-out designs stay unseen): cows and numbered
-    faces are dice to find too."""
+    (``vision.training.special_dice.SEEN_DESIGNS``; the held-out designs stay unseen): cows and
+    numbered faces are dice to find too."""
     from .special_dice import SEEN_DESIGNS, render_special_scene
     rng = np.random.default_rng(seed)
     size = [(480, 640), (640, 640), (640, 480), (480, 480)][seed % 4]
@@ -176,8 +176,8 @@ def special_samples(n: int, seed: int, workers: int = 1) -> list:
 
 
 def render_samples(folders) -> list:
-    """(image at working scale, boxes, sized) of ``vision.render3d`` scenes: every die at least
-    partly in the picture is a target, whole-die boxes."""
+    """(image at working scale, boxes, sized) of ``vision.training.render3d`` scenes: every die at
+    least partly in the picture is a target, whole-die boxes."""
     out = []
     for folder in folders:
         for im in load_folder(folder):
@@ -389,7 +389,7 @@ def main(argv=None) -> int:
     ap.add_argument("--exclude", default="",
                     help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--renders", default="",
-                    help="comma-separated folders of vision.render3d scenes")
+                    help="comma-separated folders of vision.training.render3d scenes")
     ap.add_argument("--render-share", type=float, default=0.3,
                     help="share of each batch from --renders")
     ap.add_argument("--special", type=int, default=0,
@@ -433,7 +433,7 @@ def main(argv=None) -> int:
             "head": args.head,
             "stem_extra": args.stem_extra, "sets": list(sets), "renders": len(renders),
             "special_scenes": args.special,
-            "command": ("python -m vision.train_detect "
+            "command": ("python -m vision.training.train_detect "
                         + " ".join(argv if argv is not None else sys.argv[1:]))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(net, args.out, info)

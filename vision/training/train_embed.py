@@ -1,9 +1,9 @@
 """Train the face embedding for teaching and export it to ONNX (train extra: torch, onnx, tqdm).
 
-    python -m vision.train_embed --device cuda --workers 16 --max-seconds 285 \
+    python -m vision.training.train_embed --device cuda --workers 16 --max-seconds 285 \
         --out models/face_embed.onnx
         # GPU (H200, 16 cores): ~3 min (rendering ~1 min, 6000 steps ~1.5 min)
-    python -m vision.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 \
+    python -m vision.training.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 \
         --out models/face_embed.onnx
         # CPU fallback, 2 cores: <= 40 min, a much weaker model (see models/README_face_embed.md)
 
@@ -24,18 +24,19 @@ Training data (``build_dataset``), made in memory over all cores:
   Bodies: plastic (gradient, glare), wood grain, marbled, translucent, matte. Colours are drawn per
   render (they are no part of the class): coloured face with a neutral symbol, neutral face with a
   coloured symbol, or any contrasting pair;
-* the **seen designs** of ``vision.special_dice`` (``SEEN_DESIGNS``), drawn with that module's own
-  symbols and textures, random colours per render; each of their faces is one class
+* the **seen designs** of ``vision.training.special_dice`` (``SEEN_DESIGNS``), drawn with that
+  module's own symbols and textures, random colours per render; each of their faces is one class
   (``class_of``), whichever design number drew it;
-* **real pip dice** from the training split of the shared sets (``vision.data.is_validation`` is
-  False; never a validation photo): one class per pip value, jittered boxes;
+* **real pip dice** from the training split of the shared sets
+  (``vision.training.data.is_validation`` is False; never a validation photo): one class per pip
+  value, jittered boxes;
 * a "not a die" class: bare table, boxes half a die off, boxes much larger than the die.
 
-Each face is drawn upright, then placed on a table patch (``vision.synth``'s backgrounds) at any
-rotation with a small perspective, shadow, darker sides (an oblique view shows them, with pips of
-the side faces), glare, and cropped with a finder-like jittered box; then colour cast, gamma, blur,
-a smaller die (resampled), noise and JPEG. On the training device: quarter turns, channel shuffle,
-grey and negative images (the symbol, not its colour, is the class).
+Each face is drawn upright, then placed on a table patch (``vision.training.synth``'s backgrounds)
+at any rotation with a small perspective, shadow, darker sides (an oblique view shows them, with
+pips of the side faces), glare, and cropped with a finder-like jittered box; then colour cast,
+gamma, blur, a smaller die (resampled), noise and JPEG. On the training device: quarter turns,
+channel shuffle, grey and negative images (the symbol, not its colour, is the class).
 
 **Held out, never produced by the generator**: the two designs of ``special_dice.HELD_OUT_DESIGNS``.
 The generator has no stone body (no speckled texture at all), no cow silhouette (no body+legs
@@ -59,7 +60,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read import CONTEXT, crop_square
+from ..read import CONTEXT, crop_square
 
 SIZE = 48  # input side of the net
 DIMS = 96  # embedding dimensions
@@ -1002,7 +1003,7 @@ def halve_weights(src: Path, dst: Path) -> int:
 def main(argv=None) -> int:
     from .data import default_data_root
 
-    ap = argparse.ArgumentParser(prog="python -m vision.train_embed",
+    ap = argparse.ArgumentParser(prog="python -m vision.training.train_embed",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--preset", choices=sorted(PRESETS), default=None,
                     help="sizes: gpu (default with --device cuda), cpu (2 cores, ~35 min), tiny (a "

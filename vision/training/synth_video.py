@@ -1,7 +1,7 @@
 """Rendered video sequences of a dice table, with the truth about every frame (for the tracker).
 
-A sequence, at ``fps`` frames per second, from a fixed camera over one table (``vision.synth``'s
-backgrounds and dice):
+A sequence, at ``fps`` frames per second, from a fixed camera over one table
+(``vision.training.synth``'s backgrounds and dice):
 
 1. an empty table;
 2. the dice **roll in** from one edge, tumbling (a new face and rotation every frame) and slowing
@@ -65,7 +65,8 @@ class Video:
 
 
 def pip_die_look(rng: np.random.Generator, colours=None) -> dict:
-    """A pip die's look: body colour (name and BGR), pip colour, kind, as ``vision.synth`` draws."""
+    """A pip die's look: body colour (name and BGR), pip colour, kind, as ``vision.training.synth``
+    draws."""
     name = str(rng.choice(colours or [c for c in SYNTH_COLOURS if c not in ("brown", "grey")]))
     body = sample_colour(rng, name)
     lum = float(body @ np.array([0.114, 0.587, 0.299]))

@@ -12,7 +12,7 @@ Matching is one-to-one, greedy by score.
 """
 from __future__ import annotations
 
-from .find import box_iou
+from ..find import box_iou
 
 __all__ = ["match_score", "matches", "greedy_match"]
 
