@@ -1,9 +1,12 @@
 """The training data of the face reader: which crops become which class (no torch needed)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from vision.training.train import _scene_samples, build_dataset, is_dev
 
+ROOT = Path(__file__).resolve().parents[2]
 DIE = ((100, 100, 140, 140), "die", 5)
 
 
@@ -199,3 +202,22 @@ class TestCropsBuiltApart:
         crops, ys, kept, dev = without_sets(built, ["matteop65"])
         assert kept.tolist() == ["byler_d6_train", "synth", "render"] and ys.tolist() == [0, 2, 4]
         assert crops[:, 0, 0, 0].tolist() == [0, 2, 4] and len(dev) == 3
+
+
+class TestWhereTrainingFindsItsFiles:
+    """The trainers write where the shipped reader loads from, and read the shared photos beside
+    the checkout, wherever their modules lie."""
+
+    def test_the_face_readers_default_output_is_the_shipped_model(self):
+        from vision.read import DEFAULT_MODEL
+        from vision.training.train import OUT
+        assert OUT == DEFAULT_MODEL == ROOT / "models" / "dice_face.onnx"
+
+    def test_the_embeddings_default_output_is_the_model_teaching_loads(self):
+        from vision.teach import EMBED_MODEL
+        from vision.training.train_embed import OUT
+        assert OUT == EMBED_MODEL == ROOT / "models" / "face_embed.onnx"
+
+    def test_the_shared_photos_lie_beside_the_checkout(self):
+        from vision.training.data import default_data_root
+        assert default_data_root() == ROOT.parent / "shared" / "data" / "dice"

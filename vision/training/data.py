@@ -77,7 +77,7 @@ def is_validation(set_name: str, filename: str, orig_split: str = "",
 
 def default_data_root() -> Path:
     """``<repo>/../shared/data/dice`` (may not exist)."""
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
+    return Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 
 
 def load_folder(folder: str | Path) -> list[LabelledImage]:

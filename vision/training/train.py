@@ -47,10 +47,11 @@ import numpy as np
 from .data import default_data_root, load_folder
 from ..find import box_iou, propose
 from .metrics import match_score
-from ..read import CONTEXT, crop_square
+from ..read import CONTEXT, crop_square, model_path
 from .synth import render_scene
 
 CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
+OUT = model_path("dice_face.onnx")  # where the shipped reader loads it from
 SIZE = 32  # default input size (px); ``--size`` changes it, the reader takes it from the model
 ARCHS = ("base", "wide", "s48")
 
@@ -519,8 +520,7 @@ def main(argv=None) -> int:
     ap.add_argument("--add-crops", default="",
                     help="comma-separated npz files of crops built by other runs "
                     "(--build-only --cache), added to this run's crops")
-    ap.add_argument("--out", type=Path,
-                    default=Path(__file__).resolve().parent.parent / "models" / "dice_face.onnx")
+    ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     t0 = time.time()
     cache = (lambda size: Path(args.cache.replace("{size}", str(size)))) if args.cache else None

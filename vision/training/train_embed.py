@@ -60,8 +60,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..read import CONTEXT, crop_square
+from ..read import CONTEXT, crop_square, model_path
 
+OUT = model_path("face_embed.onnx")  # where teaching loads it from (vision.teach.EMBED_MODEL)
 SIZE = 48  # input side of the net
 DIMS = 96  # embedding dimensions
 FACE = 64  # upright face canvas
@@ -1046,8 +1047,7 @@ def main(argv=None) -> int:
     ap.add_argument("--half-weights", action="store_true",
                     help="store the weights as float16 (half the file; the net computes in "
                          "float32)")
-    ap.add_argument("--out", type=Path,
-                    default=Path(__file__).resolve().parent.parent / "models" / "face_embed.onnx")
+    ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     if args.width is None:
         args.width = exported_width(args.init) if args.init else 1.0
