@@ -37,7 +37,8 @@ from vision.dice_set import DiceSetReader  # noqa: E402
 from vision.find import box_iou  # noqa: E402
 from vision.training.special_dice import (CHOICE_COLOURS, HELD_OUT_DESIGNS,  # noqa: E402
                                           SEEN_DESIGNS, design_faces, render_special_scene)
-from vision.teach import FaceEmbedder, teach  # noqa: E402
+from vision.embedding import FaceEmbedder  # noqa: E402
+from vision.teach import teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
 # read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)

@@ -210,7 +210,7 @@ def locate_die(bgr) -> tuple[int, int, int, int]:
     from vision.dice_set import MAX_DIE_SIDE, MIN_DIE_SIDE
     from vision.find import DieFinder
     from vision.read import CONTEXT, crop_square
-    from vision.teach import CROP, MIN_INK, face_features
+    from vision.face_colour import CROP, MIN_INK, face_features
 
     h, w = bgr.shape[:2]
     cx, cy = w / 2, h / 2
@@ -282,7 +282,8 @@ def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette):
     """The taught reader: `examples` are (BGR image, box, face, colour); `palette` names body
     colours when the faces carry none. Returns (DiceSetReader, DiceSet)."""
     from vision.dice_set import DiceSetReader
-    from vision.teach import default_embedder, teach
+    from vision.embedding import default_embedder
+    from vision.teach import teach
 
     embedder = default_embedder()
     ds = teach(list(examples), colour_names=labels.colours, embedder=embedder)

@@ -1,7 +1,7 @@
 """A taught dice set and the reader that uses it.
 
 ``DiceSet`` is what ``vision.teach.teach`` builds from a few labelled crops per face: the
-prototypes (embeddings by the learned face embedding, ``vision.teach.FaceEmbedder``, of every
+prototypes (embeddings by the learned face embedding, ``vision.embedding.FaceEmbedder``, of every
 example, a few box jitters and their quarter turns), their labels, "not a die" prototypes, where
 the colour of a face lives (``"face"`` or ``"ink"``) and the colour measured for each named colour
 under the table's light, plus the taught crops themselves. It is stored as one ``.npz`` file
@@ -38,7 +38,8 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_area, box_intersection, same_die
 from .pipeline import Die, Roll, as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
-from .teach import CROP, MIN_INK, FaceEmbedder, default_embedder, face_features, ink_contrast_view
+from .embedding import FaceEmbedder, default_embedder
+from .face_colour import CROP, MIN_INK, face_features, ink_contrast_view
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet", "teaching_problem"]
 
@@ -376,7 +377,7 @@ class DiceSetReader:
         and VI, a numeral in wood grain), the face does not: +1-3 points on numerals and Roman
         numerals (docs/vision-special.md). Only unsure dice: a sure reading stays as it is. With
         ``contrast`` they are also read as their ink's colour contrast and the two readings are
-        averaged (``vision.teach.ink_contrast_view``: a faint coloured symbol on wood)."""
+        averaged (``vision.face_colour.ink_contrast_view``: a faint coloured symbol on wood)."""
         unsure = [i for i in range(len(p)) if p[i].max() < self.turn_below] if self.turns else []
         if not unsure:
             return p

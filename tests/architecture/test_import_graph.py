@@ -160,9 +160,6 @@ class TestNoCirclesThroughDeferredImports:
     def test_engine(self):
         assert [c for c in cycles(self.GRAPH) if c[0].startswith("engine")] == []
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "vision.teach <-> vision.dice_set and vision.training.render3d <-> "
-        "vision.training.render3d_bpy import each other inside functions (issue 19 section 2)"))
     def test_vision(self):
         assert [c for c in cycles(self.GRAPH) if c[0].startswith("vision")] == []
 

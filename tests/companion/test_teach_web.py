@@ -10,7 +10,7 @@ import pytest
 from companion.app import create_app
 from vision.dice_set import DiceSet
 from vision.training.special_dice import SEEN_DESIGNS, render_special_scene
-from vision.teach import default_embedder
+from vision.embedding import default_embedder
 
 KV = SEEN_DESIGNS[0]        # kv-plastic-pips-head: Kuh Vadis dice, a cow for the 6
 CHOICE = SEEN_DESIGNS[4]    # tc-plastic-numeral-face: The Choice, numerals on coloured faces

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.training.render3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box,
+from vision.training.scene3d import (FACE_NORMALS, CameraSpec, PostSpec, die_box,
                                       die_surface_points, finish, label_rows, project,
                                       sample_scene, squares_overlap, top_face_corners,
                                       up_rotation, up_value, _square)
@@ -114,7 +114,7 @@ class TestSampling:
         assert all(len(d.face_colours) == 6 for d in tc.dice)
 
     def test_pips_are_told_from_the_body(self):
-        from vision.training.render3d import _lum
+        from vision.training.scene3d import _lum
         for i in range(30):
             for d in sample_scene(5, i).dice:
                 assert (abs(_lum(d.ink_bgr) - _lum(d.body_bgr)) >= 70

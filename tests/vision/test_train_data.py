@@ -214,7 +214,7 @@ class TestWhereTrainingFindsItsFiles:
         assert OUT == DEFAULT_MODEL == ROOT / "models" / "dice_face.onnx"
 
     def test_the_embeddings_default_output_is_the_model_teaching_loads(self):
-        from vision.teach import EMBED_MODEL
+        from vision.embedding import EMBED_MODEL
         from vision.training.train_embed import OUT
         assert OUT == EMBED_MODEL == ROOT / "models" / "face_embed.onnx"
 

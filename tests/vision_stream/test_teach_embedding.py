@@ -7,8 +7,9 @@ import pytest
 
 from vision.dice_set import FORMAT, DiceSet, DiceSetReader, StaleDiceSet, colour_vectors, reader_for
 from vision.training.special_dice import SEEN_DESIGNS, Design, render_special_scene
-from vision.teach import (EMBED_MODEL, FaceEmbedder, crops_of, default_embedder, face_features,
-                          ink_contrast_view, quarter_turns, teach)
+from vision.embedding import EMBED_MODEL, FaceEmbedder, default_embedder, quarter_turns
+from vision.face_colour import crops_of, face_features, ink_contrast_view
+from vision.teach import teach
 
 PIPS = SEEN_DESIGNS[0]  # Kuh Vadis, plastic body, pips and a printed cow head
 

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_it_needs_no_torch():
-    code = ("import sys, vision.training.train_embed, vision.teach, vision.dice_set; "
+    code = ("import sys, vision.training.train_embed, vision.teach, vision.embedding, "
+            "vision.dice_set; "
             "print('torch' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        timeout=60)
@@ -118,7 +119,7 @@ def test_fine_tuning_starts_from_the_exported_weights(tmp_path):
     folded batch norms become biases), so a fine-tune starts where the shipped model is."""
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
-    from vision.teach import EMBED_MODEL, FaceEmbedder
+    from vision.embedding import EMBED_MODEL, FaceEmbedder
     net = embed_net.make_net(width=embed_net.exported_width(EMBED_MODEL))
     assert embed_net.load_exported(net, EMBED_MODEL) == FaceEmbedder(EMBED_MODEL).model_id
     net.eval()
@@ -141,7 +142,7 @@ def test_halved_weights_compute_what_the_full_file_computes(tmp_path):
     """``halve_weights`` (the shipped file's float16 storage) keeps the metadata and the
     embeddings."""
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
-    from vision.teach import EMBED_MODEL, FaceEmbedder
+    from vision.embedding import EMBED_MODEL, FaceEmbedder
     half = tmp_path / "half.onnx"
     twice = tmp_path / "twice.onnx"
     embed_net.halve_weights(EMBED_MODEL, half)

@@ -1,4 +1,4 @@
-"""Builds a sampled scene (``vision.training.render3d.SceneSpec``) in Blender and renders it with
+"""Builds a sampled scene (``vision.training.scene3d.SceneSpec``) in Blender and renders it with
 Cycles.
 
 Only this module imports ``bpy``. A die is one mesh: a cube whose six faces are mapped to the
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from mathutils import Matrix, Vector
 
-from .render3d import FACE_NORMALS, FACE_UPS, CameraSpec, DieSpec, SceneSpec, camera_matrix, \
+from .scene3d import FACE_NORMALS, FACE_UPS, CameraSpec, DieSpec, SceneSpec, camera_matrix, \
     finish, frame_share, top_face_corners, _to_linear
 
 __all__ = ["render", "write_jpeg", "face_strip"]

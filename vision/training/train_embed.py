@@ -63,7 +63,7 @@ from .embed.dataset import build_dataset
 from .embed.fit import train
 from .embed.net import export_onnx, exported_width, halve_weights
 
-OUT = model_path("face_embed.onnx")  # where teaching loads it from (vision.teach.EMBED_MODEL)
+OUT = model_path("face_embed.onnx")  # where teaching loads it from (vision.embedding.EMBED_MODEL)
 PRESETS = {  # designs, renders per face, real crops per die, not-a-die crops, steps, batch
     "gpu": dict(designs=10000, per_face=5, real_per_die=10, not_die=15000, steps=6000, batch=1024),
     "cpu": dict(designs=1200, per_face=5, real_per_die=4, not_die=3000, steps=1500, batch=96),
