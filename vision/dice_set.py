@@ -9,7 +9,7 @@ under the table's light, plus the taught crops themselves. It is stored as one `
 with (``model_id``): a file made with other weights is refused with the reason (teach again), never
 read with stale prototypes.
 
-``DiceSetReader(dice_set)(image) -> vision.pipeline.Roll``: the finder's candidates (as in
+``DiceSetReader(dice_set)(image) -> vision.dice.Roll``: the finder's candidates (as in
 ``vision.pipeline.DiceReader``), each embedded and compared with the prototypes (cosine
 similarity): a candidate is a die when its best similarity reaches the set's ``die_threshold``
 (fitted on the teaching examples, leave-one-out), beats every "not a die" prototype, and its die
@@ -36,7 +36,8 @@ import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .find import DieFinder, box_area, box_intersection, same_die
-from .pipeline import Die, Roll, as_bgr
+from .dice import Die, Roll
+from .pipeline import as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
 from .embedding import FaceEmbedder, default_embedder
 from .face_colour import CROP, MIN_INK, face_features, ink_contrast_view
