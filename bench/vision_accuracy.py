@@ -239,7 +239,7 @@ def trained_on(session) -> set[str]:
     the detector's ``sets``; a detector without ``sets`` trained on its card's two sets)."""
     meta = session.get_modelmeta().custom_metadata_map
     if "samples" in meta:
-        return set(json.loads(meta["samples"])) - {"synth", "render"}
+        return set(json.loads(meta["samples"])) - {"synth", "render", "special"}
     if "sets" in meta:
         return set(json.loads(meta["sets"]))
     return set(DETECTOR_SETS_BEFORE_METADATA)

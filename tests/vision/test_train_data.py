@@ -221,3 +221,37 @@ class TestWhereTrainingFindsItsFiles:
     def test_the_shared_photos_lie_beside_the_checkout(self):
         from vision.training.data import default_data_root
         assert default_data_root() == ROOT.parent / "shared" / "data" / "dice"
+
+
+class TestSpecialDiceScenes:
+    """``--special``: Kuh Vadis and The Choice dice train the face reader, a cow as the sixth face,
+    and count as made crops, not as a real set."""
+
+    def test_a_cow_is_the_sixth_face_and_numbers_their_value(self, monkeypatch):
+        import vision.training.train as T
+        from vision.training.special_dice import SEEN_DESIGNS
+        drawn = []
+        real_render = __import__("vision.training.special_dice",
+                                 fromlist=["x"]).render_special_scene
+
+        def spy(rng, design, **kw):
+            scene = real_render(rng, design, **kw)
+            drawn.append(scene)
+            return scene
+        monkeypatch.setattr("vision.training.special_dice.render_special_scene", spy)
+        monkeypatch.setattr(T, "proposals", lambda bgr, find="opencv": [])   # jittered dice only
+        for index in range(len(SEEN_DESIGNS)):
+            crops, ys, tag, dev = T._task_samples(("special", 0, index, (32,), None, "opencv"))
+            scene = drawn[-1]
+            want = sorted(6 if d.value == "cow" else d.value for d in scene.dice)
+            # each die once (one jittered box); 0: a box around two neighbouring dice
+            assert tag == "special" and not dev and sorted(y for y in ys.tolist() if y) == want
+            assert crops[32].shape == (len(ys), 32, 32, 3)
+        assert any(d.value == "cow" for s in drawn for d in s.dice)
+
+    def test_special_crops_are_capped_like_synthetic_ones_and_not_a_real_set(self):
+        from vision.training.train import _cap
+        ys = np.array([3] * 10 + [3] * 10)
+        tags = np.array(["special"] * 10 + ["byler_d6_train"] * 10)
+        kept = _cap(ys, tags, cap_not_die=100, cap_synth_class=4, seed=0)
+        assert (tags[kept] == "special").sum() == 4 and (tags[kept] == "byler_d6_train").sum() == 10

@@ -12,7 +12,11 @@ Data (``build_dataset``): the crops the reader will see at run time.
 * the crop sets' training crops (the whole crop minus the authors' margin), with jitter;
 * ``--synth`` synthetic scenes from ``vision.training.synth`` treated like the real photos;
 * ``--renders DIR[,DIR]`` photoreal renders (``vision.training.render3d``) treated like the real
-  photos, except that a die whose top face is mostly hidden is neither a sample nor "not a die".
+  photos, except that a die whose top face is mostly hidden is neither a sample nor "not a die";
+* ``--special`` 2-D scenes of Kuh Vadis and The Choice dice (``vision.training.special_dice``, the
+  seen designs only): a die's sixth face, the cow on a Kuh Vadis die, is class 6, the number on a
+  The Choice face its value. The reader then reads a cow as the die's sixth face, which the game
+  names (``dice_spec``), instead of whatever pip face it looks least unlike.
 
 ``--exclude SET[,SET]`` leaves real sets out, for leave-one-setup-out validation
 (``bench/vision_accuracy.py --loso``).
@@ -54,6 +58,7 @@ CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
 OUT = model_path("dice_face.onnx")  # where the shipped reader loads it from
 SIZE = 32  # default input size (px); ``--size`` changes it, the reader takes it from the model
 ARCHS = ("base", "wide", "s48")
+SYNTHETIC = ("synth", "render", "special")  # tags of made crops (capped, never repeated)
 
 
 def _jitter_box(rng, box, amount=0.12):
@@ -151,6 +156,15 @@ def _task_samples(task):
         bgr, tag = sc.image, "synth"
         labels = [(d.box, "die", d.value) for d in sc.dice]
         samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
+    elif kind == "special":
+        from .special_dice import SEEN_DESIGNS, render_special_scene
+        rng = np.random.default_rng([seed, 7, index])
+        design = SEEN_DESIGNS[index % len(SEEN_DESIGNS)]
+        shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
+        sc = render_special_scene(rng, design, size=shape)
+        bgr, tag = sc.image, "special"
+        labels = [(d.box, "die", 6 if d.value == "cow" else int(d.value)) for d in sc.dice]
+        samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
     elif kind == "render":
         im = task[4]
         tag = "render"
@@ -176,12 +190,13 @@ def _task_samples(task):
 
 
 def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,),
-                  workers: int = 1, find: str = "opencv", renders=(), exclude=()):
+                  workers: int = 1, find: str = "opencv", renders=(), exclude=(), special: int = 0):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on
     them). Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
     proposals (``proposals``). ``renders``: folders of ``vision.training.render3d`` scenes (tag
-    ``render``); ``exclude``: names of real sets left out."""
+    ``render``); ``exclude``: names of real sets left out; ``special``: scenes of special dice
+    (tag ``special``)."""
     from tqdm import tqdm
 
     sizes = tuple(sizes)
@@ -196,6 +211,7 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
             tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im,
                           find))
     tasks += [("synth", seed, i, sizes, None, find) for i in range(n_synth)]
+    tasks += [("special", seed, i, sizes, None, find) for i in range(special)]
     if workers > 1:
         import multiprocessing as mp
 
@@ -469,7 +485,7 @@ def _cap(ys, tags, cap_not_die: int, cap_synth_class: int, seed: int) -> np.ndar
     keep = np.ones(len(ys), bool)
     for t in np.unique(tags):
         for c in range(len(CLASSES)):
-            cap = cap_not_die if c == 0 else (cap_synth_class if t in ("synth", "render") else 0)
+            cap = cap_not_die if c == 0 else (cap_synth_class if t in SYNTHETIC else 0)
             idx = np.nonzero((tags == t) & (ys == c))[0]
             if cap and len(idx) > cap:
                 keep[rng.choice(idx, len(idx) - cap, replace=False)] = False
@@ -513,6 +529,8 @@ def main(argv=None) -> int:
                     help="fine-tune this exported model (same --arch)")
     ap.add_argument("--real-repeat", type=int, default=1,
                     help="show each real crop this often per epoch")
+    ap.add_argument("--special", type=int, default=0,
+                    help="2-D scenes of Kuh Vadis and The Choice dice (seen designs; cow = 6)")
     ap.add_argument("--renders", default="",
                     help="comma-separated folders of vision.training.render3d scenes")
     ap.add_argument("--exclude", default="",
@@ -533,7 +551,7 @@ def main(argv=None) -> int:
         renders = [Path(p) for p in args.renders.split(",") if p]
         by_size, ys, tags, dev = build_dataset(args.data, args.synth, args.seed, sizes=sizes,
                                                workers=args.workers, find=args.find,
-                                               renders=renders,
+                                               renders=renders, special=args.special,
                                                exclude=[v for v in args.exclude.split(",") if v])
         crops = by_size[args.size]
         for size in sizes if cache else ():
@@ -561,11 +579,12 @@ def main(argv=None) -> int:
     summary = {str(t): np.bincount(ys[tags == t], minlength=len(CLASSES)).tolist()
                for t in np.unique(tags)}
     print(f"dataset: {len(ys)} crops, per source (not_die,1..6): {summary}", file=sys.stderr)
-    repeats = np.where(np.isin(tags, ["synth", "render"]), 1, max(1, args.real_repeat))
+    repeats = np.where(np.isin(tags, SYNTHETIC), 1, max(1, args.real_repeat))
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch,
                 device=args.device, batch=args.batch, lr=args.lr, max_seconds=args.max_seconds,
                 init=args.init, repeats=repeats)
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth,
+            "special_scenes": args.special,
             "arch": args.arch,
             "samples": summary, "find": args.find, "real_repeat": args.real_repeat,
             "command": ("python -m vision.training.train "
