@@ -16,6 +16,9 @@ Designs seen while writing the reader (``SEEN_DESIGNS``) and designs held out of
 training generator either, see ``vision.training.train_embed``) are reported apart. ``--model``
 picks the face-embedding model (default: the shipped ``models/face_embed.onnx``).
 
+``--only untaught``: the pip reader (``--face``, default the shipped ``models/dice_face.onnx``)
+reads the same test scenes untaught, a die's sixth face named as its game names it (the cow).
+
 Real dice (``--real``, the shared sets): teach 5 dice per value from one set's training split,
 read every validation die of each other set on its labelled box; the shipped ONNX model (no
 teaching) reads the same boxes when the model file exists (it was trained on the training splits
@@ -79,6 +82,24 @@ def test_scenes(design, n_dice: int, seed: int):
     return scenes
 
 
+def matched(truth, read) -> list:
+    """(drawn die, read die) pairs: each drawn die takes the read die of largest overlap not taken
+    yet, when they overlap by IoU >= 0.3."""
+    used, pairs = set(), []
+    for d in truth:
+        best, bi = 0.0, -1
+        for i, r in enumerate(read):
+            if i in used:
+                continue
+            iou = box_iou(d.box, r.box)
+            if iou > best:
+                best, bi = iou, i
+        if best >= 0.3:
+            used.add(bi)
+            pairs.append((d, read[bi]))
+    return pairs
+
+
 def evaluate(design, reader, scenes, colours: bool):
     crops_ok = crops_col = crops_both = n = 0
     tp = fp = fn = val_ok = both_ok = 0
@@ -93,24 +114,13 @@ def evaluate(design, reader, scenes, colours: bool):
             crops_col += (c == d.colour) if colours else 1
             crops_both += (v == d.value) and ((c == d.colour) if colours else True)
         roll = reader(sc.image)
-        used = set()
-        for d in sc.dice:
-            best, bi = 0.0, -1
-            for i, r in enumerate(roll.dice):
-                if i in used:
-                    continue
-                iou = box_iou(d.box, r.box)
-                if iou > best:
-                    best, bi = iou, i
-            if best >= 0.3:
-                used.add(bi)
-                tp += 1
-                r = roll.dice[bi]
-                val_ok += r.value == d.value
-                both_ok += (r.value == d.value) and ((r.colour == d.colour) if colours else True)
-            else:
-                fn += 1
-        fp += len(roll.dice) - len(used)
+        pairs = matched(sc.dice, roll.dice)
+        for d, r in pairs:
+            val_ok += r.value == d.value
+            both_ok += (r.value == d.value) and ((r.colour == d.colour) if colours else True)
+        tp += len(pairs)
+        fn += len(sc.dice) - len(pairs)
+        fp += len(roll.dice) - len(pairs)
     return {"dice": n, "value": crops_ok / n, "colour": crops_col / n, "both": crops_both / n,
             "recall": tp / max(1, tp + fn), "precision": tp / max(1, tp + fp),
             "scene_value": val_ok / max(1, tp), "scene_both": both_ok / max(1, tp)}
@@ -205,13 +215,42 @@ def run_real(root: Path, per_value: int, seed: int):
             print(line)
 
 
+def run_untaught(face_model, n_test, seed):
+    """The pip reader, untaught, on every design's test scenes: a die's sixth face is read as the
+    game names it (a cow on a Kuh Vadis die; a 6 on The Choice's), as the companion reads it."""
+    from vision.pipeline import DiceReader
+    from vision.read import load_session
+
+    reader = DiceReader(session=load_session(face_model, threads=1), threads=1)
+    print(f"\nuntaught pip reader ({face_model.name}): {n_test}+ dice per design, cow = sixth "
+          "face")
+    print(f"{'design':50s} {'dice':>5s} {'recall':>7s} {'prec.':>7s} {'value':>7s} "
+          f"{'found, right':>13s}")
+    designs = [(d, "seen") for d in SEEN_DESIGNS] + [(d, "held out") for d in HELD_OUT_DESIGNS]
+    for k, (design, kind) in enumerate(designs):
+        sixth = design_faces(design)[5]
+        n = tp = fp = right = 0
+        offset = k if kind == "seen" else k - len(SEEN_DESIGNS)   # run_designs' test seeds
+        for sc in test_scenes(design, n_test, seed + 2000 + offset):
+            read = reader(sc.image).dice
+            pairs = matched(sc.dice, read)
+            n += len(sc.dice)
+            tp += len(pairs)
+            fp += len(read) - len(pairs)
+            right += sum((sixth if r.value == 6 else r.value) == d.value for d, r in pairs)
+        print(f"{design.name + ' (' + kind + ')':50s} {n:5d} {tp / n:7.2%} "
+              f"{tp / max(1, tp + fp):7.2%} {right / max(1, tp):7.2%} {right / n:13.2%}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--test", type=int, default=600, help="test dice per design")
     ap.add_argument("--teach", type=int, default=3, help="teaching renders per face")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "data" / "dice")
-    ap.add_argument("--only", choices=["seen", "held-out", "real"], default=None)
+    ap.add_argument("--only", choices=["seen", "held-out", "real", "untaught"], default=None)
+    ap.add_argument("--face", type=Path, default=ROOT / "models" / "dice_face.onnx",
+                    help="the pip reader's model for the untaught run")
     ap.add_argument("--no-contrast", action="store_true",
                     help="read unsure dice without their ink-contrast view (the plain crop in its "
                          "quarter turns only), to measure what the view adds")
@@ -234,6 +273,8 @@ def main(argv=None) -> int:
                     "held-out designs (new body, new symbols)")
     if args.only in (None, "real"):
         run_real(args.real, 5, args.seed)
+    if args.only in (None, "untaught"):
+        run_untaught(args.face, args.test, args.seed)
     return 0
 
 
