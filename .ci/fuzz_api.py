@@ -20,7 +20,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,8 +28,6 @@ sys.path.insert(0, str(ROOT))
 
 def serve(folder: str):
     """(server, base URL, the table's code, its creator's token), the server running."""
-    from waitress.server import create_server
-
     from companion.app import create_app
     from companion.db import get_store
     from companion.frames import open_source
@@ -43,9 +40,9 @@ def serve(folder: str):
         layout = builtin_layout_data("qwinto", "standard")
         rec, _ = store.create_table("qwinto", ["Ann", "Bob"], [layout, layout])
         store.join(rec, 0, rec.creator_token)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.effective_port}", rec.code, rec.creator_token
+    from companion.server import ServerThread
+    server = ServerThread(app, threads=8)
+    return server, server.url, rec.code, rec.creator_token
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return subprocess.run(command, cwd=folder).returncode
         finally:
-            server.close()
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -24,8 +24,7 @@ import secrets
 import time
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, g, jsonify, make_response,
-                   request, stream_with_context)
+from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
 from werkzeug.exceptions import HTTPException
 
 from engine.dice import Die, Roll
@@ -40,6 +39,7 @@ from . import games as G
 from .bodies import BadJson, parse_json
 from .bounded import Bounded
 from .db import database, get_store, release_store
+from .frames import Mjpeg
 from .reasons import explain, translate, translate_score
 from .reader import BadFrame, ReaderUnavailable, Superseded, TableReader, decode_frame
 from .store import AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable
@@ -758,25 +758,9 @@ def camera_stream():
     code = request.args.get("table")
     rec = get_store().table_record(code) if code else None
     game, table_code = (rec.game, rec.code) if rec else (None, None)
-
-    def frames():
-        # each frame is followed at once by the boundary and the next part's headers: a browser
-        # (Chromium) shows a part only once the next one has begun, so a boundary sent with the
-        # next frame kept the page one picture behind (4 s with the demo pictures, whose boxes
-        # were then drawn over the wrong picture)
-        import time
-        end = None if limit is None else time.monotonic() + limit
-        last = None
-        head = b"--frame\r\nContent-Type: image/jpeg\r\n\r\n"
-        yield head
-        while end is None or time.monotonic() < end:
-            data = source.latest(game, table_code)
-            if data is not None and data is not last:
-                last = data
-                yield data + b"\r\n" + head
-            time.sleep(0.2)
-
-    return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+    # served like an event stream (`events`): on the event loop of the companion's server
+    return Response(Mjpeg(source, game, table_code, limit), direct_passthrough=True,
+                    mimetype="multipart/x-mixed-replace; boundary=frame")
 
 
 def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False) -> dict:
@@ -861,7 +845,9 @@ def events(code: str):
     stream = current_app.extensions["broker"].subscribe(
         rec.code, {"seq": seq}, heartbeat=current_app.config["SSE_HEARTBEAT"], limit=limit,
         seat=seat)
-    resp = Response(stream_with_context(stream), mimetype="text/event-stream")
+    # the body is the stream itself (`events.Stream`): a WSGI server's thread iterates it, the
+    # companion's server (`companion.front`) serves it on its event loop, without a thread
+    resp = Response(stream, mimetype="text/event-stream", direct_passthrough=True)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

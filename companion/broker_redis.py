@@ -39,6 +39,8 @@ def _redis():
 
 
 class RedisBroker(Broker):
+    blocking_io = True
+
     def __init__(self, url: str, max_queue: int = 100, heartbeat: float = 5.0) -> None:
         super().__init__(max_queue)
         redis = _redis()
@@ -100,9 +102,9 @@ class RedisBroker(Broker):
 
     def _arrive(self, code: str, seat: int, stream: int) -> None:
         super()._arrive(code, seat, stream)
-        self._still_here(code, seat, stream)
+        self.still_here(code, seat, stream)
 
-    def _still_here(self, code: str, seat: int, stream: int) -> None:
+    def still_here(self, code: str, seat: int, stream: int) -> None:
         try:
             self.redis.zadd(PRESENCE + code, {self._member(seat, stream): time.time() + self.ttl})
             self.redis.expire(PRESENCE + code, int(self.ttl) + 1)

@@ -6,10 +6,12 @@ MJPEG stream and the server reads dice from it the same way as from a phone's fr
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
 from pathlib import Path
+from typing import AsyncIterator, Iterator
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -148,6 +150,47 @@ def _to_jpeg(data: bytes) -> bytes:
         image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return jpeg.tobytes() if ok else data
+
+
+class Mjpeg:
+    """What table `table` (of `game`) is shown by `source`, as an MJPEG stream's body: a part
+    for each new picture, looked at every `PAUSE` s; `limit` seconds end it. Iterated by a WSGI
+    server's thread, or on an event loop (`companion.front`) without one, the source asked on
+    the loop's default threads (a picture's first showing reads its file)."""
+
+    PAUSE = 0.2
+    HEAD = b"--frame\r\nContent-Type: image/jpeg\r\n\r\n"
+
+    def __init__(self, source: FrameSource, game: str | None, table: str | None,
+                 limit: float | None) -> None:
+        self.source, self.game, self.table, self.limit = source, game, table, limit
+
+    # each frame is followed at once by the boundary and the next part's headers: a browser
+    # (Chromium) shows a part only once the next one has begun, so a boundary sent with the
+    # next frame kept the page one picture behind (4 s with the demo pictures, whose boxes
+    # were then drawn over the wrong picture)
+    def __iter__(self) -> Iterator[bytes]:
+        end = None if self.limit is None else time.monotonic() + self.limit
+        last = None
+        yield self.HEAD
+        while end is None or time.monotonic() < end:
+            data = self.source.latest(self.game, self.table)
+            if data is not None and data is not last:
+                last = data
+                yield data + b"\r\n" + self.HEAD
+            time.sleep(self.PAUSE)
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        end = None if self.limit is None else time.monotonic() + self.limit
+        last = None
+        yield self.HEAD
+        while end is None or time.monotonic() < end:
+            data = await loop.run_in_executor(None, self.source.latest, self.game, self.table)
+            if data is not None and data is not last:
+                last = data
+                yield data + b"\r\n" + self.HEAD
+            await asyncio.sleep(self.PAUSE)
 
 
 def open_source(camera: str | None, demo_folder: str | os.PathLike | None) -> FrameSource | None:

@@ -39,6 +39,7 @@ class TlsFront:
         self.handshake_seconds = handshake_seconds
         self._selector = selectors.DefaultSelector()
         self._links: dict[int, _Link] = {}     # fd of either socket -> its link
+        self._handshaking: set[_Link] = set()  # the links whose handshake is not done
         self._stop = threading.Event()
         self._wake_r, self._wake_w = socket.socketpair()
 
@@ -83,11 +84,12 @@ class TlsFront:
                 continue
             link = _Link(tls, time.monotonic() + self.handshake_seconds)
             self._links[tls.fileno()] = link
+            self._handshaking.add(link)
             self._selector.register(tls, selectors.EVENT_READ, link)
 
     def _expire(self) -> None:
         now = time.monotonic()
-        for link in [lk for lk in set(self._links.values()) if not lk.ready and lk.deadline < now]:
+        for link in [lk for lk in self._handshaking if lk.deadline < now]:
             self._close(link)
 
     # -- one link -------------------------------------------------------------------------
@@ -119,6 +121,7 @@ class TlsFront:
         plain.setblocking(False)
         plain.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         link.plain, link.ready = plain, True
+        self._handshaking.discard(link)
         self._links[plain.fileno()] = link
         self._selector.register(plain, selectors.EVENT_READ, link)
         self._from_client(link, selectors.EVENT_READ)   # the request may have come with it
@@ -186,6 +189,7 @@ class TlsFront:
                     self._selector.register(sock, mask, link)
 
     def _close(self, link: _Link) -> None:
+        self._handshaking.discard(link)
         for sock in (link.tls, link.plain):
             if sock is None:
                 continue

@@ -1,12 +1,14 @@
 """`dice-companion serve`: run the companion web app for the table.
 
-A production WSGI server with many threads (every open page holds one event stream):
-waitress for HTTP and, beside it on the next port, HTTPS by `companion.tls.TlsFront` (TLS
-handshakes in one selector loop, so an idle or half-sent handshake holds no serving thread)
-before a second waitress on 127.0.0.1, with a self-signed certificate made on first start and
-kept in the instance folder. Phones need HTTPS for their camera, so the printed address, the
-QR code and the pages' join links are the HTTPS one; `--https` serves HTTPS alone on `--port`,
-`--no-https` HTTP alone.
+One process, one port per scheme, pages and event streams alike: uvicorn (an asyncio event
+loop) serves the Flask app through `companion.front.Front`, which hands each request to a pool
+of `--threads` threads and sends the event streams from the loop, so an open page holds no
+thread. HTTP on `--port` and, beside it on the next port, HTTPS by `companion.tls.TlsFront`
+(TLS handshakes in one selector loop, so an idle or half-sent handshake holds nothing but a
+socket) before the same server on a port of 127.0.0.1, with a self-signed certificate made on
+first start and kept in the instance folder. Phones need HTTPS for their camera, so the printed
+address, the QR code and the pages' join links are the HTTPS one; `--https` serves HTTPS alone
+on `--port`, `--no-https` HTTP alone.
 """
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--instance", metavar="DIR", default=None,
                    help="the instance folder (database, certificate)")
     p.add_argument("--threads", type=int, default=100,
-                   help="worker threads (each open page holds one; default 100)")
+                   help="threads answering requests (open pages hold none; default 100)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run)
 
@@ -194,18 +196,23 @@ def run(args: argparse.Namespace) -> int:
     public_url = https_url or http_url
     app = build_app(args, public_url, https_url)
     # bind every port before printing the address: a port in use is a one-line error
-    servers = []
+    sockets, tls = [], None
     try:
         if https_port is not None:
             cert, key = ensure_certificate(Path(app.instance_path), [host])
-            servers.append(_tls_server(app, args, https_port, cert, key,
-                                       "--port" if args.https else "--https-port"))
+            tls, backend = _tls_front(args, https_port, cert, key,
+                                      "--port" if args.https else "--https-port")
+            sockets.append(backend)
         if http_port is not None:
-            servers.append(_http_server(app, args, http_port))
+            sockets.append(_listen(args.host, http_port))
     except BadInput:
-        for server in servers:      # the ports bound so far are given back
-            server.close()
+        for sock in sockets + ([tls.listener] if tls is not None else []):
+            sock.close()            # the ports bound so far are given back
         raise
+    from companion.server import front_for, serve
+    _open_files()
+    front = front_for(app, args.threads, https_at=frozenset(
+        {tls.backend} if tls is not None else ()))
     source = app.config.get("FRAME_SOURCE")
     from companion.store_pg import redacted
     print(f"dice companion: {public_url}/   (database {redacted(app.config['DATABASE'])}"
@@ -225,15 +232,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"certificate: {cert} (self-signed: each phone's browser warns once; the "
               f"pages say how to accept it)", flush=True)
     sys.stdout.flush()
-    for server in servers[:-1]:
-        threading.Thread(target=server.serve_forever, name="https", daemon=True).start()
+    if tls is not None:
+        threading.Thread(target=tls.serve_forever, name="https", daemon=True).start()
     try:
-        servers[-1].serve_forever()
+        serve(front, sockets)
     except KeyboardInterrupt:
         pass
     finally:
-        for server in servers:
-            server.close()
+        if tls is not None:
+            tls.close()
+        for sock in sockets:
+            sock.close()
     return 0
 
 
@@ -248,22 +257,10 @@ def _in_use(port: int, exc: OSError, flag: str = "--port"):
     return BadInput(f"cannot listen on port {port}: {exc.strerror or exc}")
 
 
-class _HttpServer:
-    """waitress, bound at construction."""
-
-    def __init__(self, server) -> None:
-        self.server = server
-
-    def serve_forever(self) -> None:
-        self.server.run()
-
-    def close(self) -> None:
-        self.server.close()
-
-
 def _open_files() -> int:
-    """Raise this process's limit of open files to the most it may have (every connection holds
-    one, every serving thread's SQLite connection three); returns the limit."""
+    """Raise this process's limit of open files to the most it may have (every connection, an
+    open page's stream among them, holds one, and two through HTTPS; every serving thread's
+    SQLite connection three); returns the limit."""
     try:
         import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -275,65 +272,27 @@ def _open_files() -> int:
         return 1024
 
 
-def _waitress_settings(args) -> dict:
-    """waitress as the companion runs it: poll() instead of select() (select stops the server
-    at descriptor 1024: 400 threads' SQLite files reach it), connections up to a quarter of the
-    open-file limit (at most 4,000; a connection sends nothing until it has a whole request,
-    so idle and half-sent ones hold no thread), and a connection silent for 30 s closed (an
-    event stream sends a comment every 5 s)."""
-    return {"threads": args.threads, "asyncore_use_poll": True,
-            "connection_limit": max(100, min(4000, _open_files() // 4)),
-            "channel_timeout": 30, "ident": "dice-companion"}
-
-
-def _http_server(app, args, port: int) -> _HttpServer:
-    from waitress.server import create_server
+def _listen(host: str, port: int, flag: str = "--port"):
+    from companion.server import listen
     try:
-        return _HttpServer(create_server(app, host=args.host, port=port,
-                                         **_waitress_settings(args)))
+        return listen(host, port)
     except OSError as exc:
-        raise _in_use(port, exc) from None
+        raise _in_use(port, exc, flag) from None
 
 
-class _TlsServer:
-    """HTTPS: `companion.tls.TlsFront` on the public port (handshakes in one selector loop,
-    never on a serving thread) before a waitress on 127.0.0.1 that serves the app as HTTPS;
-    both bound at construction."""
-
-    def __init__(self, front, backend) -> None:
-        self.front, self.backend = front, backend
-
-    def serve_forever(self) -> None:
-        threading.Thread(target=self.backend.run, name="https-backend", daemon=True).start()
-        self.front.serve_forever()
-
-    def close(self) -> None:
-        self.front.close()
-        self.backend.close()
-
-
-def _tls_server(app, args, port: int, cert: Path, key: Path, flag: str) -> _TlsServer:
+def _tls_front(args, port: int, cert: Path, key: Path, flag: str):
+    """HTTPS: (`companion.tls.TlsFront` on the public port, handshakes in one selector loop;
+    the socket it passes the requests to, on 127.0.0.1, whose requests the app sees as HTTPS),
+    both bound here."""
     import ssl
-
-    from waitress.server import create_server
 
     from companion.tls import TlsFront
 
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((args.host, port))
-        listener.listen(1024)
-    except OSError as exc:
-        listener.close()
-        raise _in_use(port, exc, flag) from None
+    listener = _listen(args.host, port, flag)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(str(cert), str(key))
-    backend = create_server(app, host="127.0.0.1", port=0, url_scheme="https",
-                            **_waitress_settings(args))
-    return _TlsServer(TlsFront(listener, context, ("127.0.0.1", backend.effective_port)),
-                      backend)
+    backend = _listen("127.0.0.1", 0)
+    return TlsFront(listener, context, backend.getsockname()[:2]), backend
 
 
 def main(argv: list[str] | None = None) -> int:

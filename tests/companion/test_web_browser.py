@@ -9,7 +9,6 @@ Skips with the reason when the `playwright` package or /usr/bin/chromium is miss
 import contextlib
 import os
 import random
-import threading
 from pathlib import Path
 
 import pytest
@@ -31,17 +30,13 @@ from engine.registry import load_game  # noqa: E402
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory):
-    from waitress.server import create_server
-
     from companion.app import create_app
+    from companion.server import ServerThread
     db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
     app = create_app({"DATABASE": str(db)})
-    server = create_server(app, host="127.0.0.1", port=0, threads=24)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    app.extensions["broker"].close()
-    server.close()
+    server = ServerThread(app, threads=24)
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -761,16 +756,14 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
     The status says what the reader waits for, and a settled roll stays "read" while the dice lie
     still."""
     pytest.importorskip("vision.training.synth_video", reason="vision has no rendered films")
-    from waitress.server import create_server
-
     from companion.app import create_app
     from companion.frames import DirectorySource
+    from companion.server import ServerThread
     app = create_app({"DATABASE": str(tmp_path / "cam.sqlite"),
                       "FRAME_SOURCE": DirectorySource(Path(__file__).resolve().parents[2]
                                                       / "sample_images")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    base_url = f"http://127.0.0.1:{server.effective_port}"
+    server = ServerThread(app, threads=8)
+    base_url = server.url
     try:
         with phone_filming(playwright, tmp_path, base_url) as (page, code):
             page.wait_for_selector("#server-camera")
@@ -794,8 +787,7 @@ def test_phone_camera_beside_the_table_camera(playwright, tmp_path):
             page.wait_for_selector("#server-camera:visible")
             assert page.locator(".camera video").is_hidden()
     finally:
-        app.extensions["broker"].close()
-        server.close()
+        server.stop()
 
 
 def test_double_taps_and_fields_chosen_while_others_write(base_url, players):

@@ -124,20 +124,15 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
 
 @contextlib.contextmanager
 def served(tmp_path, **config):
-    """Its own server (waitress in a thread) with `config`: its base URL."""
-    import threading
-
-    from waitress.server import create_server
-
+    """Its own server (`companion.server.ServerThread`) with `config`: its base URL."""
     from companion.app import create_app
+    from companion.server import ServerThread
     app = create_app({"DATABASE": str(tmp_path / "own.sqlite"), **config})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    server = ServerThread(app, threads=8)
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield server.url
     finally:
-        app.extensions["broker"].close()
-        server.close()
+        server.stop()
 
 
 def use_table_camera(page):
