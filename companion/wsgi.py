@@ -1,8 +1,11 @@
-"""The app for a WSGI server of several worker processes (gunicorn), configured from the
-environment (docs/companion.md, "Hosting many tables"):
+"""The app for a WSGI server, configured from the environment (docs/companion.md, "Hosting many
+tables"), for example
 
     DICE_COMPANION_DB=postgresql://... DICE_COMPANION_REDIS=redis://... \\
         gunicorn -w 2 -k gthread --threads 256 -b 0.0.0.0:8000 'companion.wsgi:app'
+
+where each open event stream holds one of the server's threads (`--threads` bounds the open
+pages). The documented start serves it through `companion.asgi`, whose streams hold none.
 
 - `DICE_COMPANION_DB`: the database (a postgresql:// URL, or a SQLite file);
 - `DICE_COMPANION_REDIS`: Redis for live updates across the workers;

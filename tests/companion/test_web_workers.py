@@ -214,13 +214,13 @@ class TestBrokerPresence:
 
     def test_seated_streams_are_counted_and_announced(self):
         broker = Broker()
-        watcher = broker.subscribe("T", {"seq": 0}, heartbeat=0.05)
-        assert "connected" in next(watcher) + next(watcher)   # retry line, then hello
-        ann = broker.subscribe("T", {"seq": 0}, heartbeat=0.05, seat=0)
-        ann2 = broker.subscribe("T", {"seq": 0}, heartbeat=0.05, seat=0)
+        watcher = iter(broker.subscribe("T", {"seq": 0}, heartbeat=0.05))
+        assert b'"connected"' in next(watcher)                # retry line and hello
+        ann = iter(broker.subscribe("T", {"seq": 0}, heartbeat=0.05, seat=0))
+        ann2 = iter(broker.subscribe("T", {"seq": 0}, heartbeat=0.05, seat=0))
         next(ann), next(ann2)
         assert broker.connected("T") == [0]
-        assert 'event: presence\ndata: {"connected":[0]}' in next(watcher)
+        assert b'event: presence\ndata: {"connected":[0]}' in next(watcher)
         ann.close()
         assert broker.connected("T") == [0]                   # her second page is still open
         ann2.close()
@@ -228,10 +228,16 @@ class TestBrokerPresence:
 
     def test_end_streams_ends_every_stream(self):
         broker = Broker()
-        stream = broker.subscribe("T", {"seq": 3}, heartbeat=5)
-        next(stream), next(stream)
+        stream = iter(broker.subscribe("T", {"seq": 3}, heartbeat=5))
+        next(stream)
         assert broker.end_streams() == 1
         assert list(stream) == [] and broker.listeners("T") == 0
+
+    def test_a_stream_never_read_is_unsubscribed_when_closed(self):
+        """What a WSGI server does with a body it does not send (a HEAD request)."""
+        broker = Broker()
+        broker.subscribe("T", {"seq": 0}, seat=1).close()
+        assert broker.listeners("T") == 0 and broker.connected("T") == []
 
 
 @pytest.mark.skipif(shutil.which("gunicorn") is None and not os.path.exists(
@@ -239,14 +245,17 @@ class TestBrokerPresence:
     "installed: pip install -e '.[server]'")
 def test_the_readme_gunicorn_command_serves_from_two_workers(tmp_path, postgres_url,
                                                              redis_server):
-    """The production start of docs/companion.md: gunicorn, two workers, threads; every
-    request answered."""
+    """The production start of docs/companion.md: gunicorn, two uvicorn workers, threads for
+    the requests only. Four times more pages keep a stream open than each worker has threads,
+    every request is answered meanwhile, every action reaches every page (on either worker),
+    and gunicorn stops with the pages still open."""
     port = Server(tmp_path / "x", tmp_path).port
     env = dict(os.environ, PYTHONPATH=str(ROOT), DICE_COMPANION_DB=postgres_url,
-               DICE_COMPANION_REDIS=redis_server.url,
+               DICE_COMPANION_REDIS=redis_server.url, DICE_COMPANION_THREADS="4",
                DICE_COMPANION_INSTANCE=str(tmp_path / "instance"))
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread",
-                             "--threads", "8", "-b", f"127.0.0.1:{port}", "companion.wsgi:app"],
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-k",
+                             "companion.worker.Worker", "-b", f"127.0.0.1:{port}",
+                             "companion.asgi:app"],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
@@ -261,14 +270,21 @@ def test_the_readme_gunicorn_command_serves_from_two_workers(tmp_path, postgres_
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
                 time.sleep(0.2)
         code, token = _new_table(client, "knister", ("Ann",))
-        for action in [action_to_json(x) for x in
-                       random_game(load_game("knister"), 1, seed=2).history][:12]:
+        pages = [Stream(port, code, limit=120) for _ in range(32)]
+        for page in pages:
+            page.next("hello", timeout=30)
+        actions = [action_to_json(x) for x in
+                   random_game(load_game("knister"), 1, seed=2).history][:12]
+        for action in actions:
             status, body, _ = client.call("POST", f"/api/tables/{code}/actions", action, token)
             assert status == 200, body
         assert body["seq"] == 12
+        for page in pages:
+            assert [page.next("action")["seq"] for _ in actions] == list(range(1, 13))
     finally:
         proc.terminate()
         proc.wait(20)
+    assert all(page.ended.wait(10) for page in pages)
 
 
 @pytest.mark.parametrize("flag, url", [
