@@ -133,7 +133,8 @@ def run(args, n_workers: int, pg: Postgres, redis: Redis, kill: bool) -> dict:
     instance = os.path.join(pg.dir, f"instance-{n_workers}")
     os.makedirs(instance, exist_ok=True)
     ports = [free_port() for _ in range(n_workers)]
-    threads = (args.tables * args.players) // n_workers + 64   # every open stream holds one
+    # as many threads as when every open stream held one (waitress), so that runs compare
+    threads = (args.tables * args.players) // n_workers + 64
     procs = [start_worker(p, db, redis.url, instance, threads) for p in ports]
     try:
         return drive(args, ports, procs, redis, kill)
