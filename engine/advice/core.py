@@ -34,6 +34,8 @@ class Evaluator:
     """One game's knowledge: overridden per game in engine/advice/<game>.py."""
 
     method = ""
+    # how many of the best options `deepen` looks at without a clock (None: all)
+    deepen_without_clock: int | None = DEEPEN_WITHOUT_CLOCK
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -44,6 +46,11 @@ class Evaluator:
 
     def deepen(self, before, after) -> float | None:
         """A better estimate that looks at every next roll, or None."""
+        return None
+
+    def play_out(self, before, ranked: list, seed: int, budget: Budget) -> list | None:
+        """`ranked` ((figure, depth, placement, sheet after) best first) ranked again by
+        games played to the end, where the evaluator plays them; else None."""
         return None
 
     def reason(self, before, after, placement: Placement) -> str:
@@ -98,7 +105,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
         scored.append((evaluator.value(sheet, after), AFTER, placement, after))
     scored.sort(key=lambda t: (-t[0], str(t[2])))
     deepened = []
-    limit = len(scored) if budget.clocked else DEEPEN_WITHOUT_CLOCK
+    limit = len(scored) if budget.clocked else evaluator.deepen_without_clock or len(scored)
     for i, (v, depth, placement, after) in enumerate(scored):
         if i >= limit or (deepened and budget.over()):
             break
@@ -110,6 +117,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
     done = {p for _, _, p, _ in scored}
     rest = [(now, NOT_LOOKED_AT, p, None) for p in sorted(legal, key=str) if p not in done]
     ranked = sorted(scored, key=lambda t: (-t[0], str(t[2]))) if deepened else scored
+    ranked = evaluator.play_out(sheet, ranked, seed, budget) or ranked
     options = tuple(
         Option(p, v, evaluator.reason(sheet, after, p) if after is not None
                else "not looked at within the time budget", depth)

@@ -8,8 +8,9 @@ import pytest
 
 from engine.advice import advise, advise_dice, colour_choices, evaluator_for
 from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
+from engine.advice.knister_playout import Dice
 from engine.advice.twenty_one import solve_row
-from engine.advice.types import NOT_LOOKED_AT, Budget
+from engine.advice.types import NOT_LOOKED_AT, PLAYED_OUT, Budget
 from engine.dice import Roll
 from engine.game import OTHER, ROLLER
 from engine.registry import GAMES, load_game
@@ -46,8 +47,10 @@ class TestAdviceIsLegal:
             advice = advise(game, sheet, roll, role, evaluator=evaluator)
             assert len(advice.options) == len(legal)
             assert {o.placement for o in advice.options} == legal.as_set()
-            values = [o.expected for o in advice.options if o.depth != NOT_LOOKED_AT]
-            assert values == sorted(values, reverse=True)
+            # the most deeply looked at first (Knister: played out), each depth best first
+            ranks = [(o.depth, o.expected) for o in advice.options if o.depth != NOT_LOOKED_AT]
+            assert ranks == sorted(ranks, reverse=True)
+            values = [v for _, v in ranks]
             lo, hi = game.score_bounds()
             assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in values)
             assert all(o.reason for o in advice.options)
@@ -201,6 +204,75 @@ class TestBudget:
         choices = advise_dice(evaluator, sheet, roll, 1, budget=Budget(0.001, FakeClock(1.0)))
         assert len(choices) == 8            # keep, or any 1, 2 or 3 of the dice again
         assert choices[0].expected == max(c.expected for c in choices)
+
+
+class TestKnisterPlayouts:
+    """The best fields for a Knister sum are compared by games played to the end."""
+
+    GRID = [[2, 9, 9, 11, 8], [10, 3, 9, 11, 12], [10, 10, 4, 11, 12],
+            [8, 8, 7, 5, 12], [3, 7, 7, 6, None]]
+
+    def test_a_playout_fills_every_empty_field_and_scores_the_grid_by_the_rules(self):
+        game = load_game("knister")
+        playouts = evaluator_for(game).playouts
+        grid = [row[:] for row in self.GRID]
+        grid[0][1] = grid[2][3] = None
+        states, empty = playouts.codes(grid)
+        assert empty == [1, 13, 24]
+        sums = [6, 4, 11]
+        scores = set()
+        for order in ([6, 4, 11], [6, 11, 4], [4, 6, 11], [4, 11, 6], [11, 6, 4], [11, 4, 6]):
+            for f, v in zip(empty, order):
+                grid[f // 5][f % 5] = v
+            scores.add(game.score(game.sheet_from_json({"grid": grid})).total)
+        assert playouts.play(states, empty, sums) in scores
+        # one field left: the sum goes there
+        grid = [row[:] for row in self.GRID]
+        states, empty = playouts.codes(grid)
+        grid[4][4] = 6
+        assert playouts.play(states, empty, [6]) == \
+            game.score(game.sheet_from_json({"grid": grid})).total
+
+    def test_the_nth_sequence_of_sums_is_the_same_however_many_are_drawn(self):
+        few, many = Dice("3:7", 18), Dice("3:7", 18)
+        assert [many[n] for n in range(40)][:5] == [few[n] for n in range(5)]
+        assert all(len(many[n]) == 18 and all(2 <= s <= 12 for s in many[n])
+                   for n in range(40))
+        assert Dice("4:7", 18)[0] != few[0] or Dice("4:7", 18)[1] != few[1]
+
+    def test_the_doubled_diagonal_straight_is_completed_with_fields_to_spare(self):
+        game = load_game("knister")
+        grid = [row[:] for row in self.GRID]
+        grid[0][1] = grid[1][2] = grid[3][0] = None
+        # 2 3 4 5 on the diagonal: a 6 in E4 makes 24 points
+        advice = advise(game, game.sheet_from_json({"grid": grid}), Roll.parse("3 3"))
+        assert str(advice.best.placement) == "E6@4" and advice.best.depth == PLAYED_OUT
+        assert "straight without 7" in advice.best.reason
+
+    def test_the_best_fields_are_played_out_and_listed_first(self):
+        game = load_game("knister")
+        sheet, roll, role = positions(game, 11, count=1)[0]
+        advice = advise(game, sheet, roll, role)
+        played = [o for o in advice.options if o.depth == PLAYED_OUT]
+        assert len(played) == 6 and advice.options[:6] == tuple(played)
+        assert all(o.depth < PLAYED_OUT for o in advice.options[6:])
+
+    def test_the_games_played_stop_when_the_budget_is_spent(self):
+        game = load_game("knister")
+        sheet, roll, role = positions(game, 12, count=1)[0]
+        ranked = [(0.0, 2, p, game.apply_result(sheet, roll, role, p))
+                  for p in game.legal(sheet, roll, role)]
+        counts = []
+        for seconds, step in ((0.001, 1.0), (10.0, 1e-6)):
+            evaluator = evaluator_for(game)
+            play, games = evaluator.playouts.play, []
+            evaluator.playouts.play = lambda *a: games.append(1) or play(*a)
+            again = evaluator.play_out(sheet, ranked, 0, Budget(seconds, FakeClock(step)))
+            assert [t[1] for t in again[:6]] == [PLAYED_OUT] * 6
+            assert {t[2] for t in again} == {t[2] for t in ranked}
+            counts.append(len(games))
+        # a spent budget: one game for each field compared; a long one: up to the cap
+        assert counts == [6, 6 * 1024]
 
 
 class TestGames:
