@@ -3,7 +3,8 @@
 For each game, over seeded games (engine/advice/players.py: RandomPlayer, GreedyPlayer,
 AdvisorPlayer; dice and choices from separate seeded generators):
 - solo (Knister, twenty one, Qwinto): each seed is played once by each kind of player
-  on the same dice stream; mean, standard deviation, and the advisor's win rate over
+  on the same dice stream; mean, standard deviation, the mean's 95 % confidence
+  interval (1.96 standard errors), and the advisor's win rate over
   greedy on the same seed (ties count half) with a 95 % Wilson interval;
 - 3 players (Knister, twenty one, Qwinto): one advisor, one greedy and one random
   player at a table, seats rotated by seed; the same figures from those games;
@@ -73,7 +74,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def spread(xs: list[float]) -> str:
-    return f"{statistics.mean(xs):7.1f} ± {statistics.pstdev(xs):5.1f}"
+    """Mean ± standard deviation, and the mean's 95 % confidence interval."""
+    mean, sd = statistics.mean(xs), statistics.pstdev(xs)
+    half = 1.96 * sd / math.sqrt(len(xs))
+    return f"{mean:7.1f} ± {sd:5.1f} (mean {mean - half:.1f}-{mean + half:.1f})"
 
 
 def times(calls: list[float]) -> str:

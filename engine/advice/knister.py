@@ -30,9 +30,9 @@ from .knister_playout import CHANCE, SUMS, Dice, Line, Playouts, line_states
 from .types import PLAYED_OUT, Budget
 
 # how many of the best fields are played out, and how many games each: doubling from
-# FIRST_PLAYOUTS while the budget lasts up to MAX_PLAYOUTS; FIXED_PLAYOUTS without a clock
+# FIRST_PLAYOUTS up to MAX_PLAYOUTS, fewer where the budget runs out first
 PLAYOUT_OPTIONS = 6
-FIRST_PLAYOUTS, MAX_PLAYOUTS, FIXED_PLAYOUTS = 16, 1024, 128
+FIRST_PLAYOUTS, MAX_PLAYOUTS = 16, 128
 
 
 def final_points(points: dict, line: Line) -> int:
@@ -101,7 +101,7 @@ class KnisterEvaluator(Evaluator):
         self.kind = [0 if w == 1 else 1 for w in self.lines.weights]
         self.playouts = Playouts(self.lines.cells, self.lines.weights, self.tables, self.kind,
                                  points)
-        self.playout_options, self.playout_cap = PLAYOUT_OPTIONS, (MAX_PLAYOUTS, FIXED_PLAYOUTS)
+        self.playout_options, self.playout_games = PLAYOUT_OPTIONS, MAX_PLAYOUTS
 
     def raw(self, grid) -> float:
         """The sheet's weighted line value (before calibration)."""
@@ -153,7 +153,7 @@ class KnisterEvaluator(Evaluator):
         filled = 25 - len(starts[0][1])
         dice = Dice(f"{seed}:{filled}", 25 - filled)
         results: list[list[int]] = [[] for _ in top]
-        cap = self.playout_cap[0] if budget.clocked else self.playout_cap[1]
+        cap = self.playout_games
         size = min(FIRST_PLAYOUTS, cap)
         play = self.playouts.play
         while True:

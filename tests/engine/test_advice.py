@@ -272,7 +272,7 @@ class TestKnisterPlayouts:
             assert {t[2] for t in again} == {t[2] for t in ranked}
             counts.append(len(games))
         # a spent budget: one game for each field compared; a long one: up to the cap
-        assert counts == [6, 6 * 1024]
+        assert counts == [6, 6 * 128]
 
 
 class TestGames:
