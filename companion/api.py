@@ -655,13 +655,14 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
         from .teach_api import table_reading
         from .teaching import body_colours
         taught, calibration = table_reading(rec)
+        frames, symbols = current_app.config["SETTLE_FRAMES"], spec["symbol_sides"]
         if taught is not None:   # the table's own dice, taught on its teaching page
-            r = TableReader(palette, faces, current_app.config["SETTLE_FRAMES"], reader=taught)
+            r = TableReader(palette, faces, frames, reader=taught, symbols=symbols)
         else:
             make = current_app.config.get("READER_FACTORY") or functools.partial(
-                TableReader, body_colours=body_colours(game_name, spec) is not None,
+                TableReader, body_colours=body_colours(spec) is not None,
                 vision=current_app.extensions["vision"])
-            r = make(palette, faces, current_app.config["SETTLE_FRAMES"])
+            r = make(palette, faces, frames, symbols=symbols)
         if calibration is not None:   # colours named by the table's own dice (teaching page)
             r.calibrate(calibration)
         r = readers.setdefault(rec.code, r)

@@ -31,7 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None,
         PUBLIC_URL=None,                      # the LAN address printed by `serve` (QR, links)
         HTTPS_URL=None,                       # its HTTPS address, when `serve` runs HTTPS
         FRAME_SOURCE=None,                    # a server-side camera / demo source
-        READER_FACTORY=None,                  # tests: (palette, faces, frames) -> reader
+        READER_FACTORY=None,                  # tests: (palette, faces, frames, symbols=)
     )
     if config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -19,7 +19,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 MAX_SIDE = 4096
 
@@ -204,10 +204,10 @@ def game_palette(palette: Sequence[str | None], colour=None):
     return general
 
 
-def _to_seen(d, coloured: bool, words: Sequence[str], faces: Sequence[Any]) -> SeenDie:
-    face: Any = d.value
-    if words and d.value == 6 and 6 not in faces:
-        face = words[0]
+def _to_seen(d, coloured: bool, symbol_at: Mapping[int, str]) -> SeenDie:
+    """vision's die as the table's: the pip reader's number of a symbol's face is the symbol
+    (`symbol_at`: face -> symbol, as the game declares its dice)."""
+    face: Any = symbol_at.get(d.value, d.value) if isinstance(d.value, int) else d.value
     conf = min(float(d.value_confidence), float(d.colour_confidence) if coloured else 1.0)
     return SeenDie(d.colour if coloured else None, face, tuple(int(v) for v in d.box), conf)
 
@@ -292,15 +292,18 @@ class TableReader:
 
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
                  frames: int = 3, reader=None, body_colours: bool = False,
-                 settled_reader=None, vision: Vision | None = None) -> None:
+                 settled_reader=None, vision: Vision | None = None,
+                 symbols: Mapping[str, int] | None = None) -> None:
         self.faces = list(faces)
+        # the faces that are pictures, each on the face whose pips the pip reader reads for it
+        # (`DiceSpec.symbols`: Kuh Vadis' cow on the sixth face)
+        self.symbol_at = {side: name for name, side in (symbols or {}).items()}
         # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
         # vision's general palette before they are shown (`sure_colours`); once the table names
         # its colours by its own dice (`calibrate`), the names they give are shown
         self.body_colours = body_colours
         self.calibrated = False
-        self.words = [f for f in faces if not isinstance(f, int)]
-        numbers = sorted({f for f in faces if isinstance(f, int)} | ({6} if self.words else set()))
+        numbers = sorted({f for f in faces if isinstance(f, int)} | set(self.symbol_at))
         self.coloured = any(palette)
         if reader is None and vision is None:
             raise TypeError("a TableReader reads with `reader` or with the app's `vision`")
@@ -341,7 +344,7 @@ class TableReader:
 
     def _seen(self, image, dice) -> tuple[SeenDie, ...]:
         """vision's dice as the page shows them: only colours the reader is sure of."""
-        seen = tuple(_to_seen(d, self.coloured, self.words, self.faces) for d in dice)
+        seen = tuple(_to_seen(d, self.coloured, self.symbol_at) for d in dice)
         if not self.coloured or self.calibrated:
             return seen
         shares = [float(getattr(d, "colour_confidence", 1.0)) for d in dice]

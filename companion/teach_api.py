@@ -38,7 +38,7 @@ from .store import TableRecord
 
 
 def _labels(rec: TableRecord) -> T.TeachLabels:
-    return T.labels_for(rec.game, G.dice_spec(rec.game))
+    return T.labels_for(G.dice_spec(rec.game))
 
 
 def _state(rec: TableRecord) -> T.TeachState:
@@ -62,7 +62,7 @@ def _answer(rec: TableRecord, status: int = 200, **extra):
 
 
 def _body_colours(rec: TableRecord):
-    named = T.body_colours(rec.game, G.dice_spec(rec.game))
+    named = T.body_colours(G.dice_spec(rec.game))
     return list(named) if named else None
 
 

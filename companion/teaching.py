@@ -27,10 +27,6 @@ from typing import Any, Sequence
 
 PER_FACE = 3      # examples per face before the taught reader may be used (issue: 3-5)
 PER_COLOUR = 2    # examples per colour, for faces that carry a colour
-# games whose dice carry their colour on each face (a number *and* a colour per face), so the
-# colour is taught with the face; the other games' colour is the body's, named against the
-# game's palette as the shipped reader does
-COLOURS_ON_FACES = frozenset({"the_choice"})
 
 
 class TeachError(ValueError):
@@ -67,8 +63,11 @@ class TeachState:
     colour_photos: tuple[ColourPhoto, ...] = ()   # every colour photo, as read
 
 
-def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
-    """What a table of this game teaches, from its dice (`companion.games.dice_spec`)."""
+def labels_for(dice_spec: dict) -> TeachLabels:
+    """What a table teaches, from its game's dice (`companion.games.dice_spec`): every face,
+    and the colours with the faces where the game prints its colours on the faces
+    (`colours_on_faces`, The Choice); else a die's colour is its body's, named against the
+    game's palette as the shipped reader does."""
     faces: list = []
     for c in dice_spec["colours"]:
         for f in c["faces"]:
@@ -76,16 +75,16 @@ def labels_for(game_name: str, dice_spec: dict) -> TeachLabels:
                 faces.append(f)
     faces.sort(key=lambda f: (isinstance(f, str), f if isinstance(f, int) else 0, str(f)))
     colours = None
-    if game_name in COLOURS_ON_FACES:
+    if dice_spec["colours_on_faces"]:
         colours = tuple(sorted(c["colour"] for c in dice_spec["colours"] if c["colour"]))
     return TeachLabels(tuple(faces), colours)
 
 
-def body_colours(game_name: str, dice_spec: dict) -> tuple[str, ...] | None:
-    """The body colours a table of this game calibrates on its teaching page: the game's dice
-    colours when its dice differ by body colour (Qwinto, twenty one); None for games whose
-    colours are on the faces (The Choice: taught with the faces) or do not matter."""
-    if game_name in COLOURS_ON_FACES:
+def body_colours(dice_spec: dict) -> tuple[str, ...] | None:
+    """The body colours a table calibrates on its teaching page: the game's dice colours when
+    its dice differ by body colour (Qwinto, twenty one); None for games whose colours are on
+    the faces (The Choice: taught with the faces) or do not matter."""
+    if dice_spec["colours_on_faces"]:
         return None
     named = [c["colour"] for c in dice_spec["colours"] if c["colour"]]
     return tuple(named) if len(set(named)) >= 2 else None

@@ -118,25 +118,41 @@ class DieKind:
 
 
 @dataclass(frozen=True, slots=True)
+class Symbol:
+    """A face that is a picture, not a number: `name` ("cow") is printed on the die's face
+    `side` (1-6), the face a plain die shows with `side` pips, so a reader of pips reads the
+    picture as `side` (Kuh Vadis' cow is the sixth face)."""
+
+    name: str
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
 class DiceSpec:
     """The dice of a game, declared by the game: what a person can tap or a camera report.
 
     `kinds`: one per colour; `min_dice`-`max_dice` dice are rolled at once;
     `repeat_colours`: several dice of one colour at once (Knister's two plain dice);
-    `symbols`: faces that are pictures, not numbers (Kuh Vadis' cow)."""
+    `symbols`: faces that are pictures, not numbers, and where each is printed (Kuh Vadis'
+    cow); `colours_on_faces`: the colours are printed on the faces beside the numbers (The
+    Choice), not the dice's bodies, so a die's colour changes with the face it shows."""
 
     kinds: tuple[DieKind, ...]
     min_dice: int
     max_dice: int
     repeat_colours: bool
-    symbols: tuple[str, ...] = ()
+    symbols: tuple[Symbol, ...] = ()
+    colours_on_faces: bool = False
 
     @property
     def colours(self) -> tuple[str | None, ...]:
         return tuple(k.colour for k in self.kinds)
 
     def to_json(self) -> dict:
+        """`symbols`: their names; `symbol_sides`: name -> the face it is printed on."""
         kinds = sorted(self.kinds, key=lambda k: "" if k.colour is None else k.colour)
         return {"colours": [k.to_json() for k in kinds], "min_dice": self.min_dice,
                 "max_dice": self.max_dice, "repeat_colours": self.repeat_colours,
-                "symbols": list(self.symbols)}
+                "symbols": [s.name for s in self.symbols],
+                "symbol_sides": {s.name: s.side for s in self.symbols},
+                "colours_on_faces": self.colours_on_faces}

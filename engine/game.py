@@ -248,6 +248,9 @@ class Game:
     #        "die-of-colour", "printed" or "marks-only" (the page offers the placements).
     # extras: counters written outside the grid: {"key", "label", "value", "max"[, "points"]}
     #        or {"key", "label", "value", "options"} (one is chosen).
+    # mark_rows (a "marks-only" grid whose answer is built on the sheet, a mark at a time):
+    #        {"line": row whose marks are numbers joined on a line (their order counts),
+    #         "ring": row of colour spaces, "count": row of marks counted, not drawn}.
     def grid(self, data: dict) -> dict | None:
         """This game's sheet JSON (`sheet_to_json`) as a grid of cells, or None for a game
         drawn as its JSON (it is still fully playable: the pages list its placements)."""

@@ -61,7 +61,8 @@ def main() -> None:
             spec = G.dice_spec(game)
             palette = [c["colour"] for c in spec["colours"]]
             faces_all = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
-            reading, _ = TableReader(palette, faces_all, frames=1, vision=vision).feed(scene.image)
+            reading, _ = TableReader(palette, faces_all, frames=1, vision=vision,
+                                     symbols=spec["symbol_sides"]).feed(scene.image)
             print("  read:", sorted(((d.colour, d.face) for d in reading.dice), key=str))
 
 

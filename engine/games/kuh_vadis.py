@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from ..dice import DiceSpec, Die, DieKind, Roll
+from ..dice import DiceSpec, Die, DieKind, Roll, Symbol
 from ..errors import InvalidInput, InvalidLayout
 from ..game import ROLLER, Game, as_list, require
 from ..layouts import LayoutInfo, read_info
@@ -314,8 +314,9 @@ class KuhVadis(Game):
 
     # -- dice ----------------------------------------------------------------------
     def dice_spec(self) -> DiceSpec:
+        """Five plain dice whose sixth face is a cow."""
         return DiceSpec((DieKind(None, tuple(FACES)),), DICE, DICE, repeat_colours=True,
-                        symbols=(COW,))
+                        symbols=(Symbol(COW, 6),))
 
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:

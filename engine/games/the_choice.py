@@ -429,7 +429,7 @@ class TheChoice(Game):
             DieKind(c, (1, 2, 3, 4, 5, 6),
                     tuple(sorted({n for die in self.layout.dice for n, col in die.items()
                                   if col == c})))
-            for c in COLOURS), DICE, DICE, repeat_colours=True)
+            for c in COLOURS), DICE, DICE, repeat_colours=True, colours_on_faces=True)
 
     def roll_problem(self, roll: Roll) -> str | None:
         if len(roll) != DICE:
@@ -783,7 +783,8 @@ class TheChoice(Game):
         """The side being played, drawn like the paper: the colour spaces on a ring (row "R",
         clockwise from the top, `"ring": true`; the last space touches the first) around the
         hexagonal number area (row "N", one grid row per row of numbers, each cell two
-        half-columns wide at its x)."""
+        half-columns wide at its x); `mark_rows` says what the marks of each row are to the
+        page that builds an answer on the sheet (a misthrow, row "M", is counted, not drawn)."""
         side = self.layout.sides[self._side_index[data["playing"]]]
         written = data[side.name]
         crossed = set(written["colours"])
@@ -805,6 +806,7 @@ class TheChoice(Game):
             rows.append({"label": NUMBER if r == 0 else "", "colour": None, "cells": cells})
         return {"columns": max(x for _, x in side.coords) + 2, "ring": True, "rows": rows,
                 "value": "marks-only", "caption": Reason("the_choice.caption", side=side.name),
+                "mark_rows": {"line": NUMBER, "ring": RING, "count": MISS},
                 "extras": [{"key": "misthrows", "label": "misthrows",
                             "value": written["misthrows"], "max": MISTHROWS_TO_END,
                             "points": ""}]}

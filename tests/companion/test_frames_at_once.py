@@ -94,7 +94,7 @@ class TestTablesReadAtOnce:
         release = threading.Event()
         calls: list[str] = []
 
-        def factory(palette, faces, frames):
+        def factory(palette, faces, frames, symbols):
             def read(image):
                 name = threading.current_thread().name
                 calls.append(name)
@@ -102,7 +102,7 @@ class TestTablesReadAtOnce:
                     entered[name].set()
                     assert release.wait(10)
                 return _Nothing
-            return TableReader(palette, faces, frames, reader=read)
+            return TableReader(palette, faces, frames, reader=read, symbols=symbols)
 
         app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "b.sqlite"),
                           "READER_FACTORY": factory})
@@ -204,8 +204,8 @@ class TestWhoMaySendFrames:
     def test_a_stranger_may_not_send_frames_a_player_may(self, tmp_path, make_table, sit):
         calls = []
 
-        def factory(palette, faces, frames):
-            return TableReader(palette, faces, frames,
+        def factory(palette, faces, frames, symbols):
+            return TableReader(palette, faces, frames, symbols=symbols,
                                reader=lambda image: calls.append(1) or _Nothing)
 
         app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "w.sqlite"),

@@ -1,7 +1,8 @@
 """A new game is an engine module, its layouts and its catalogue entries: a toy game made in
 this test (a `Game` subclass, one layout as data, German templates for its codes), registered
 with `engine.registry.register`, is playable through the web API: a table, a roll, a
-placement, a refusal in German, a score."""
+placement, a refusal in German, a score. Its die has a symbol face (a cow where the five pips
+would be), declared by the game alone: the teaching page lists it and the camera names it."""
 from __future__ import annotations
 
 import random
@@ -12,7 +13,7 @@ import pytest
 
 from companion.reasons import CATALOGUE
 from engine import registry
-from engine.dice import DiceSpec, Die, DieKind, Roll
+from engine.dice import DiceSpec, Die, DieKind, Roll, Symbol
 from engine.game import Game, as_list, require
 from engine.layouts import LayoutInfo, read_info, whole
 from engine.placement import ENTER, Mark, Placement, Score, ScoreLine
@@ -35,6 +36,7 @@ GERMAN = {
     "toy.l_total": "alle Felder",
 }
 LAYOUT = {"game": "tally", "name": "four", "confidence": "H", "fields": 4}
+FACES = (1, 2, 3, 4, 6, "cow")      # the cow is printed on the die's fifth face
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class TallyLayout:
 
 
 class Tally(Game):
-    """Roll one die, write its face into a free field of one row; the sum is the score."""
+    """Roll one die, write its face into a free field of one row; the sum is the score (a cow
+    counts nothing)."""
 
     name, title = "tally", "Tally"
     min_players, max_players, max_attempts = 1, 4, 1
@@ -69,17 +72,18 @@ class Tally(Game):
         return []
 
     def dice_spec(self) -> DiceSpec:
-        return DiceSpec((DieKind(None, (1, 2, 3, 4, 5, 6)),), 1, 1, repeat_colours=False)
+        return DiceSpec((DieKind(None, FACES),), 1, 1, repeat_colours=False,
+                        symbols=(Symbol("cow", 5),))
 
     def roll_problem(self, roll):
-        return None if len(roll) == 1 and roll.faces[0] in range(1, 7) else \
+        return None if len(roll) == 1 and roll.faces[0] in FACES else \
             Reason("toy.dice", n=len(roll))
 
     def reroll_problem(self, first, second):
         return self.roll_problem(second)
 
     def random_roll(self, rng: random.Random, previous=None) -> Roll:
-        return Roll([Die(None, rng.randint(1, 6))])
+        return Roll([Die(None, rng.choice(FACES))])
 
     def _legal(self, sheet, roll, role):
         return [Placement.of(Mark("A", p, roll.faces[0])) for p, v in enumerate(sheet)
@@ -102,7 +106,8 @@ class Tally(Game):
         return None
 
     def score(self, sheet, final: bool = False) -> Score:
-        return Score([ScoreLine(Reason("toy.l_total"), sum(v or 0 for v in sheet))])
+        return Score([ScoreLine(Reason("toy.l_total"),
+                                sum(v for v in sheet if isinstance(v, int)))])
 
     def is_finished(self, sheet) -> bool:
         return None not in sheet
@@ -122,6 +127,14 @@ class Tally(Game):
 
     def cell_value(self, cell, roll):
         return roll.faces[0]
+
+
+class _Seen:
+    """What the pip reader hands on for a frame: one die with `pips` pips up."""
+
+    def __init__(self, pips):
+        from vision.dice import Die as VisionDie
+        self.dice = (VisionDie((20, 20, 60, 60), pips, 0.95, "white", 0.9, (250, 250, 250), 0.9),)
 
 
 @pytest.fixture
@@ -172,3 +185,33 @@ def test_a_toy_game_is_played_through_the_web_api(client, tally):
 
 def test_the_toy_game_is_gone_after_the_test():
     assert "tally" not in registry.GAMES
+
+
+def test_the_toy_games_symbol_face_is_taught_and_read_by_its_declaration(tally, tmp_path,
+                                                                         make_table):
+    """The die's cow, declared by the game on its fifth face: the teaching page teaches the
+    cow among the faces, and a camera frame in which the pip reader counts five pips is read as
+    the cow (a roll of the game), a frame with six pips as a 6."""
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    from companion.app import create_app
+    from companion.reader import TableReader
+    pips = []
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "toy.sqlite"),
+                      "VISION_AT_START": False,
+                      "READER_FACTORY": lambda palette, faces, frames, symbols: TableReader(
+                          palette, faces, frames, symbols=symbols,
+                          reader=lambda image: _Seen(pips[-1]))})
+    client = app.test_client()
+    code = make_table(client, game="tally", players=("Ann",))
+    teach = client.get(f"/api/tables/{code}/teach").json
+    assert teach["faces"] == [1, 2, 3, 4, 6, "cow"] and teach["colours"] is None
+    assert teach["body_colours"] is None
+    frame = cv2.imencode(".png", np.full((120, 160, 3), 90, np.uint8))[1].tobytes()
+    for seen, face, roll in ((5, "cow", "cow"), (6, 6, "6")):
+        pips.append(seen)
+        read = client.post(f"/api/tables/{code}/frame", data=frame,
+                           content_type="image/png").json
+        assert [d["face"] for d in read["dice"]] == [face], read
+        assert read["roll"] == roll and read["problem"] is None
+        assert read["legal"][0] == f"A{face}@0"

@@ -628,8 +628,8 @@ def seeing_app(tmp_path):
         return _FakeResult(seen)
 
     app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
-                      "READER_FACTORY": lambda palette, faces, frames:
-                      TableReader(palette, faces, frames, reader=fake_reader)})
+                      "READER_FACTORY": lambda palette, faces, frames, symbols:
+                      TableReader(palette, faces, frames, reader=fake_reader, symbols=symbols)})
     app.calls = calls
     return app
 
@@ -720,7 +720,8 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     assert {d.colour for d in dice} <= {"orange", "yellow", "purple"}
     assert all(len(d.box) == 4 and 0 <= d.confidence <= 1 for d in dice)
     # Kuh Vadis: no colours, and the cow stands where a 6 would be
-    cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1, vision=vision)
+    cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1, vision=vision,
+                         symbols={"cow": 6})
     monkeypatch.setattr(_EverythingIsAThree, "run", lambda self, o, feeds: [np.tile(
         np.array([-5, 0, 0, 0, 0, 0, 9], np.float32), (len(next(iter(feeds.values()))), 1))])
     reading, _ = cows.feed(scene.image)
@@ -782,8 +783,8 @@ def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
     show = Slideshow()
     app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
                       "FRAME_SOURCE": show,
-                      "READER_FACTORY": lambda palette, faces, frames: TableReader(
-                          palette, faces, frames, reader=fake_reader)})
+                      "READER_FACTORY": lambda palette, faces, frames, symbols: TableReader(
+                          palette, faces, frames, reader=fake_reader, symbols=symbols)})
     client = app.test_client()
     code = make_table(client)
     rolls = []

@@ -6,6 +6,7 @@ import contextlib
 
 import pytest
 
+from engine.registry import load_game
 from test_web_browser import (ARGS, CHROMIUM, SHOTS, base_url, browser, box_of,  # noqa: F401
                               create_table, join, playwright, shot, state_of, wait_seq)
 
@@ -241,6 +242,41 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
         ann.wait_for_function("document.querySelector('#hint').textContent.includes('answered')")
         state = state_of(ann, code)
         assert state["players"][0]["answer"] == placement
+
+
+def test_an_answer_is_built_on_the_rows_the_grid_declares(base_url, browser):
+    """The sheet page builds an answer with the rows a game's grid declares (`mark_rows`), not
+    with The Choice's labels: with the line on row "L", the ring on "Q" and the counted marks
+    on "C", the line's order narrows the answers, a counted mark is not a space to tap, and it
+    is said as a misthrow, last. The Choice's grid declares its own rows."""
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    out = page.evaluate("""async () => {
+      const c = await import('/static/js/choice.js');
+      const rows = {line: 'L', ring: 'Q', count: 'C'};
+      const mk = (row, col, value) => ({row, col, value, dice: [1],
+                                        text: row + value + '@' + col});
+      const first = [mk('L', 0, 3), mk('L', 1, 5)], turned = [mk('L', 1, 5), mk('L', 0, 3)];
+      const counted = mk('C', 0, 'x'), ring = mk('Q', 2, 'green');
+      const opt = {parts: [{kind: 'enter', marks: [...first, counted]},
+                           {kind: 'enter', marks: turned}, {kind: 'enter', marks: [ring]}]};
+      const roll = [{colour: 'red', face: 3}];
+      return {narrowed: c.candidates(opt, [first[0]], rows).length,
+              done: (c.completed(opt, first, rows) || {}).marks.length,
+              fields: [...c.builtLegal(opt, [first[0]], rows).keys()],
+              words: c.placementWords({marks: [counted, ...first]}, roll, rows),
+              ring: c.markWords(ring, roll, rows)};
+    }""")
+    context.close()
+    assert out["narrowed"] == 1 and out["done"] == 3
+    assert out["fields"] == ["L@0", "L@1"]
+    assert out["words"] == ("mark the 3 with the red 3, mark the 5 with the red 3, "
+                            "and a misthrow (too few dice used)"), out
+    assert out["ring"] == "cross a green space with the red 3", out
+    choice = load_game("the_choice")
+    grid = choice.grid(choice.sheet_to_json(choice.new_sheet()))
+    assert grid["mark_rows"] == {"line": "N", "ring": "R", "count": "M"}
 
 
 def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, browser):

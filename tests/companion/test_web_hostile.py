@@ -228,8 +228,9 @@ class TestMemoryStaysBounded:
         class _Nothing:
             dice = []
         app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
-                          "READER_FACTORY": lambda palette, faces, frames:
-                          TableReader(palette, faces, frames, reader=lambda image: _Nothing)})
+                          "READER_FACTORY": lambda palette, faces, frames, symbols:
+                          TableReader(palette, faces, frames, reader=lambda image: _Nothing,
+                                      symbols=symbols)})
         client = app.test_client()
         jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
         for _ in range(READERS_KEPT + 6):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine.dice import Die, Roll
+from engine.dice import Die, Roll, Symbol
 from engine.registry import GAMES, layout_names, load_game
 
 GAME_LAYOUTS = [(g, lay) for g in sorted(GAMES) for lay in layout_names(g)]
@@ -44,12 +44,20 @@ class TestDeclaredDice:
     def test_symbols_are_faces_that_are_not_numbers(self, name, layout):
         spec = load_game(name, layout).dice_spec()
         faces = {f for k in spec.kinds for f in k.faces}
-        assert set(spec.symbols) == {f for f in faces if not isinstance(f, int)}
+        assert {s.name for s in spec.symbols} == {f for f in faces if not isinstance(f, int)}
+        # a symbol is printed on a face no number is
+        assert all(1 <= s.side <= 6 and s.side not in faces for s in spec.symbols)
+
+    def test_only_the_choice_prints_colours_on_the_faces(self, name, layout):
+        spec = load_game(name, layout).dice_spec()
+        assert spec.colours_on_faces == (name == "the_choice")
+        assert spec.to_json()["colours_on_faces"] == spec.colours_on_faces
 
 
-def test_kuh_vadis_declares_the_cow_a_symbol():
+def test_kuh_vadis_declares_the_cow_a_symbol_on_the_sixth_face():
     spec = load_game("kuh_vadis").dice_spec()
-    assert spec.symbols == ("cow",) and spec.to_json()["symbols"] == ["cow"]
+    assert spec.symbols == (Symbol("cow", 6),) and spec.to_json()["symbols"] == ["cow"]
+    assert spec.to_json()["symbol_sides"] == {"cow": 6}
     assert spec.to_json()["colours"] == [
         {"colour": None, "faces": [1, 2, 3, 4, 5, "cow"], "usual": [1, 2, 3, 4, 5, "cow"]}]
 

@@ -115,15 +115,17 @@ export function start() {
     $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
         answerText(player.answer_parts, player.view) : waiting ? waiting : T.not_your_turn);
-    // The Choice: an answer is built on the drawn sheet, a space at a time, then the dice
-    const building = !!player.view && player.view.value === "marks-only" && opt.legal.length > 0;
+    // an answer built on the drawn sheet, a space at a time, then the dice (The Choice): for a
+    // grid that says what the marks of its rows are (`mark_rows`)
+    const rows = player.view ? player.view.mark_rows : null;
+    const building = !!rows && opt.legal.length > 0;
     const listMode = !building && (!player.view || player.view.value === "marks-only" ||
       opt.parts.some(p => p.ordered) || [...legal.values()].some(ms => ms.length > 1));
-    const shownLegal = building ? builtLegal(opt, built) : legal;
+    const shownLegal = building ? builtLegal(opt, built, rows) : legal;
     if (building && legal.size) $("#hint").textContent = T.choice_hint;
     const box = $("#sheet"); box.innerHTML = "";
     if (player.view) {
-      const onCell = (cell, key) => building ? tapBuilt(seat, opt, cell, key) :
+      const onCell = (cell, key) => building ? tapBuilt(seat, opt, cell, key, rows) :
         tapCell(seat, opt, legal, cell, key, listMode);
       box.append(drawSheet(player.view, { legal: shownLegal, focus, onCell,
         chosen: building ? new Set(built.map(m => m.text)) : chosen }));
@@ -142,7 +144,7 @@ export function start() {
     showHints(code, state.seq, seat, opt, box, player.view,
       asked => seatShown() === seat && state.seq + ":" + seat === asked);
     const actions = $("#actions"); actions.innerHTML = "";
-    if (building) actions.append(builtAnswer(seat, opt));
+    if (building) actions.append(builtAnswer(seat, opt, rows));
     if (listMode) actions.append(placementList(seat, opt, player.view));
     if (opt.multi && chosen.size) {
       const match = opt.parts.find(p => p.marks.length === chosen.size &&
@@ -217,25 +219,25 @@ export function start() {
   }
 
   // ---- an answer built on the drawn sheet (The Choice): tap a space, then the dice it uses ----
-  function tapBuilt(seat, opt, cell, key) {
+  function tapBuilt(seat, opt, cell, key, rows) {
     $("#reason").textContent = "";
     const at = built.findIndex(m => fieldOf(m) === key);
     if (at >= 0) {            // tapped again: taken back (a number with the line drawn after it)
       const m = built[at];
       built = built.filter((x, i) => i < at || (x.text !== m.text &&
-        !(m.row === "N" && x.row === "N")));
+        !(m.row === rows.line && x.row === rows.line)));
       asking = null; render(); return;
     }
-    const options = marksAt(opt, built, key);
+    const options = marksAt(opt, built, key, rows);
     if (!options.length) { tapCell(seat, opt, new Map(), cell, key, false); return; }
     if (options.length === 1) { built.push(options[0]); asking = null; }
     else asking = { key, options };        // which dice: asked below the sheet, in words
     render();
   }
 
-  function builtAnswer(seat, opt) {
+  function builtAnswer(seat, opt, rows) {
     const box = el("div", { class: "built", id: "built" });
-    const words = m => markWords(m, state.roll);
+    const words = m => markWords(m, state.roll, rows);
     if (asking) {
       box.append(el("p", { class: "hint" }, T.choice_which),
         el("div", { class: "actions" }, asking.options.map(m => el("button", { type: "button",
@@ -246,11 +248,11 @@ export function start() {
       box.append(el("p", { id: "built-so-far" },
         T.choice_chosen + ": " + built.map(words).join(", ")));
     }
-    const done = completed(opt, built);
+    const done = completed(opt, built, rows);
     box.append(el("div", { class: "actions" },
       done ? el("button", { type: "button", id: "write-built", "data-placement": done.text,
         onclick: () => place(seat, done.text) },
-      T.choice_write + ": " + placementWords(done, state.roll)) : null,
+      T.choice_write + ": " + placementWords(done, state.roll, rows)) : null,
       built.length || asking ? el("button", { type: "button", class: "secondary",
         id: "clear-built", onclick: () => { built = []; asking = null; render(); } }, T.clear) :
         null));
