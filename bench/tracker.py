@@ -31,7 +31,7 @@ from vision.track import RollTracker, StreamTracker  # noqa: E402
 
 
 def score(video, reports):
-    """reports: [(frame, SettledRoll)] -> dict of counts for one video."""
+    """reports: [(frame, settled Roll)] -> dict of counts for one video."""
     out = {"expected": len(video.rolls), "reported": 0, "false": 0, "moving": 0, "latency": [],
            "right": 0, "misread": 0, "dice": 0}
     seen = set()

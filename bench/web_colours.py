@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from companion.reader import SURE_COLOUR, SeenDie, sure_colours, vision_reader
+from companion.reader import SURE_COLOUR, Vision, sure_colours
 from vision.training.synth import render_scene
 
 CASES = [("qwinto", ["orange", "yellow", "purple"], "white"),
@@ -27,16 +27,16 @@ def nearest(dice, box):
 
 
 def run(colours, foreign, scenes, seed):
-    reader = vision_reader(colours, [1, 2, 3, 4, 5, 6])
+    reader = Vision().reader(colours, [1, 2, 3, 4, 5, 6])
     rng = np.random.default_rng(seed)
     rows, cost = [], []
     for k in range(scenes):
         pal = list(colours) + ([foreign] if k % 3 == 2 else [])
         scene = render_scene(rng, size=(480, 640), colours=pal, n_dice=len(pal), distinct=True)
         result = reader(scene.image)
-        seen = [SeenDie(d.colour, d.value, tuple(int(v) for v in d.box), 1.0) for d in result.dice]
         t0 = time.perf_counter()
-        shown = sure_colours(scene.image, seen, [d.colour_confidence for d in result.dice], True)
+        shown = sure_colours(scene.image, result.dice, [d.colour_confidence for d in result.dice],
+                             True)
         cost.append((time.perf_counter() - t0) * 1000)
         for d, s in zip(result.dice, shown):
             truth = nearest(scene.dice, d.box).colour

@@ -41,7 +41,8 @@ from .bounded import Bounded
 from .db import database, get_store, release_store
 from .frames import Mjpeg
 from .reasons import explain, translate, translate_score
-from .reader import BadFrame, ReaderUnavailable, Superseded, TableReader, decode_frame
+from .reader import (STATES, BadFrame, ReaderUnavailable, Superseded, TableReader, decode_frame,
+                     read_die_json)
 from .store import AlreadyDone, AlreadyMade, Overtaken, SeatTaken, TableRecord, UnknownTable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -792,7 +793,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
             known = current_app.extensions["readers"].get(rec.code)
             last = known.settled if known else None
             raise ApiError(400, str(exc), last=None if last is None else
-                           [d.to_json() for d in last.dice]) from None
+                           [read_die_json(d) for d in last.dice]) from None
         times["decoded"] = time.perf_counter()
         return image
 
@@ -806,12 +807,12 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     except Superseded:      # a newer frame of this table is read instead: this one says nothing
         return {"superseded": True, "dice": [], "settled": False, "state": "superseded"}
     t_read = time.perf_counter()
-    out = {"dice": [d.to_json() for d in reading.dice], "settled": settled,
-           "state": reading.state, "width": reading.width, "height": reading.height,
-           "elapsed_ms": round(reading.elapsed_ms, 1)}
+    out = {"dice": [read_die_json(d) for d in reading.dice], "settled": settled,
+           "state": STATES.get(reading.state, "reading"), "width": reading.width,
+           "height": reading.height, "elapsed_ms": round(reading.elapsed_ms, 1)}
     seat, creator = viewer(rec)
     if reading.dice:
-        roll = Roll(Die(d.colour, d.face) for d in reading.dice)
+        roll = Roll(Die(d.colour, d.value) for d in reading.dice)
         problem = table.game.roll_problem(roll)
         out["roll"] = str(roll)
         out["problem"] = problem

@@ -10,7 +10,8 @@ table is played by tapping the dice in.
 `StreamTracker` when vision has it, else with `Settler` (the same dice in `frames`
 consecutive readings). It keeps the last settled reading, so a corrupt frame in between
 changes nothing. Tables read in parallel; a table's frames one at a time, a waiting frame
-`Superseded` by a newer one of the same table.
+`Superseded` by a newer one of the same table. A frame's reading is vision's `Roll` of
+vision's `Die`s as the table shows them (`read_die_json`: the API's form of a die).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
+
+from vision.dice import Die, Roll
 
 MAX_SIDE = 4096
 
@@ -32,30 +35,16 @@ class ReaderUnavailable(RuntimeError):
     """vision has no dice reader (yet): the roll must be tapped in."""
 
 
-@dataclass(frozen=True)
-class SeenDie:
-    colour: str | None
-    face: int | str
-    box: tuple[int, int, int, int]
-    confidence: float
-
-    def to_json(self) -> dict:
-        return {"colour": self.colour, "face": self.face, "box": list(self.box),
-                "confidence": round(float(self.confidence), 3)}
+def read_die_json(d: Die) -> dict:
+    """A die as the API answers it: its colour (None: not named surely, or a game without
+    colours), its face, its box, and the reader's confidence in the two (the lower)."""
+    return {"colour": d.colour, "face": d.value, "box": list(d.box),
+            "confidence": round(float(min(d.value_confidence, d.colour_confidence)), 3)}
 
 
-@dataclass(frozen=True)
-class Reading:
-    dice: tuple[SeenDie, ...]
-    width: int
-    height: int
-    elapsed_ms: float       # the whole reading: vision's reader and its tracker
-    read_ms: float = 0.0    # of which vision's DiceReader on this frame
-    state: str = "reading"  # "moving" (not read: something moves), "covered" (not read: a hand
-    # or the camera moved; a still new view is taken as the table after a few seconds), "reading"
-
-    def key(self) -> tuple:
-        return tuple(sorted((str(d.colour), str(d.face)) for d in self.dice))
+def roll_key(roll: Roll) -> tuple:
+    """What makes two readings the same dice: each die's colour and face, in any order."""
+    return tuple(sorted((str(d.colour), str(d.value)) for d in roll.dice))
 
 
 DECODE_AT_ONCE = 2  # frames decoded at the same time (a 4096 px square takes 50 MB)
@@ -204,15 +193,20 @@ def game_palette(palette: Sequence[str | None], colour=None):
     return general
 
 
-def _to_seen(d, coloured: bool, symbol_at: Mapping[int, str]) -> SeenDie:
-    """vision's die as the table's: the pip reader's number of a symbol's face is the symbol
-    (`symbol_at`: face -> symbol, as the game declares its dice)."""
+def _to_seen(d, coloured: bool, symbol_at: Mapping[int, str]) -> Die:
+    """A die a reader handed on as the table shows it: the pip reader's number of a symbol's
+    face is the symbol (`symbol_at`: face -> symbol, as the game declares its dice); a game
+    without colours shows none (and nothing to doubt of it: colour confidence 1)."""
     face: Any = symbol_at.get(d.value, d.value) if isinstance(d.value, int) else d.value
-    conf = min(float(d.value_confidence), float(d.colour_confidence) if coloured else 1.0)
-    return SeenDie(d.colour if coloured else None, face, tuple(int(v) for v in d.box), conf)
+    return Die(tuple(int(v) for v in d.box), face, float(d.value_confidence),
+               d.colour if coloured else None,
+               float(d.colour_confidence) if coloured else 1.0,
+               getattr(d, "colour_bgr", None), getattr(d, "die_confidence", None))
 
 
-# vision's tracker's states -> the API's
+# vision's tracker's states of a frame (`Roll.state`) -> the API's: "moving" (not read: something
+# moves), "covered" (not read: a hand or the camera moved; a still new view is taken as the
+# table after a few seconds), "reading"
 STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}
 
 # A colour is shown only when the reader is sure of it; else the die is shown without one ("?")
@@ -224,8 +218,8 @@ STATES = {"busy": "moving", "occluded": "covered", "read": "reading"}
 SURE_COLOUR = 0.9
 
 
-def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
-                 body: bool) -> tuple[SeenDie, ...]:
+def sure_colours(image, dice: Sequence[Die], shares: Sequence[float],
+                 body: bool) -> tuple[Die, ...]:
     """`dice` with the colours the reader was not sure of removed (colour None): a colour share
     under `SURE_COLOUR`, or (`body`: dice told apart by their body colour) a body that vision's
     general palette names otherwise."""
@@ -237,7 +231,7 @@ def sure_colours(image, dice: Sequence[SeenDie], shares: Sequence[float],
                                                     for d in dice])
         general = colour.name_colour(measured, colour.GENERAL)[0]
     return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
-                 else SeenDie(None, d.face, d.box, d.confidence)
+                 else replace(d, colour=None)
                  for d, share, seen in zip(dice, shares, general))
 
 
@@ -314,7 +308,7 @@ class TableReader:
         self.last = None           # the per-frame result the tracker saw last
         self.read_ms = 0.0         # how long the reader took on the last frame
         self.turn = Turns()        # one frame read at a time; a waiting frame a newer one replaces
-        self.settled: Reading | None = None
+        self.settled: Roll | None = None   # the last settled reading
         self.clock = time.monotonic  # frames' times (tests inject a fake clock)
         self.last_still: bytes | None = None  # the slideshow picture read last (see feed)
         try:
@@ -342,7 +336,7 @@ class TableReader:
             self.settled_reader = self.settled_reader.with_calibration(calibration)
         self.calibrated = True   # the colours are named by the dice the players named: shown
 
-    def _seen(self, image, dice) -> tuple[SeenDie, ...]:
+    def _seen(self, image, dice) -> tuple[Die, ...]:
         """vision's dice as the page shows them: only colours the reader is sure of."""
         seen = tuple(_to_seen(d, self.coloured, self.symbol_at) for d in dice)
         if not self.coloured or self.calibrated:
@@ -366,7 +360,7 @@ class TableReader:
         ms = (time.perf_counter() - t0) * 1000
         return (dice if len(dice) == len(voted) else tuple(voted)), ms
 
-    def feed(self, image, still: bytes | None = None) -> tuple[Reading, bool]:
+    def feed(self, image, still: bytes | None = None) -> tuple[Roll, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
         the last settled reading. `still`: the frame's bytes when it is a picture of a slideshow
         (the demo pictures): a picture other than the last one is a new view, not a moved camera.
@@ -376,7 +370,7 @@ class TableReader:
         tracker goes by the newest view, and a phone waits for no stale answer)."""
         return self.feed_frame(lambda: image, still)
 
-    def feed_frame(self, decode, still: bytes | None = None) -> tuple[Reading, bool]:
+    def feed_frame(self, decode, still: bytes | None = None) -> tuple[Roll, bool]:
         """`feed` of the image `decode()` gives, called in the table's turn: a frame superseded
         while it waits is not decoded either (what `decode` raises goes to the caller)."""
         with self.turn.take():
@@ -392,19 +386,20 @@ class TableReader:
                 # times in seconds keep "the camera moved" at seconds (4 s), not 40 frames (16 s)
                 roll = self.stream.feed(image, t=self.clock())
                 frame_dice = () if self.last is None else self._seen(image, self.last.dice)
-                state = STATES.get(getattr(self.stream, "last_state", ""), "reading")
-                reading = Reading(frame_dice, w, h, (time.perf_counter() - t0) * 1000,
-                                  self.read_ms, state)
+                reading = Roll(w, h, frame_dice, read_ms=self.read_ms,
+                               elapsed_ms=(time.perf_counter() - t0) * 1000,
+                               state=getattr(self.stream, "last_state", "") or "read")
                 if roll is not None and roll.dice:
                     dice, settled_ms = self._read_settled(image, roll.dice)
-                    self.settled = Reading(self._seen(image, dice), w, h,
-                                           (time.perf_counter() - t0) * 1000,
-                                           self.read_ms + settled_ms)
+                    self.settled = Roll(w, h, self._seen(image, dice),
+                                        read_ms=self.read_ms + settled_ms,
+                                        elapsed_ms=(time.perf_counter() - t0) * 1000,
+                                        settled=roll.settled)
                     return self.settled, True
                 return reading, False
             result = self._read(image)
-            reading = Reading(self._seen(image, result.dice), w, h,
-                              (time.perf_counter() - t0) * 1000, self.read_ms)
+            reading = Roll(w, h, self._seen(image, result.dice), read_ms=self.read_ms,
+                           elapsed_ms=(time.perf_counter() - t0) * 1000)
             if self.settler.add(reading):
                 dice, settled_ms = self._read_settled(image, result.dice)
                 self.settled = replace(reading, dice=self._seen(image, dice),
@@ -421,13 +416,13 @@ class Settler:
     frames: int = 3
     last_key: tuple | None = None
     same: int = 0
-    last: Reading | None = None
-    settled: Reading | None = None
+    last: Roll | None = None
+    settled: Roll | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, reading: Reading) -> bool:
+    def add(self, reading: Roll) -> bool:
         with self.lock:
-            key = reading.key()
+            key = roll_key(reading)
             self.same = self.same + 1 if key == self.last_key else 1
             self.last_key = key
             self.last = reading

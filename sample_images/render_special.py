@@ -63,7 +63,7 @@ def main() -> None:
             faces_all = sorted({f for c in spec["colours"] for f in c["faces"]}, key=str)
             reading, _ = TableReader(palette, faces_all, frames=1, vision=vision,
                                      symbols=spec["symbol_sides"]).feed(scene.image)
-            print("  read:", sorted(((d.colour, d.face) for d in reading.dice), key=str))
+            print("  read:", sorted(((d.colour, d.value) for d in reading.dice), key=str))
 
 
 if __name__ == "__main__":

@@ -47,13 +47,15 @@ from typing import Callable, Hashable, Iterable, Iterator, Sequence
 import cv2
 import numpy as np
 
-__all__ = ["Detection", "SettledDie", "SettledRoll", "RollTracker", "StreamTracker",
-           "motion_fraction", "small_grey", "small_frame", "detections_from", "largest_change"]
+from .dice import Die, Roll, Settled
+
+__all__ = ["Detection", "RollTracker", "StreamTracker", "motion_fraction", "small_grey",
+           "small_frame", "detections_from", "largest_change"]
 
 
 @dataclass(frozen=True)
 class Detection:
-    """One die in one frame (the fields of ``vision.pipeline.Die`` the tracker needs)."""
+    """One die in one frame (the fields of ``vision.dice.Die`` the tracker needs)."""
     box: tuple[float, float, float, float]
     value: Hashable
     colour: str | None = None
@@ -69,54 +71,6 @@ def detections_from(dice: Iterable) -> list[Detection]:
                              float(getattr(d, "value_confidence", 1.0)),
                              float(getattr(d, "colour_confidence", 1.0))))
     return out
-
-
-@dataclass(frozen=True)
-class SettledDie:
-    box: tuple[int, int, int, int]  # median box over the still window
-    value: Hashable
-    colour: str | None
-    value_confidence: float
-    colour_confidence: float
-    frames: int  # frames of the window in which the die was seen
-    value_votes: tuple[tuple[Hashable, int], ...]  # (value, frames), most frequent first
-    colour_votes: tuple[tuple[str | None, int], ...]
-
-    @property
-    def disagrees(self) -> bool:
-        return len(self.value_votes) > 1 or len(self.colour_votes) > 1
-
-    def to_dict(self) -> dict:
-        return {"box": list(self.box), "value": self.value, "colour": self.colour,
-                "value_confidence": round(self.value_confidence, 4),
-                "colour_confidence": round(self.colour_confidence, 4), "frames": self.frames,
-                "value_votes": {str(v): n for v, n in self.value_votes},
-                "colour_votes": {str(c): n for c, n in self.colour_votes}}
-
-
-@dataclass(frozen=True)
-class SettledRoll:
-    index: int  # 0 for the first roll reported by this tracker, then 1, 2, ...
-    frame: int  # the frame at which it was reported
-    time_s: float  # that frame's time
-    still_since_frame: int  # first frame of the still window
-    still_since_s: float
-    dice: tuple[SettledDie, ...]  # in reading order (top to bottom, then left to right)
-
-    @property
-    def values(self) -> tuple:
-        return tuple(d.value for d in self.dice)
-
-    @property
-    def disagreeing(self) -> tuple[int, ...]:
-        """Indices (into ``dice``) of the dice whose frames did not all agree."""
-        return tuple(i for i, d in enumerate(self.dice) if d.disagrees)
-
-    def to_dict(self) -> dict:
-        return {"roll": self.index, "frame": self.frame, "time_s": round(self.time_s, 3),
-                "still_since_s": round(self.still_since_s, 3),
-                "values": list(self.values), "colours": [d.colour for d in self.dice],
-                "dice": [d.to_dict() for d in self.dice], "disagreeing": list(self.disagreeing)}
 
 
 def small_grey(bgr: np.ndarray, width: int = 160) -> np.ndarray:
@@ -193,7 +147,9 @@ def _vote(pairs) -> tuple[Hashable, float, tuple]:
 
 @dataclass
 class RollTracker:
-    """``update(detections, busy=False, t=None) -> SettledRoll | None``, once per frame.
+    """``update(detections, busy=False, t=None, size=(0, 0)) -> Roll | None``, once per frame:
+    a settled roll (``Roll.settled`` set; its dice, median box over the still window, carry
+    their votes; in reading order, top to bottom, then left to right) or None.
 
     ``still_frames``: frames the dice must stay put (at 10 fps, 3 frames = 0.2 s after the first
     frame at rest). ``move_tolerance``: how far (x side) a die may wander and still be the same die
@@ -210,7 +166,7 @@ class RollTracker:
     frame: int = field(default=-1, init=False)
     tracks: list[_Track] = field(default_factory=list, init=False)
     last_change: int = field(default=-(10 ** 9), init=False)
-    reported: tuple[SettledDie, ...] | None = field(default=None, init=False)
+    reported: tuple[Die, ...] | None = field(default=None, init=False)
     settled_done: bool = field(default=False, init=False)
     rolls: int = field(default=0, init=False)
     _times: dict = field(default_factory=dict, init=False, repr=False)
@@ -225,9 +181,10 @@ class RollTracker:
         self.settled_done = False
 
     def update(self, detections: Sequence | None, busy: bool = False,
-               t: float | None = None) -> SettledRoll | None:
+               t: float | None = None, size: tuple[int, int] = (0, 0)) -> Roll | None:
         """Feed one frame. ``detections=None`` or ``busy=True``: the frame shows motion (not
-        read)."""
+        read). ``size``: the frame's (width, height), the settled roll's size ((0, 0): not
+        given)."""
         self.frame += 1
         now = self.frame / self.fps if t is None else float(t)
         self._times[self.frame] = now
@@ -239,7 +196,7 @@ class RollTracker:
             return None
         dets = [d if isinstance(d, Detection) else detections_from([d])[0] for d in detections]
         self._match(dets)
-        return self._maybe_report(now)
+        return self._maybe_report(now, size)
 
     def _match(self, dets: list[Detection]) -> None:
         pairs = []
@@ -288,7 +245,7 @@ class RollTracker:
             if di not in used_d:
                 self.tracks.append(_Track(d.box, self.frame, [(self.frame, d)], self.frame))
 
-    def _maybe_report(self, now: float) -> SettledRoll | None:
+    def _maybe_report(self, now: float, size: tuple[int, int]) -> Roll | None:
         tracks = [tr for tr in self.tracks if tr.confirmed]
         if self.settled_done or not tracks:
             return None
@@ -308,8 +265,8 @@ class RollTracker:
         if self.reported is not None and self._same_as_reported(dice):
             return None
         self.reported = dice
-        roll = SettledRoll(self.rolls, self.frame, now, start,
-                           self._times.get(start, start / self.fps), dice)
+        roll = Roll(size[0], size[1], dice, settled=Settled(
+            self.rolls, self.frame, now, start, self._times.get(start, start / self.fps)))
         self.rolls += 1
         return roll
 
@@ -330,15 +287,16 @@ class RollTracker:
                 kept.append(tr)
         return kept
 
-    def _settle(self, tr: _Track, start: int) -> SettledDie:
+    def _settle(self, tr: _Track, start: int) -> Die:
         obs = [d for f, d in tr.obs if f >= start] or [d for _, d in tr.obs]
         value, vconf, vvotes = _vote((d.value, d.value_confidence) for d in obs)
         colour, cconf, cvotes = _vote((d.colour, d.colour_confidence) for d in obs)
         box = tuple(int(round(v))
                     for v in np.median(np.array([d.box for d in obs], np.float64), axis=0))
-        return SettledDie(box, value, colour, vconf, cconf, len(obs), vvotes, cvotes)
+        return Die(box, value, vconf, colour, cconf, frames=len(obs), value_votes=vvotes,
+                   colour_votes=cvotes)
 
-    def _same_as_reported(self, dice: tuple[SettledDie, ...]) -> bool:
+    def _same_as_reported(self, dice: tuple[Die, ...]) -> bool:
         """True when every die lies where a reported die lay (whatever the value read now)."""
         free = list(self.reported)
         for d in dice:
@@ -369,7 +327,7 @@ def largest_change(reference: np.ndarray, cur: np.ndarray, pixel_delta: int = 16
 
 @dataclass
 class StreamTracker:
-    """Frames in, settled rolls out: ``feed(bgr, t=None) -> SettledRoll | None``.
+    """Frames in, settled rolls out: ``feed(bgr, t=None) -> Roll | None``.
 
     ``reader``: a callable BGR frame -> object with ``.dice`` (``vision.pipeline.DiceReader``, a
     dice-set reader, a fake). A frame whose ``motion_fraction`` against the previous frame exceeds
@@ -401,7 +359,7 @@ class StreamTracker:
     last_motion: float = field(default=0.0, init=False)
     last_state: str = field(default="", init=False)  # busy, occluded, read
 
-    def feed(self, bgr: np.ndarray, t: float | None = None) -> SettledRoll | None:
+    def feed(self, bgr: np.ndarray, t: float | None = None) -> Roll | None:
         """One frame; ``t``: its time in seconds (default: frame number / the tracker's fps). Give
         it when frames do not come at the tracker's fps (a phone sending a frame every 0.4 s):
         ``rebase_s`` is then seconds of the clock, not a count of frames."""
@@ -429,7 +387,8 @@ class StreamTracker:
         result = self.reader(bgr)
         self.read_ms += (time.perf_counter() - t0) * 1000
         self.frames_read += 1
-        roll = self.tracker.update(detections_from(result.dice), t=t)
+        roll = self.tracker.update(detections_from(result.dice), t=t,
+                                   size=(bgr.shape[1], bgr.shape[0]))
         if roll is not None:
             self.die_side = float(np.median([_side(d.box) for d in roll.dice]))
         if self.tracker.settled_done or not any(tr.confirmed for tr in self.tracker.tracks):
@@ -453,7 +412,7 @@ class StreamTracker:
                     self.occluder_min * small.shape[0] * small.shape[1])
         return largest_change(self.reference, small, self.pixel_delta) > limit
 
-    def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[SettledRoll]:
+    def run(self, frames: Iterable[np.ndarray], fps: float | None = None) -> Iterator[Roll]:
         """Every settled roll of a sequence of frames (times from ``fps`` or the tracker's)."""
         rate = fps or self.tracker.fps
         for i, frame in enumerate(frames):

@@ -3,7 +3,8 @@ game, keeps a picture until the next is asked for, and the page never shows a co
 was not sure of."""
 import pytest
 
-from companion.reader import SURE_COLOUR, SeenDie, sure_colours
+from companion.reader import SURE_COLOUR, sure_colours
+from vision.dice import Die
 
 np = pytest.importorskip("numpy")
 
@@ -102,7 +103,7 @@ class TestSureColours:
         palette, is white, so no colour is shown."""
         pytest.importorskip("vision.colour")
         image, dice = rendered(["white", "orange"])
-        seen = [SeenDie("purple" if d.colour == "white" else d.colour, d.value, d.box, 1.0)
+        seen = [Die(d.box, d.value, 1.0, "purple" if d.colour == "white" else d.colour, 1.0)
                 for d in dice]
         shown = sure_colours(image, seen, [1.0, 1.0], body=True)
         by_truth = {d.colour: s.colour for d, s in zip(dice, shown)}
@@ -110,7 +111,7 @@ class TestSureColours:
 
     def test_a_colour_under_the_sure_share_is_not_shown(self):
         image, dice = rendered(["orange", "yellow"])
-        seen = [SeenDie(d.colour, d.value, d.box, 0.8) for d in dice]
+        seen = [Die(d.box, d.value, 0.8, d.colour, 0.8) for d in dice]
         shown = sure_colours(image, seen, [SURE_COLOUR - 0.01, SURE_COLOUR], body=False)
         assert [s.colour for s in shown] == [None, dice[1].colour]
-        assert [s.face for s in shown] == [d.value for d in dice]   # the faces stay
+        assert [s.value for s in shown] == [d.value for d in dice]   # the faces stay

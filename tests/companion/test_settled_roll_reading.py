@@ -34,8 +34,8 @@ def test_the_settled_roll_is_the_careful_reading_of_the_still_frame(tracker, mon
     results = [table.feed(frame) for _ in range(6)]
     settled = [reading for reading, done in results if done]
     assert len(settled) == 1
-    assert sorted(d.face for d in settled[0].dice) == [3, 6]          # the careful reading
-    assert sorted(d.face for d in results[0][0].dice) in ([3, 5], [])  # frames: the fast one
+    assert sorted(d.value for d in settled[0].dice) == [3, 6]          # the careful reading
+    assert sorted(d.value for d in results[0][0].dice) in ([3, 5], [])  # frames: the fast one
     assert calls["careful"] == 1 and calls["fast"] >= 3               # once per roll
 
 
@@ -49,7 +49,7 @@ def test_a_careful_reading_with_another_count_of_dice_leaves_the_vote(monkeypatc
     frame = textured_table(2)
     settled = [reading for reading, done in (table.feed(frame) for _ in range(6)) if done]
     assert len(settled) == 1 and calls["careful"] == 1
-    assert sorted(d.face for d in settled[0].dice) == [3, 5]
+    assert sorted(d.value for d in settled[0].dice) == [3, 5]
 
 
 def test_a_taught_reader_reads_frames_and_settled_rolls_alike():
@@ -59,7 +59,7 @@ def test_a_taught_reader_reads_frames_and_settled_rolls_alike():
     assert table.settled_reader is table.reader
     frame = textured_table(3)
     settled = [reading for reading, done in (table.feed(frame) for _ in range(6)) if done]
-    assert [d.face for d in settled[0].dice] == [4] and calls["careful"] == 0
+    assert [d.value for d in settled[0].dice] == [4] and calls["careful"] == 0
 
 
 def test_the_two_tiers_are_built_differently(monkeypatch):

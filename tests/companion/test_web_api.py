@@ -654,6 +654,10 @@ class TestFramesRead:
         assert sorted((d["colour"], d["face"]) for d in r["dice"]) == [("orange", 3),
                                                                        ("yellow", 4)]
         assert all(0 < d["confidence"] <= 1 for d in r["dice"])
+        # a die: its colour, face, box and the lower of the reader's two confidences
+        assert {"colour": "orange", "face": 3, "box": [10, 10, 60, 60], "confidence": 0.9} \
+            in r["dice"]
+        assert r["state"] == "reading" and (r["width"], r["height"]) == (160, 120)
         assert r["problem"] is None and "O7@2" in r["legal"] and "fail" in r["legal"]
         # a corrupt frame is refused and the last good reading is kept
         bad = client.post(f"/api/tables/{code}/frame", data=b"\xff\xd8\xff" + bytes(64),
@@ -716,16 +720,16 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     settled = [reading for reading, done in results if done]
     assert len(settled) == 1
     dice = settled[0].dice
-    assert dice and all(d.face == 3 for d in dice)
+    assert dice and all(d.value == 3 for d in dice)
     assert {d.colour for d in dice} <= {"orange", "yellow", "purple"}
-    assert all(len(d.box) == 4 and 0 <= d.confidence <= 1 for d in dice)
+    assert all(len(d.box) == 4 and 0 <= d.value_confidence <= 1 for d in dice)
     # Kuh Vadis: no colours, and the cow stands where a 6 would be
     cows = R.TableReader([None], [1, 2, 3, 4, 5, "cow"], frames=1, vision=vision,
                          symbols={"cow": 6})
     monkeypatch.setattr(_EverythingIsAThree, "run", lambda self, o, feeds: [np.tile(
         np.array([-5, 0, 0, 0, 0, 0, 9], np.float32), (len(next(iter(feeds.values()))), 1))])
     reading, _ = cows.feed(scene.image)
-    assert reading.dice and all(d.face == "cow" and d.colour is None for d in reading.dice)
+    assert reading.dice and all(d.value == "cow" and d.colour is None for d in reading.dice)
 
 
 def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
@@ -748,7 +752,7 @@ def test_a_moved_phone_is_the_new_table_after_seconds_not_frames():
     for k, frame in enumerate([here] * 6 + [there] * 30):
         reading, done = reader.feed(frame)
         if done:
-            settled.append((k, sorted(d.face for d in reading.dice)))
+            settled.append((k, sorted(d.value for d in reading.dice)))
     assert [faces for _, faces in settled] == [[3], [2, 5]]
     assert 4.0 <= (settled[1][0] - 6) * 0.4 <= 6.0
 
@@ -800,11 +804,12 @@ def test_the_demo_pictures_are_read_one_after_the_other(tmp_path, make_table):
 def test_settler_without_visions_tracker():
     """The fallback when vision has no tracker: the same dice in 3 readings in a row settle,
     once; a change starts counting again."""
-    from companion.reader import Reading, SeenDie, Settler
-    a = Reading((SeenDie("orange", 3, (0, 0, 9, 9), 0.9),), 64, 48, 1.0)
-    b = Reading((SeenDie("orange", 4, (0, 0, 9, 9), 0.9),), 64, 48, 1.0)
+    from companion.reader import Settler
+    from vision.dice import Die, Roll
+    a = Roll(64, 48, (Die((0, 0, 9, 9), 3, 0.9, "orange", 0.9),), elapsed_ms=1.0)
+    b = Roll(64, 48, (Die((0, 0, 9, 9), 4, 0.9, "orange", 0.9),), elapsed_ms=1.0)
     s = Settler(3)
     assert [s.add(r) for r in (a, a, a, a, b, b, b)] == [False, False, True, False, False,
                                                          False, True]
     assert s.settled is b
-    assert Settler(1).add(Reading((), 64, 48, 1.0)) is False     # no dice: nothing settles
+    assert Settler(1).add(Roll(64, 48, (), elapsed_ms=1.0)) is False   # no dice: nothing settles

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from vision.dice import Roll
 from vision.track import Detection, RollTracker, motion_fraction, small_grey
 
 
@@ -40,7 +41,7 @@ class TestSettling:
         assert len(reports) == 1
         frame, roll = reports[0]
         assert frame == 6 + 2  # rest begins at frame 6; the third frame at rest reports
-        assert roll.still_since_frame == 6
+        assert roll.settled.still_since_frame == 6
         assert sorted(roll.values) == [1, 3, 5]
         assert {(d.value, d.colour) for d in roll.dice} == {(3, "red"), (5, "blue"), (1, "green")}
         assert roll.disagreeing == ()
@@ -110,6 +111,26 @@ class TestVoting:
         assert d["values"] == [1, 3, 5] and d["roll"] == 0 and len(d["dice"]) == 3
 
 
+    def test_a_settled_rolls_json_is_what_watch_prints(self):
+        """`dice-companion watch` prints `{"source", **roll.to_dict()}`: these keys in this
+        order, the votes of each die, a symbol's word as a value, no colour as null."""
+        import json
+        t = RollTracker(still_frames=3)
+        frames = [[die(100, 100, 3), die(200, 120, "cow", None, cc=1.0)],
+                  [die(101, 100, 3), die(200, 121, 6, None, vc=0.6, cc=1.0)],
+                  [die(100, 101, 4, "blue", vc=0.5, cc=0.7), die(200, 120, "cow", None, cc=1.0)]]
+        rolls = [r for i, f in enumerate(frames) if (r := t.update(f, t=0.4 * i))]
+        assert json.dumps({"source": "x", **rolls[0].to_dict()}) == (
+            '{"source": "x", "roll": 0, "frame": 2, "time_s": 0.8, "still_since_s": 0.0, '
+            '"values": [3, "cow"], "colours": ["red", null], "dice": [{"box": [100, 100, 140, '
+            '140], "value": 3, "colour": "red", "value_confidence": 0.6333, '
+            '"colour_confidence": 0.6, "frames": 3, "value_votes": {"3": 2, "4": 1}, '
+            '"colour_votes": {"red": 2, "blue": 1}}, {"box": [200, 120, 240, 160], "value": '
+            '"cow", "colour": null, "value_confidence": 0.6333, "colour_confidence": 1.0, '
+            '"frames": 3, "value_votes": {"cow": 2, "6": 1}, "colour_votes": {"None": 3}}], '
+            '"disagreeing": [0, 1]}')
+        assert rolls[0].settled.still_since_frame == 0 and isinstance(rolls[0], Roll)
+
 class TestNewRolls:
     def test_hand_passing_over_resting_dice_gives_no_second_report(self):
         t = RollTracker(still_frames=3)
@@ -125,7 +146,7 @@ class TestNewRolls:
         t = RollTracker(still_frames=3)
         moved = [REST[0], die(260, 220, 2, "blue"), die(60, 250, 6, "green")]
         reports = feed(t, [REST] * 5 + [None] * 6 + rolling_in(4) + [moved] * 5)
-        assert [r.index for _, r in reports] == [0, 1]
+        assert [r.settled.index for _, r in reports] == [0, 1]
         assert sorted(reports[1][1].values) == [2, 3, 6]
 
     def test_same_place_other_value_is_no_new_roll(self):
