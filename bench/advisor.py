@@ -17,8 +17,10 @@ AdvisorPlayer; dice and choices from separate seeded generators):
     python bench/advisor.py [--games N] [--duel-games N] [--budget-ms 200] [--game G ...]
 
 The default run (--games 300 --duel-games 100) took 194 s of CPU, 249 s of wall time, on
-this 2-core machine while it was busy (2026-11-27); the figures in docs/advisor.md come
-from --games 1000 --duel-games 200.
+this 2-core machine while it was busy (2026-11-27), before Knister's best fields were
+played out; since then Knister alone (--game knister --no-three, 1000 games) took 691 s of
+CPU and 20 minutes of wall time (2026-11-27). The figures in docs/advisor.md come from
+--games 1000 --duel-games 200.
 """
 from __future__ import annotations
 
