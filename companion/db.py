@@ -47,6 +47,14 @@ class Database:
                 weakref.finalize(self, self._pool.close)
             return self._pool
 
+    def close(self) -> None:
+        """Close the pool now (PostgreSQL), rather than when the app is dropped; a request
+        after this opens a new one."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
     def sqlite(self) -> sqlite3.Connection:
         """This thread's connection, out of any transaction an error left it in."""
         db = getattr(self._local, "db", None)

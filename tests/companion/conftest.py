@@ -7,11 +7,35 @@ import pytest
 from companion.app import create_app
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_stores: run against the SQLite and the "
+                            "PostgreSQL store (the `database` fixture)")
+
+
+def pytest_generate_tests(metafunc):
+    """A module, class or test marked `both_stores` (`pytestmark = pytest.mark.both_stores`)
+    runs twice: its `database` (and so its `app`) a SQLite file, then a PostgreSQL database of
+    the tests' own server; the PostgreSQL run skips, saying why, only where that server cannot
+    be started (`postgres_server`)."""
+    if ("database" in metafunc.fixturenames
+            and metafunc.definition.get_closest_marker("both_stores")):
+        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "test.sqlite"),
-                      "MAX_CONTENT_LENGTH": 256 * 1024})
+def database(request, tmp_path):
+    """The `DATABASE` of the test's app: a new SQLite file, or a new PostgreSQL database
+    with the schema in place where the test is marked `both_stores` (`pg_database`)."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return request.getfixturevalue("pg_database")
+    return os.path.join(tmp_path, "test.sqlite")
+
+
+@pytest.fixture
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database, "MAX_CONTENT_LENGTH": 256 * 1024})
     yield app
+    app.extensions["database"].close()
 
 
 @pytest.fixture(scope="session")
@@ -29,8 +53,19 @@ def postgres_server():
 
 @pytest.fixture
 def postgres_url(postgres_server):
-    """The URL of a new, empty database on the tests' PostgreSQL server."""
-    return postgres_server.new_database()
+    """The URL of a new, empty database on the tests' PostgreSQL server (dropped after)."""
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
+
+
+@pytest.fixture
+def pg_database(postgres_server):
+    """The URL of a new database with the store's schema (a copy of one migrated once),
+    dropped after the test."""
+    url = postgres_server.new_database(template=postgres_server.migrated())
+    yield url
+    postgres_server.drop_database(url)
 
 
 @pytest.fixture

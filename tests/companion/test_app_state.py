@@ -88,3 +88,14 @@ class TestPostgresPools:
         gc.collect()
         assert pool_a.closed and not pool_b.closed
 
+
+    def test_an_apps_pool_is_closed_when_asked_and_opened_again_when_needed(self, postgres_url):
+        app = _app(postgres_url)
+        client = app.test_client()
+        code = client.post("/api/tables", json={"game": "qwinto", "players": ["A"]}).json["code"]
+        pool = app.extensions["database"].pool()
+        app.extensions["database"].close()
+        assert pool.closed
+        assert client.get(f"/api/tables/{code}").json["code"] == code     # a new pool
+        assert not app.extensions["database"].pool().closed
+        app.extensions["database"].close()

@@ -3,7 +3,6 @@ teaching page a player photographs all the table's dice once, checks the colour 
 and confirms; from then on the camera names the dice by how they look on this table. A wrong
 request changes nothing, and the calibration survives a restart."""
 import io
-import os
 
 import cv2
 import numpy as np
@@ -15,6 +14,8 @@ from vision.training.synth import draw_dice_set, render_scene
 
 QWINTO = ["orange", "yellow", "purple"]
 WARM = ((0.55, 0.85, 1.3), 1.0)   # a warm lamp: blue down, red up (vision.training.synth's light)
+
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
 
 
 def jpeg(image) -> bytes:
@@ -49,8 +50,10 @@ def settled(client, code, image):
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite")})
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database})
+    yield app
+    app.extensions["database"].close()
 
 
 def calibrated_table(client, make_table, seed, own, rename=None):

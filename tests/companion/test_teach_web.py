@@ -1,7 +1,6 @@
 """User story: at the table, a player teaches the companion their own dice from the phone (one
 photo per die, a tap for its face), switches the table to the taught dice, and the camera reads
 them; bad uploads change nothing, and what was taught survives a restart."""
-import os
 
 import cv2
 import numpy as np
@@ -24,9 +23,11 @@ def teach(client, code, face, photo, colour=None):
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "t.sqlite"),
-                       "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database,
+                      "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
+    yield app
+    app.extensions["database"].close()
 
 
 def teach_every_kuh_vadis_face(client, code, close_up, per_face=3, offsets=(0, 1, 2, 3, 4, 5)):
@@ -53,6 +54,7 @@ def read_roll(client, code, values, seed=7):
     return r.json
 
 
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_table, photo):
     client = app.test_client()
     close_up = photo
@@ -111,6 +113,7 @@ def test_a_pip_read_as_a_face_does_not_take_its_dies_place(app, make_table, phot
             == sorted(str(v) for v in values))
 
 
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, photo):
     client = app.test_client()
     close_up = photo
@@ -142,6 +145,7 @@ def test_bad_teaching_requests_are_refused_and_change_nothing(app, make_table, p
     assert client.get("/api/tables/NOPE1/teach").status_code == 404
 
 
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make_table, photo,
                                                                        tmp_path):
     client = app.test_client()
@@ -166,6 +170,7 @@ def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make
     assert state["missing"][:1] == ["3 more of face 1"]
 
 
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_the_choice_teaches_each_face_with_its_colour(app, make_table, photo):
     client = app.test_client()
     close_up = photo
@@ -190,6 +195,7 @@ def test_the_choice_teaches_each_face_with_its_colour(app, make_table, photo):
     ("kuh_vadis", [1, 2, 3, 4, 5, "cow"], None),
     ("the_choice", [1, 2, 3, 4, 5, 6], ["blue", "green", "grey", "purple", "red", "yellow"]),
 ])
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_each_game_teaches_its_own_faces(client, make_table, game, faces, colours):
     players = ("Ann", "Bob")
     code = make_table(client, game=game, players=players)
@@ -198,6 +204,7 @@ def test_each_game_teaches_its_own_faces(client, make_table, game, faces, colour
     assert not state["ready"] and not state["in_use"] and state["examples"] == []
 
 
+@pytest.mark.both_stores          # the teaching log on SQLite, then on PostgreSQL
 def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, make_table, photo):
     """A distant photo of the table labelled "6", a blurred one, a die a few pixels wide: each is
     refused (422) saying why, and nothing is taught; a close-up is taken."""

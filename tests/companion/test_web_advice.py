@@ -1,4 +1,7 @@
 """The advisor's hints through the API: a player's own seat only, ranked, with marks."""
+import pytest
+
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
 
 
 def roll(client, code, dice):

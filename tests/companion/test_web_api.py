@@ -8,6 +8,8 @@ from engine.registry import load_game
 from engine.simulate import random_game
 from engine.table import Table, action_to_json
 
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
+
 
 class TestGames:
     def test_lists_every_registered_game_with_dice_and_layouts(self, client):

@@ -11,6 +11,8 @@ import pytest
 
 from engine.layouts import builtin_layout_data
 
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
+
 
 def json_routes(code):
     """Every route that reads a JSON body, with a body it would take."""

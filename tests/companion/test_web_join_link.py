@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
+
 DE = {"Accept-Language": "de-DE,de;q=0.9"}
 
 

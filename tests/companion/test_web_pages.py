@@ -42,6 +42,7 @@ class TestPages:
         r = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
         assert '<html lang="de">' in r.get_data(as_text=True)
 
+    @pytest.mark.both_stores      # the tables looked up on SQLite, then on PostgreSQL
     def test_recent_tables_say_the_games_title_and_who_plays(self, client, make_table):
         code = make_table(client, game="twenty_one", players=("Ann", "Bob", "Cem"))
         html = client.get("/").get_data(as_text=True)
@@ -49,18 +50,21 @@ class TestPages:
         assert code in recent and "twenty one" in recent and "twenty_one" not in recent
         assert "Ann, Bob, Cem" in recent and "0 entries" in recent
 
+    @pytest.mark.both_stores      # the tables looked up on SQLite, then on PostgreSQL
     def test_table_and_sheet_pages(self, client, make_table):
         code = make_table(client)
         for path in (f"/t/{code}", f"/t/{code}/sheet", f"/t/{code.lower()}/sheet?seat=1"):
             r = client.get(path)
             assert r.status_code == 200 and f'data-code="{code}"' in r.get_data(as_text=True)
 
+    @pytest.mark.both_stores      # the tables looked up on SQLite, then on PostgreSQL
     def test_unknown_table_page_is_404(self, client):
         r = client.get("/t/QQQQQ")
         assert r.status_code == 404 and "no table" in r.get_data(as_text=True)
         assert client.get("/t/QQQQQ/sheet").status_code == 404
         assert client.get("/t/QQQQQ/qr.svg").status_code == 404
 
+    @pytest.mark.both_stores      # the tables looked up on SQLite, then on PostgreSQL
     def test_join_by_code_redirects(self, client, make_table):
         code = make_table(client)
         r = client.post("/join", data={"code": code.lower()})

@@ -7,6 +7,8 @@ import pytest
 
 from companion.store import overtaken
 
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
+
 KEY = "k" * 16
 
 

@@ -3,6 +3,8 @@ the rejoin code the host shows, and the host answers for a player who is away, a
 Through Flask's test client; the pages are driven in test_web_browser.py."""
 import pytest
 
+pytestmark = pytest.mark.both_stores     # every test's app on SQLite, then on PostgreSQL
+
 
 @pytest.fixture
 def table_of_two(sit, client, client2, make_table):
