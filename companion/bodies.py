@@ -10,7 +10,9 @@ anything else is refused with `BadJson`, a `ValueError` whose message is one lin
 - numbers that are not finite (`1e999`, `NaN`, `Infinity`) and whole numbers beyond
   `MAX_INT` (2**53, what a browser's JSON numbers hold exactly; SQLite stores at most 2**63,
   and Python refuses to read integers of over 4,300 digits);
-- text with a lone surrogate (`"\\ud800"`), which cannot be written as UTF-8 (nor stored).
+- text with a lone surrogate (`"\\ud800"`), which cannot be written as UTF-8 (nor stored);
+- text holding NUL (`"\\u0000"`), which no name, layout or action needs and PostgreSQL's text
+  cannot store (so both stores refuse it alike).
 """
 from __future__ import annotations
 
@@ -72,6 +74,8 @@ def _check(value: Any) -> None:
             if not item.isascii() and _SURROGATE.search(item):
                 raise BadJson("the text holds a lone surrogate (\\ud800-\\udfff), "
                               "which is not a character")
+            if "\0" in item:
+                raise BadJson("the text holds a NUL character (\\u0000)")
         elif isinstance(item, (list, dict)):
             if depth > MAX_DEPTH:
                 raise BadJson(f"nested more than {MAX_DEPTH} deep")

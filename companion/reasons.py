@@ -123,6 +123,7 @@ COMPANION: dict[str, str] = {
     "app.json_deep": "nested more than {n} deep",
     "app.json_surrogate":
         "the text holds a lone surrogate (\\ud800-\\udfff), which is not a character",
+    "app.json_nul": "the text holds a NUL character (\\u0000)",
     "app.json_type": "send the body as JSON (Content-Type: application/json)",
     "app.json_object": "send a JSON object",
     "app.cross_site": "refused: this request comes from a page of another site",
@@ -323,6 +324,7 @@ CATALOGUE: dict[str, str] = {
     "app.json_deep": "mehr als {n} Ebenen tief verschachtelt",
     "app.json_surrogate":
         "der Text enthält ein einzelnes Ersatzzeichen (\\ud800-\\udfff), das kein Zeichen ist",
+    "app.json_nul": "der Text enthält ein NUL-Zeichen (\\u0000)",
     "app.json_type": "den Inhalt als JSON senden (Content-Type: application/json)",
     "app.json_object": "ein JSON-Objekt senden",
     "app.cross_site": "abgelehnt: diese Anfrage kommt von einer Seite einer anderen Website",

@@ -106,6 +106,7 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 5
+_CODE_CHARS = frozenset(CODE_ALPHABET)
 REJOIN_LENGTH = 6   # a seat's rejoin code: 32**6, about 10**9
 
 
@@ -341,11 +342,15 @@ class Store:
         """The table, its seats (with their tokens) and its log length, read in one query
         that returns one row: every SQLite step lets other threads take the GIL, and under
         load getting it back costs more than the query."""
+        wanted = code.strip().upper()
+        if len(wanted) != CODE_LENGTH or not set(wanted) <= _CODE_CHARS:
+            # no table has it (nor is it asked of the database: PostgreSQL's text holds no NUL)
+            raise UnknownTable(f"there is no table '{code}'")
         row = self.db.execute(
             "SELECT t.id, t.code, t.game, t.layouts, t.creator_token, t.join_key, "
             f"{self.SEATS_JSON} AS seats, "
             "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id) AS n "
-            "FROM tables t WHERE t.code=?", (code.strip().upper(),)).fetchone()
+            "FROM tables t WHERE t.code=?", (wanted,)).fetchone()
         if row is None:
             raise UnknownTable(f"there is no table '{code}'")
         seats = json.loads(row["seats"])

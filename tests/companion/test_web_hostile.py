@@ -1,5 +1,6 @@
 """Hostile input: whatever a fuzzer or a stranger sends gets a clean 4xx with a one-line
 message and changes nothing (no 500, no memory that stays, no work out of proportion)."""
+import json
 import threading
 import time
 import zlib
@@ -69,6 +70,23 @@ class TestJsonBodies:
                         content_type="application/json")
         assert r.status_code == 400 and "not UTF-8" in r.json["error"]
 
+    def test_text_with_a_nul_character_is_400_and_stores_nothing(self, client, make_table):
+        """NUL (\\u0000) is no character of a name, a layout or an action (and PostgreSQL's
+        text cannot hold it): refused wherever it stands in a body, on either store."""
+        code = make_table(client)
+        tables = client.get("/").get_data(as_text=True).count("entries")
+        for path, body in [
+                ("/api/tables", '{"game": "qwinto", "players": ["Ann\\u0000"]}'),
+                ("/api/tables", '{"game": "qwinto", "players": ["Ann"], "uploaded": %s}'
+                 % json.dumps(qwinto_layout(note="a\u0000b"))),
+                (f"/api/tables/{code}/actions", '{"type": "roll", "roll": "orange:3\\u0000"}'),
+                (f"/api/tables/{code}/actions", '{"type\\u0000": "roll", "roll": "orange:3"}')]:
+            r = client.post(path, data=body, content_type="application/json")
+            assert r.status_code == 400, (path, r.status_code)
+            assert r.json["error"] == "malformed JSON: the text holds a NUL character (\\u0000)"
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == []
+        assert client.get("/").get_data(as_text=True).count("entries") == tables
+
     def test_each_route_limits_its_body(self, client, make_table):
         code = make_table(client)
         # an action is a few dozen bytes: 16 KB is the most
@@ -95,6 +113,25 @@ class TestTokens:
         assert r.status_code == 200 and r.json["me"]["creator"] is False
         # the creator's own cookie still works beside it
         assert client.get(f"/api/tables/{code}").json["me"]["creator"] is True
+
+    def test_a_code_no_table_can_have_is_an_unknown_table(self, client, make_table):
+        """A table code is five of the code's letters and digits: anything else (a NUL, which
+        PostgreSQL's text cannot hold, a long or a lower-case one) names no table, on either
+        store, in every route that takes a code."""
+        code = make_table(client)
+        for wrong in ["AB%00CD", f"{code}%00", code + "X" * 300, "%F0%9F%8E%B2"]:
+            for path in [f"/api/tables/{wrong}", f"/api/tables/{wrong}/log",
+                         f"/api/tables/{wrong}/teach"]:
+                r = client.get(path)
+                assert r.status_code == 404 and "there is no table" in r.json["error"], path
+            r = client.post(f"/api/tables/{wrong}/actions",
+                            json={"type": "roll", "roll": "orange:3"})
+            assert r.status_code == 404, wrong
+            assert client.get(f"/t/{wrong}").status_code == 404
+            assert client.post("/join", data={"code": wrong.replace("%00", "\0")}
+                               ).status_code == 404
+        assert client.get(f"/api/tables/{code.lower()}").json["code"] == code
+        assert client.get(f"/api/tables/{code}/log").json["actions"] == []
 
     def test_a_rejoin_code_that_is_not_ascii_is_refused(self, client, make_table, app, sit):
         code = make_table(client)
