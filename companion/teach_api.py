@@ -211,7 +211,7 @@ def teach_colour_photo(code: str):
     faces = sorted({f for c in spec["colours"] for f in c["faces"] if isinstance(f, int)})
     try:
         boxes, names = T.read_colour_photo(image, current_app.extensions["vision"].reader(
-            colours, faces, settled=True))
+            colours, faces, settled=True), dice=spec["max_dice"])
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     if not boxes:

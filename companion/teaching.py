@@ -22,11 +22,12 @@ Everything here is pure except `locate_die`, `build_calibration`, `thumbnail` an
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 PER_FACE = 3      # examples per face before the taught reader may be used (issue: 3-5)
 PER_COLOUR = 2    # examples per colour, for faces that carry a colour
+LOOSE_DIE = 0.5   # how sure of a die a candidate completing a colour photo is (reader: 0.9)
 
 
 class TeachError(ValueError):
@@ -289,11 +290,22 @@ def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette):
     return DiceSetReader(ds, palette, None, embedder=embedder), ds
 
 
-def read_colour_photo(bgr, reader) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[str, ...]]:
+def read_colour_photo(bgr, reader, dice: int | None = None
+                      ) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[str, ...]]:
     """The dice in a photo of the table's dice and the colour `reader` (the table's uncalibrated
     shipped reader: the per-photo light estimate and one die per colour) names each by: (boxes,
-    names), dice in reading order."""
+    names), dice in reading order.
+
+    `dice`: how many dice the photo holds (the game's, one of each colour). When the reader finds
+    fewer, the photo is read again taking every candidate at least `LOOSE_DIE` sure to be a die,
+    and that reading is kept if it finds more dice, but no more than `dice`: the player was asked
+    for all the dice, so a die the reader doubted (a low-contrast face under a coloured lamp) is
+    more likely there than not, and the player checks every die found before it is used."""
     roll = reader(bgr)
+    if dice is not None and len(roll.dice) < dice:
+        loose = replace(reader, min_die=LOOSE_DIE)(bgr)
+        if len(roll.dice) < len(loose.dice) <= dice:
+            roll = loose
     return (tuple(tuple(int(v) for v in d.box) for d in roll.dice),
             tuple(str(d.colour) for d in roll.dice))
 
