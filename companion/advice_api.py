@@ -1,4 +1,4 @@
-"""The advisor's hints for one seat (routes on `api.bp`, under `/api`):
+"""The advisor's hints for one seat (routes on `api_base.bp`, under `/api`):
 
 - `GET /tables/<code>/advice?seat=N` -> every legal placement of seat N for the current
   roll, best first, each with its expected final score, a reason and its marks (so the
@@ -18,7 +18,7 @@ from flask import current_app, jsonify, request
 
 from engine.advice import DEFAULT_BUDGET_MS, advise, evaluator_for
 
-from .api import ApiError, bp, load, viewer
+from .api_base import ApiError, bp, load, viewer
 from .bounded import Bounded
 
 EVALUATORS_KEPT = 32   # (game, layout, players) whose evaluators are kept built

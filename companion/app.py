@@ -45,7 +45,6 @@ def create_app(config: Mapping[str, Any] | None = None,
     db.init_db(app.config["DATABASE"])      # the app creates and migrates its own schema
 
     from .bounded import Bounded
-    from .events import open_broker
     app.extensions["broker"] = open_broker(app.config["REDIS_URL"], app.config["SSE_HEARTBEAT"])
     app.extensions["readers"] = Bounded(READERS_KEPT)   # table code -> reader.TableReader
 
@@ -75,6 +74,16 @@ def create_app(config: Mapping[str, Any] | None = None,
         app.register_error_handler(status, http_error)
 
     return app
+
+
+def open_broker(redis_url: str | None, heartbeat: float = 5.0):
+    """The app's broker of live events (`events.Broker`, in-process), or with a redis:// URL
+    the one every worker shares (`broker_redis.RedisBroker`)."""
+    if not redis_url:
+        from .events import Broker
+        return Broker()
+    from .broker_redis import RedisBroker
+    return RedisBroker(redis_url, heartbeat=heartbeat)
 
 
 def hosting_config(env: Mapping[str, str]) -> dict:

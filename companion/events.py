@@ -18,7 +18,7 @@ The broker also knows who is connected: the seats with at least one open stream
 `presence` event to the table's pages.
 
 `Broker` is in-process (one server process: the embedded default); `broker_redis.RedisBroker`
-carries the same events between worker processes through Redis (`open_broker`).
+carries the same events between worker processes through Redis (`app.open_broker`).
 """
 from __future__ import annotations
 
@@ -276,11 +276,3 @@ class Broker:
         """Shut down: every stream ends."""
         self.closed.set()
         self.end_streams()
-
-
-def open_broker(redis_url: str | None, heartbeat: float = 5.0) -> Broker:
-    """The in-process broker, or with a redis:// URL the one shared by every worker."""
-    if not redis_url:
-        return Broker()
-    from .broker_redis import RedisBroker
-    return RedisBroker(redis_url, heartbeat=heartbeat)

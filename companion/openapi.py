@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.registry import GAMES
 
-from .api import LAYOUT_BODY, MAX_STREAM_SECONDS, SMALL_BODY
+from .api_base import LAYOUT_BODY, MAX_STREAM_SECONDS, SMALL_BODY
 
 JSON = "application/json"
 

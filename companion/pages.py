@@ -71,7 +71,7 @@ def error_page(status: int, message: str):
 @bp.app_errorhandler(UnknownTable)
 def _unknown(exc):
     if request.path.startswith("/api/"):
-        from .api import error_body
+        from .api_base import error_body
         return error_body(str(exc)), 404
     return error_page(404, translate(str(exc), g.get("lang", "en")))
 
@@ -95,7 +95,7 @@ def my_tables(cookies: dict[str, str]) -> list[dict]:
     """The tables whose cookie (`dc_<CODE>`) holds the creator's token or a seat's, newest
     first: {code, game, players, n}. A cookie with another token, or for no table, opens
     nothing; so a browser without cookies gets no list, and no code or name it was not given."""
-    from .api import COOKIE_PREFIX, a_token, holder
+    from .api_base import COOKIE_PREFIX, a_token, holder
     store = get_store()
     found = []
     codes = [name[len(COOKIE_PREFIX):] for name in cookies
@@ -182,7 +182,8 @@ def _table_url(code: str) -> str:
 def _link_for_viewer(rec) -> str:
     """The table's join link (`?join=SECRET`) for its creator and its seated players, who may
     hand it on; its plain address, which lets one watch, for anyone else."""
-    from .api import join_path, viewer
+    from .api import join_path
+    from .api_base import viewer
     seat, creator = viewer(rec)
     if seat is None and not creator:
         return _table_url(rec.code)

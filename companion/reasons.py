@@ -114,7 +114,7 @@ COMPANION: dict[str, str] = {
     "app.photo_corrupt": "the photo is corrupt: it could not be decoded",
     "app.no_next_picture": "the table camera shows what it sees: there is no next picture",
     "app.no_camera": "the server has no camera and no demo pictures",
-    # request bodies (companion.bodies, api.body_json) and other sites (companion.security)
+    # request bodies (companion.bodies, api_base.body_json) and other sites (companion.security)
     "app.json_malformed": "malformed JSON: {s}",
     "app.json_huge": "the number {v} is too large",
     "app.json_huge_int": "the number {v} is too large (at most {max})",

@@ -8,7 +8,7 @@
   because the pages' referrer policy is no-referrer. Browsers send `Origin` with
   every POST made by a page (fetch and forms alike); clients that are not browsers (scripts,
   tests) send neither and hold no victim's cookies. JSON bodies must also be sent as
-  `application/json` (`api.body_json`), which a page of another site cannot send without
+  `application/json` (`api_base.body_json`), which a page of another site cannot send without
   the server's permission (a CORS preflight, which this server never grants).
 - Headers on every response: a Content-Security-Policy that allows only this server's own
   scripts, styles, images and connections (the pages have no inline script: the catalogue
@@ -69,7 +69,7 @@ def init_app(app: Flask) -> None:
             from .pages import set_language
             set_language()          # this runs before the pages' own step that sets it
             if request.path.startswith("/api/"):
-                from .api import error_body
+                from .api_base import error_body
                 return jsonify(error_body(message)), 403
             from .pages import error_page
             return error_page(403, message)

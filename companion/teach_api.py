@@ -1,4 +1,4 @@
-"""The JSON API of teaching a table its dice (routes on `api.bp`, under `/api`):
+"""The JSON API of teaching a table its dice (routes on `api_base.bp`, under `/api`):
 
 - `GET  /tables/<code>/teach`          progress: examples per face (and colour), what is missing
 - `POST /tables/<code>/teach`          one photo of one die (multipart `photo`, fields `face` and,
@@ -30,7 +30,7 @@ from flask import Response, current_app, jsonify, request
 
 from . import games as G
 from . import teaching as T
-from .api import ApiError, bp, body_json, viewer
+from .api_base import ApiError, body_json, bp, viewer
 from .bounded import Bounded
 from .db import get_store
 from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette

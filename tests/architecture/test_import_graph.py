@@ -142,11 +142,6 @@ class TestNoCircles:
     def test_vision(self):
         assert [c for c in cycles(GRAPH) if c[0].startswith("vision")] == []
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "companion.api imports companion.advice_api and companion.teach_api at its end to "
-        "register their routes on its blueprint, and they import bp, ApiError, viewer and "
-        "load from companion.api (issue 19 section 2: the routes' shared helpers in a module "
-        "of their own)"))
     def test_companion(self):
         assert [c for c in cycles(GRAPH) if c[0].startswith("companion")] == []
 
@@ -163,9 +158,5 @@ class TestNoCirclesThroughDeferredImports:
     def test_vision(self):
         assert [c for c in cycles(self.GRAPH) if c[0].startswith("vision")] == []
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "besides companion.api's route modules (above): companion.events <-> "
-        "companion.broker_redis (open_broker imports the Redis broker, which subclasses "
-        "events.Broker) and companion.api -> companion.openapi -> companion.api"))
     def test_companion(self):
         assert [c for c in cycles(self.GRAPH) if c[0].startswith("companion")] == []
