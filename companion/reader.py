@@ -180,6 +180,13 @@ def _model_loaders(threads: int | None) -> tuple:
             lambda: detect.load_detector(threads=threads))
 
 
+def declared_palette(dice_spec: dict, colour=None):
+    """vision's palette for a game's declared dice (`games.dice_spec`: the JSON of its
+    `DiceSpec`): `game_palette` of their colours. The tables' teaching and the `read` and
+    `watch` commands name colours with it."""
+    return game_palette([c["colour"] for c in dice_spec["colours"]], colour)
+
+
 def game_palette(palette: Sequence[str | None], colour=None):
     """vision's palette for a game's dice colours: the game's own colours when vision knows
     them all (Qwinto, twenty one: one die per colour), else the general palette."""

@@ -33,7 +33,7 @@ from . import teaching as T
 from .api_base import ApiError, body_json, bp, viewer
 from .bounded import Bounded
 from .db import get_store
-from .reader import BadFrame, ReaderUnavailable, decode_frame, game_palette
+from .reader import BadFrame, ReaderUnavailable, declared_palette, decode_frame
 from .store import TableRecord
 
 
@@ -76,7 +76,7 @@ def _photo_json(photo: T.ColourPhoto | None, in_use: T.ColourPhoto | None):
 
 
 def _palette(rec: TableRecord):
-    return game_palette([c["colour"] for c in G.dice_spec(rec.game)["colours"]])
+    return declared_palette(G.dice_spec(rec.game))
 
 
 def _allowed(rec: TableRecord) -> bool:

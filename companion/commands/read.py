@@ -14,22 +14,28 @@ from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from companion.commands._common import read_json
 from companion.commands.teach import dice_set_reader
 
-# game -> palette name in vision.colour.PALETTES (Knister and games without coloured dice: general)
-GAME_PALETTES = {
-    None: "general",
-    "qwinto": "qwinto",
-    "twenty_one": "twenty_one",
-    "knister": "general",
-    "kuh_vadis": "general",
-    "the_choice": "general",
-}
+def game_names() -> list[str]:
+    """The games `--game` may name: every known game (`engine.registry.GAMES`, not imported)."""
+    from engine.registry import GAMES
+    return sorted(GAMES)
+
+
+def palette_for(game: str | None):
+    """vision's palette for a game's dice, from the dice the game declares (as a table's reader
+    names them: `companion.reader.declared_palette`); without a game, everyday colour names."""
+    from vision.colour import GENERAL
+    if game is None:
+        return GENERAL
+    from companion.games import dice_spec
+    from companion.reader import declared_palette
+    return declared_palette(dice_spec(game))
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("read", help="read the dice in photos (value and colour of each die)",
                               description=__doc__.splitlines()[0])
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
-    p.add_argument("--game", choices=[g for g in GAME_PALETTES if g], default=None,
+    p.add_argument("--game", choices=game_names(), default=None,
                    help="name colours with this game's palette (default: everyday colour names)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per image (JSON Lines)")
@@ -57,7 +63,7 @@ def _draw_path(base: Path, index: int, count: int) -> Path:
 def run(args) -> int:
     import cv2
 
-    from vision.colour import PALETTES, Calibration
+    from vision.colour import Calibration
     from vision.pipeline import BadImage, DiceReader, decode_image, read_image_bytes
     from vision.read import DEFAULT_MODEL, load_session
 
@@ -74,7 +80,7 @@ def run(args) -> int:
             raise BadInput(f"{args.calibration}: cannot use this calibration: {exc}") from None
     extra = {"find_with": args.find} if args.find else {}
     try:
-        palette = PALETTES[GAME_PALETTES[args.game]]
+        palette = palette_for(args.game)
         if session is not None:
             reader = DiceReader(session, palette=palette, calibration=calibration, **extra)
         else:

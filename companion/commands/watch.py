@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from companion.cli import EXIT_OK, BadInput
-from companion.commands.read import GAME_PALETTES
+from companion.commands.read import game_names, palette_for
 from companion.commands.teach import IMAGE_SUFFIXES, dice_set_reader
 
 
@@ -28,7 +28,7 @@ def register(subparsers) -> None:
     src.add_argument("video", nargs="?", metavar="VIDEO", type=Path,
                      help="a video file or a folder of frames")
     src.add_argument("--camera", metavar="N", help="a webcam index (0, 1, ...) or a stream URL")
-    p.add_argument("--game", choices=[g for g in GAME_PALETTES if g], default=None,
+    p.add_argument("--game", choices=game_names(), default=None,
                    help="name colours with this game's palette")
     p.add_argument("--dice-set", metavar="FILE", type=Path,
                    help="read faces with a taught dice set (see teach)")
@@ -107,9 +107,7 @@ def _camera_frames(spec: str, fps: float, max_seconds: float | None):
 
 
 def make_reader(args):
-    from vision.colour import PALETTES
-
-    palette = PALETTES[GAME_PALETTES[args.game]]
+    palette = palette_for(args.game)
     if args.dice_set:
         return dice_set_reader(args.dice_set, palette, None)
     from vision.pipeline import DiceReader

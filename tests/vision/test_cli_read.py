@@ -101,3 +101,50 @@ def test_unknown_finder_is_refused(photos, capsys):
         _run(["read", str(good), "--find", "magic"], capsys)
     assert exc.value.code == 2
     assert "magic" in capsys.readouterr().err
+
+
+def _declared_colours(game: str) -> set:
+    from companion.games import dice_spec
+    return {c["colour"] for c in dice_spec(game)["colours"]}
+
+
+@pytest.mark.parametrize("game", ["qwinto", "twenty_one", "knister", "kuh_vadis", "the_choice"])
+def test_game_names_colours_by_its_declared_dice(photos, capsys, game):
+    """``--game G`` names colours with the colours G's dice are declared with (`dice_spec`), as
+    a table of G does; a game with uncoloured dice (Knister, Kuh Vadis) gets everyday names."""
+    from vision.colour import GENERAL
+    good, *_ = photos
+    code, out, _ = _run(["read", str(good), "--json", "--game", game], capsys)
+    assert code == 0
+    declared = _declared_colours(game) - {None} or set(GENERAL.names)
+    colours = {d["colour"] for d in json.loads(out)["dice"]}
+    assert colours and colours <= declared, (game, colours)
+
+
+def test_a_registered_game_is_read_by_its_declaration(photos, capsys):
+    """A game added to the registry (engine module and layouts only) is a `--game` of `read` and
+    `watch`, its colours named by its declared dice."""
+    from companion.commands import watch as watch_cmd
+    from engine import registry
+    from engine.dice import DiceSpec, DieKind
+    from tests.companion.test_toy_game import LAYOUT, Tally
+
+    class Duo(Tally):
+        name, title = "duo", "Duo"
+
+        def dice_spec(self) -> DiceSpec:
+            return DiceSpec((DieKind("red", (1, 2, 3, 4, 5, 6)),
+                             DieKind("blue", (1, 2, 3, 4, 5, 6))), 1, 2, repeat_colours=False)
+
+    registry.register(Duo, {"four": LAYOUT})
+    try:
+        good, *_ = photos
+        code, out, _ = _run(["read", str(good), "--json", "--game", "duo"], capsys)
+        assert code == 0
+        assert {d["colour"] for d in json.loads(out)["dice"]} <= {"red", "blue"}
+        parser = cli._Parser(prog="dice-companion")
+        watch_cmd.register(parser.add_subparsers(dest="command", parser_class=cli._Parser))
+        args = parser.parse_args(["watch", str(good), "--game", "duo"])
+        assert watch_cmd.palette_for(args.game).names == ("blue", "red")
+    finally:
+        registry.unregister("duo")
