@@ -28,8 +28,10 @@ DESIGNS = {d.name: d for d in SEEN_DESIGNS} | {
     "tc-plastic-pips-face": Design("tc-plastic-pips-face", "the_choice", "plastic", "pips",
                                    colour_on="face")}
 # (file, design, seed, faces, colours): Kuh Vadis rolls five dice, The Choice three. The seeds
-# are ones the shipped reader reads exactly (with --check: seeds 0-5 of these faces read exactly
-# 2 of 6 times for each design, 27 Nov 2026): a demo that shows the games read, not a measurement.
+# were picked among those the face reader of be07022 read exactly (2 of seeds 0-5 for each design
+# with --check); the shipped reader, fine-tuned with special dice, reads the faces of all six
+# seeds of both designs (27 Nov 2026, models/README.md). A demo of the games read, not a
+# measurement: bench/vision_special.py --only untaught measures.
 PICTURES = [
     ("kuh_vadis_1.jpg", "kv-wood-pips-head-engraved", 0, [3, "cow", 5, 1, 2], None),
     ("the_choice_1.jpg", "tc-plastic-pips-face", 1, [4, 2, 6], ["red", "blue", "yellow"]),
