@@ -15,6 +15,7 @@ AdvisorPlayer; dice and choices from separate seeded generators):
   budget per call.
 
     python bench/advisor.py [--games N] [--duel-games N] [--budget-ms 200] [--game G ...]
+                            [--no-three] [--knister-games N]
 
 The default run (--games 300 --duel-games 100) took 194 s of CPU, 249 s of wall time, on
 this 2-core machine while it was busy (2026-11-27), before Knister's best fields were
@@ -103,9 +104,16 @@ def summary(title: str, scores: dict, label: str, adv: Timed) -> list[str]:
     return out
 
 
-def solo(name: str, games: int, budget: float) -> list[str]:
+def advisor(game, budget: float, players: int, knister_games: int | None) -> Timed:
+    adv = Timed(game, budget_s=budget, clock=time.process_time, players=players)
+    if knister_games and game.name == "knister":
+        adv.evaluator.playout_games = knister_games
+    return adv
+
+
+def solo(name: str, games: int, budget: float, knister_games: int | None = None) -> list[str]:
     game = load_game(name)
-    adv = Timed(game, budget_s=budget, clock=time.process_time)
+    adv = advisor(game, budget, 1, knister_games)
     scores = {k: [] for k in ("random", "greedy", "advisor")}
     for seed in range(games):
         scores["random"].append(play_game(game, [RandomPlayer()], seed)[0])
@@ -114,9 +122,10 @@ def solo(name: str, games: int, budget: float) -> list[str]:
     return summary(f"{name} solo, {games} seeded games", scores, "same dice", adv)
 
 
-def table3(name: str, games: int, budget: float) -> list[str]:
+def table3(name: str, games: int, budget: float, knister_games: int | None = None
+           ) -> list[str]:
     game = load_game(name)
-    adv = Timed(game, budget_s=budget, clock=time.process_time, players=3)
+    adv = advisor(game, budget, 3, knister_games)
     scores = {k: [] for k in ("random", "greedy", "advisor")}
     for seed in range(games):
         kinds = [adv, GreedyPlayer(), RandomPlayer()]
@@ -170,15 +179,18 @@ def main() -> None:
                         help="the advisor's CPU budget per call (default 200)")
     parser.add_argument("--game", action="append", help="only these games")
     parser.add_argument("--no-three", action="store_true", help="skip the 3-player tables")
+    parser.add_argument("--knister-games", type=int,
+                        help="Knister: at most this many games played out per field "
+                             "(default the advisor's own, 128)")
     args = parser.parse_args()
     budget = args.budget_ms / 1000
     chosen = args.game or SOLO + DUEL
     t0 = time.process_time()
     for name in chosen:
         if name in SOLO:
-            lines = solo(name, args.games, budget)
+            lines = solo(name, args.games, budget, args.knister_games)
             if not args.no_three:
-                lines += table3(name, args.games, budget)
+                lines += table3(name, args.games, budget, args.knister_games)
         else:
             lines = duel(name, args.duel_games, budget)
         print("\n".join(lines), flush=True)
