@@ -426,11 +426,12 @@ def act(code: str):
     data = body_json()
     if not isinstance(data, dict):
         raise ApiError(400, "an action must be a JSON object with a 'type'")
-    if isinstance(data.get("roll"), list):
-        data = dict(data, roll=str(G.roll_from_dice(data["roll"])))
-    action = action_from_json(data)
     store = get_store()
     rec = store.table_record(code)
+    symbols = G.dice_spec(rec.game)["symbols"]    # the word faces its rolls may show ("cow")
+    if isinstance(data.get("roll"), list):
+        data = dict(data, roll=str(G.roll_from_dice(data["roll"], symbols)))
+    action = action_from_json(data, symbols)
     seat, creator = viewer(rec)
     if isinstance(action, Begin):
         if not creator:

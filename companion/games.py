@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Collection
 
 from engine.dice import Roll
 from engine.errors import InvalidInput
@@ -186,10 +186,11 @@ def _cell_value(raw: Any, key: str):
     raise InvalidInput(f"field {key}: '{raw}' is not a number or a mark")
 
 
-def roll_from_dice(items: Any) -> Roll:
-    """A roll from [{"colour": c, "face": f}, ...] or from text."""
+def roll_from_dice(items: Any, symbols: Collection[str] = ()) -> Roll:
+    """A roll from [{"colour": c, "face": f}, ...] or from text; `symbols`: the word faces
+    of the game's dice (`Roll.parse`)."""
     if isinstance(items, str):
-        return Roll.parse(items)
+        return Roll.parse(items, symbols)
     if not isinstance(items, list) or not items:
         raise InvalidInput("a roll is a list of dice")
     parts = []
@@ -198,4 +199,4 @@ def roll_from_dice(items: Any) -> Roll:
             raise InvalidInput("each die needs a 'face'")
         colour = d.get("colour")
         parts.append(f"{colour}:{d['face']}" if colour else str(d["face"]))
-    return Roll.parse(" ".join(parts))
+    return Roll.parse(" ".join(parts), symbols)

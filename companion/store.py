@@ -489,7 +489,8 @@ class Store:
                           [s.name for s in rec.seats])
         rows = self.db.execute("SELECT action FROM actions WHERE table_id=? AND seq<=? "
                                "ORDER BY seq", (rec.id, 2 ** 62 if upto is None else upto))
-        return table.replay([action_from_json(json.loads(r["action"])) for r in rows],
+        return table.replay([action_from_json(json.loads(r["action"]), table.symbols)
+                             for r in rows],
                             first_answer_keeps=True)
 
     def state(self, rec: TableRecord) -> tuple[int, Table]:
@@ -510,14 +511,15 @@ class Store:
         if hit is not None and hit[0] == n:
             return hit
         if hit is not None and hit[0] < n:      # the log grew elsewhere: apply what is new
-            table = hit[1].replay(self._actions_after(rec, hit[0]), first_answer_keeps=True)
+            table = hit[1].replay(self._actions_after(rec, hit[0], hit[1].symbols),
+                                  first_answer_keeps=True)
         else:
             table = self.replay(rec)
         cache[rec.id] = (n, table)
         return n, table
 
-    def _actions_after(self, rec: TableRecord, seq: int) -> list[Action]:
-        return [action_from_json(json.loads(r["action"])) for r in self.db.execute(
+    def _actions_after(self, rec: TableRecord, seq: int, symbols) -> list[Action]:
+        return [action_from_json(json.loads(r["action"]), symbols) for r in self.db.execute(
             "SELECT action FROM actions WHERE table_id=? AND seq>? ORDER BY seq", (rec.id, seq))]
 
     def append(self, rec: TableRecord, action: Action, by_seat: int | None,

@@ -1,29 +1,31 @@
 """Value types for dice and rolls.
 
 A die is what a camera or a person reports: the colour of its body (or of its face, for
-The Choice) and the face showing on top. Faces are numbers 1-6 or, for Kuh Vadis, "cow".
-Everything here is immutable and hashable so that rolls can be used as keys and compared.
+The Choice) and the face showing on top. Faces are numbers 1-6 or the name of a symbol a game
+declares (`DiceSpec.symbols`: Kuh Vadis' "cow"); a text is parsed with the symbols of the game
+it is for (`Game.parse_roll`). Everything here is immutable and hashable so that rolls can be
+used as keys and compared.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import Collection, Iterable, Union
 
 from .errors import InvalidInput
 
 Face = Union[int, str]
 
-FACE_WORDS = {"cow"}
 
-
-def parse_face(text: str) -> Face:
+def parse_face(text: str, symbols: Collection[str] = ()) -> Face:
+    """A face: a number 1-6 or one of `symbols` (the names of the game's picture faces)."""
     text = text.strip().lower()
-    if text in FACE_WORDS:
+    if text in symbols:
         return text
     try:
         face = int(text)
     except ValueError:
-        raise InvalidInput(f"'{text}' is not a die face (a number or 'cow')") from None
+        words = " or ".join(["a number", *(f"'{s}'" for s in sorted(symbols))])
+        raise InvalidInput(f"'{text}' is not a die face ({words})") from None
     if not 1 <= face <= 6:
         raise InvalidInput(f"a die face must be 1-6, not {face}")
     return face
@@ -40,8 +42,9 @@ class Die:
         return f"{self.colour}:{self.face}" if self.colour else str(self.face)
 
     @classmethod
-    def parse(cls, text: str) -> "Die":
-        """`orange:3`, `3`, `cow`, `green:cow` (colours are lower-cased)."""
+    def parse(cls, text: str, symbols: Collection[str] = ()) -> "Die":
+        """`orange:3`, `3`, `cow`, `green:cow` (colours are lower-cased; a word face must be
+        one of `symbols`)."""
         text = text.strip()
         if not text:
             raise InvalidInput("empty die")
@@ -50,8 +53,8 @@ class Die:
             colour = colour.strip().lower()
             if not colour.replace("_", "").isalpha():
                 raise InvalidInput(f"'{colour}' is not a colour name (in die '{text}')")
-            return cls(colour, parse_face(face))
-        return cls(None, parse_face(text))
+            return cls(colour, parse_face(face, symbols))
+        return cls(None, parse_face(text, symbols))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +76,13 @@ class Roll:
         return len(self.dice)
 
     @classmethod
-    def parse(cls, text: str) -> "Roll":
-        """`"orange:3 purple:5"` (commas also separate dice)."""
+    def parse(cls, text: str, symbols: Collection[str] = ()) -> "Roll":
+        """`"orange:3 purple:5"` (commas also separate dice); `symbols`: the word faces taken
+        (`DiceSpec.symbol_names`)."""
         parts = text.replace(",", " ").split()
         if not parts:
             raise InvalidInput("the roll has no dice")
-        return cls(Die.parse(p) for p in parts)
+        return cls(Die.parse(p, symbols) for p in parts)
 
     @property
     def faces(self) -> tuple[Face, ...]:
@@ -126,6 +130,13 @@ class Symbol:
     name: str
     side: int
 
+    def __post_init__(self) -> None:
+        if not (self.name.isascii() and self.name.isalpha() and self.name.islower()):
+            raise ValueError(f"a symbol's name is lower-case letters (typed in a roll and a "
+                             f"mark), not {self.name!r}")
+        if not 1 <= self.side <= 6:
+            raise ValueError(f"a symbol is printed on a face 1-6, not {self.side}")
+
 
 @dataclass(frozen=True, slots=True)
 class DiceSpec:
@@ -147,6 +158,11 @@ class DiceSpec:
     @property
     def colours(self) -> tuple[str | None, ...]:
         return tuple(k.colour for k in self.kinds)
+
+    @property
+    def symbol_names(self) -> frozenset[str]:
+        """The word faces a person may type for these dice (`Roll.parse`)."""
+        return frozenset(s.name for s in self.symbols)
 
     def to_json(self) -> dict:
         """`symbols`: their names; `symbol_sides`: name -> the face it is printed on."""

@@ -125,6 +125,12 @@ class Game:
         """The dice this game (with its layout) rolls: colours, faces, how many, symbols."""
         raise NotImplementedError
 
+    def parse_roll(self, text: str) -> Roll:
+        """A roll typed for this game (`Roll.parse`): its word faces are the names of the
+        symbols its dice declare (`DiceSpec.symbols`); `InvalidInput` when the text is not a
+        roll. Whether the dice fit the game is `roll_problem`'s to say."""
+        return Roll.parse(text, self.dice_spec().symbol_names)
+
     def roll_problem(self, roll: Roll) -> str | None:
         """Why this roll cannot be a roll of this game (wrong dice), or None."""
         raise NotImplementedError

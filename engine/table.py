@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Sequence, Union
+from typing import Any, Collection, Sequence, Union
 
 from .dice import Roll
 from .errors import IllegalPlacement, InvalidInput
@@ -185,15 +185,21 @@ def _seat(data: dict) -> int:
     return seat
 
 
-def action_from_json(data: Any) -> Action:
+def _symbols(games: Sequence[Game]) -> frozenset[str]:
+    return frozenset().union(*(g.dice_spec().symbol_names for g in games))
+
+
+def action_from_json(data: Any, symbols: Collection[str] = ()) -> Action:
+    """An action from its JSON (`action_to_json`); `symbols`: the word faces a roll of the
+    table's dice may show (`Table.symbols`)."""
     if not isinstance(data, dict) or "type" not in data:
         raise InvalidInput("an action must be a JSON object with a 'type'")
     kind = data["type"]
     try:
         if kind == "roll":
-            return RollDice(Roll.parse(str(data["roll"])))
+            return RollDice(Roll.parse(str(data["roll"]), symbols))
         if kind == "correct":
-            return CorrectRoll(Roll.parse(str(data["roll"])))
+            return CorrectRoll(Roll.parse(str(data["roll"]), symbols))
         if kind == "place":
             return Place(_seat(data), Placement.parse(str(data["placement"])))
         if kind == "undo":
@@ -274,6 +280,11 @@ class Table:
     @property
     def game(self) -> Game:
         return self.games[0]
+
+    @property
+    def symbols(self) -> frozenset[str]:
+        """The word faces a roll at this table may show (its games' declared symbols)."""
+        return _symbols(self.games)
 
     # -- what is going on -------------------------------------------------------------
     @property
@@ -567,7 +578,7 @@ class Table:
             games, tuple(data["players"]),
             tuple(g.sheet_from_json(s) for g, s in zip(games, data["sheets"])),
             roller=int(data["roller"]),
-            attempts=tuple(Roll.parse(r) for r in data["attempts"]),
+            attempts=tuple(Roll.parse(r, _symbols(games)) for r in data["attempts"]),
             answers=tuple(None if a is None else Placement.parse(a) for a in data["answers"]),
             before=tuple(None if b is None else g.sheet_from_json(b)
                          for g, b in zip(games, data["before"])),

@@ -86,7 +86,7 @@ def game_and_sheet(args: argparse.Namespace, path: str | None):
 
 def parse_roll(game: Game, text: str) -> Roll:
     try:
-        roll = Roll.parse(text)
+        roll = game.parse_roll(text)
     except InvalidInput as exc:
         raise BadInput(f"malformed roll '{text}': {exc}") from None
     problem = game.roll_problem(roll)

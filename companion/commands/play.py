@@ -206,7 +206,7 @@ def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:
         if previous and not text:
             return table
         try:
-            roll = Roll.parse(text) if text else game.random_roll(term.rng)
+            roll = game.parse_roll(text) if text else game.random_roll(term.rng)
             return table.apply(RollDice(roll))
         except (InvalidInput, IllegalPlacement) as exc:
             print(f"  refused: {exc}")

@@ -1,8 +1,9 @@
 """A new game is an engine module, its layouts and its catalogue entries: a toy game made in
 this test (a `Game` subclass, one layout as data, German templates for its codes), registered
 with `engine.registry.register`, is playable through the web API: a table, a roll, a
-placement, a refusal in German, a score. Its die has a symbol face (a cow where the five pips
-would be), declared by the game alone: the teaching page lists it and the camera names it."""
+placement, a refusal in German, a score. Its die has a symbol face (a star where the five pips
+would be), declared by the game alone: a person types it, the teaching page lists it and the
+camera names it."""
 from __future__ import annotations
 
 import random
@@ -36,7 +37,7 @@ GERMAN = {
     "toy.l_total": "alle Felder",
 }
 LAYOUT = {"game": "tally", "name": "four", "confidence": "H", "fields": 4}
-FACES = (1, 2, 3, 4, 6, "cow")      # the cow is printed on the die's fifth face
+FACES = (1, 2, 3, 4, 6, "star")      # the star is printed on the die's fifth face
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class TallyLayout:
 
 
 class Tally(Game):
-    """Roll one die, write its face into a free field of one row; the sum is the score (a cow
+    """Roll one die, write its face into a free field of one row; the sum is the score (a star
     counts nothing)."""
 
     name, title = "tally", "Tally"
@@ -73,7 +74,7 @@ class Tally(Game):
 
     def dice_spec(self) -> DiceSpec:
         return DiceSpec((DieKind(None, FACES),), 1, 1, repeat_colours=False,
-                        symbols=(Symbol("cow", 5),))
+                        symbols=(Symbol("star", 5),))
 
     def roll_problem(self, roll):
         return None if len(roll) == 1 and roll.faces[0] in FACES else \
@@ -189,9 +190,9 @@ def test_the_toy_game_is_gone_after_the_test():
 
 def test_the_toy_games_symbol_face_is_taught_and_read_by_its_declaration(tally, tmp_path,
                                                                          make_table):
-    """The die's cow, declared by the game on its fifth face: the teaching page teaches the
-    cow among the faces, and a camera frame in which the pip reader counts five pips is read as
-    the cow (a roll of the game), a frame with six pips as a 6."""
+    """The die's star, declared by the game on its fifth face: the teaching page teaches the
+    star among the faces, and a camera frame in which the pip reader counts five pips is read as
+    the star (a roll of the game), a frame with six pips as a 6."""
     cv2 = pytest.importorskip("cv2")
     np = pytest.importorskip("numpy")
     from companion.app import create_app
@@ -205,10 +206,10 @@ def test_the_toy_games_symbol_face_is_taught_and_read_by_its_declaration(tally, 
     client = app.test_client()
     code = make_table(client, game="tally", players=("Ann",))
     teach = client.get(f"/api/tables/{code}/teach").json
-    assert teach["faces"] == [1, 2, 3, 4, 6, "cow"] and teach["colours"] is None
+    assert teach["faces"] == [1, 2, 3, 4, 6, "star"] and teach["colours"] is None
     assert teach["body_colours"] is None
     frame = cv2.imencode(".png", np.full((120, 160, 3), 90, np.uint8))[1].tobytes()
-    for seen, face, roll in ((5, "cow", "cow"), (6, 6, "6")):
+    for seen, face, roll in ((5, "star", "star"), (6, 6, "6")):
         pips.append(seen)
         read = client.post(f"/api/tables/{code}/frame", data=frame,
                            content_type="image/png").json
@@ -216,3 +217,20 @@ def test_the_toy_games_symbol_face_is_taught_and_read_by_its_declaration(tally, 
                                  "confidence": 0.95}], read
         assert read["roll"] == roll and read["problem"] is None
         assert read["legal"][0] == f"A{face}@0"
+
+
+def test_the_toy_games_symbol_is_typed_by_its_declared_name(client, tally):
+    """A roll typed or tapped for the toy game takes its star by name, and the star is written
+    on the sheet; Kuh Vadis' cow is not a face of its die (the words come from the declaration)."""
+    code = client.post("/api/tables", json={"game": "tally", "players": ["Ann"],
+                                            "claim": 0}).json["code"]
+    state = act(client, code, type="roll", roll="star").json
+    assert state["me"]["seats"]["0"]["legal"][0] == "Astar@0"
+    state = act(client, code, type="place", seat=0, placement="Astar@0").json
+    assert state["players"][0]["sheet"]["fields"] == ["star", None, None, None]
+    state = act(client, code, type="roll", roll=[{"colour": None, "face": "star"}]).json
+    assert state["me"]["seats"]["0"]["legal"][0] == "Astar@1"
+    refused = act(client, code, type="correct", roll="cow")
+    assert refused.status_code == 400
+    assert refused.json["error"] == "'cow' is not a die face (a number or 'star')"
+    assert client.get(f"/api/tables/{code}").json["roll"] == [{"colour": None, "face": "star"}]

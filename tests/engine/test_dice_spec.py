@@ -5,6 +5,7 @@ import random
 import pytest
 
 from engine.dice import Die, Roll, Symbol
+from engine.errors import InvalidInput
 from engine.registry import GAMES, layout_names, load_game
 
 GAME_LAYOUTS = [(g, lay) for g in sorted(GAMES) for lay in layout_names(g)]
@@ -48,6 +49,16 @@ class TestDeclaredDice:
         # a symbol is printed on a face no number is
         assert all(1 <= s.side <= 6 and s.side not in faces for s in spec.symbols)
 
+    def test_every_declared_face_can_be_typed(self, name, layout):
+        """`Game.parse_roll` reads every face the game declares, a symbol by its name, back
+        from the roll's text; a word that names none of its symbols is refused."""
+        game = load_game(name, layout)
+        for kind in game.dice_spec().kinds:
+            for face in kind.faces:
+                assert game.parse_roll(str(Die(kind.colour, face))).faces == (face,)
+        with pytest.raises(InvalidInput, match="'moo' is not a die face"):
+            game.parse_roll("moo")
+
     def test_only_the_choice_prints_colours_on_the_faces(self, name, layout):
         spec = load_game(name, layout).dice_spec()
         assert spec.colours_on_faces == (name == "the_choice")
@@ -68,3 +79,10 @@ def test_the_choice_usual_faces_follow_the_layout_dice():
     for colour, kind in kinds.items():
         printed = {n for die in game.layout.dice for n, c in die.items() if c == colour}
         assert set(kind.usual) == printed and kind.faces == (1, 2, 3, 4, 5, 6)
+
+
+@pytest.mark.parametrize("name, side", [("Cow", 6), ("c0w", 6), ("", 6), ("cow", 7)])
+def test_a_symbol_is_a_lower_case_word_on_a_face(name, side):
+    """A symbol's name is typed in a roll and written in a mark (`Acow@3`): lower-case letters."""
+    with pytest.raises(ValueError):
+        Symbol(name, side)

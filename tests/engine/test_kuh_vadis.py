@@ -36,6 +36,11 @@ FIXTURES = Path(__file__).parent / "fixtures" / "kuh_vadis_perft.json"
 EMPTY = [". . . . . . ."] * 7
 
 
+def kv_roll(text: str) -> Roll:
+    """A roll typed for Kuh Vadis: the cow by the name its dice declare (`Game.parse_roll`)."""
+    return load_game("kuh_vadis").parse_roll(text)
+
+
 @pytest.fixture(scope="module")
 def game() -> KuhVadis:
     return load_game("kuh_vadis")
@@ -46,7 +51,7 @@ def pad(game, rows, to_move="X", chain=None):
 
 
 def legal_strs(game, sheet, roll, role=ROLLER):
-    return {str(p) for p in game.legal(sheet, Roll.parse(roll), role)}
+    return {str(p) for p in game.legal(sheet, kv_roll(roll), role)}
 
 
 def table_for(game, sheet=None) -> Table:
@@ -94,20 +99,20 @@ class TestLayout:
 
 class TestDice:
     def test_five_dice_with_faces_one_to_five_and_a_cow(self, game):
-        assert game.roll_problem(Roll.parse("1 2 3 4 cow")) is None
-        assert "5 dice, not 4" in game.roll_problem(Roll.parse("1 2 3 4"))
-        assert "1-5 and a cow" in game.roll_problem(Roll.parse("1 2 3 4 6"))
-        assert "names a colour" in game.roll_problem(Roll.parse("red:1 2 3 4 5"))
+        assert game.roll_problem(kv_roll("1 2 3 4 cow")) is None
+        assert "5 dice, not 4" in game.roll_problem(kv_roll("1 2 3 4"))
+        assert "1-5 and a cow" in game.roll_problem(kv_roll("1 2 3 4 6"))
+        assert "names a colour" in game.roll_problem(kv_roll("red:1 2 3 4 5"))
 
     def test_three_attempts_with_free_keeps(self, game):
         # any dice may be thrown again, even ones set aside earlier: any five dice follow
         assert game.max_attempts == 3
-        assert game.reroll_problem(Roll.parse("4 4 1 2 3"), Roll.parse("5 5 5 cow 1")) is None
-        assert game.reroll_problem(Roll.parse("4 4 1 2 3"), Roll.parse("5 5 5 cow")) is not None
+        assert game.reroll_problem(kv_roll("4 4 1 2 3"), kv_roll("5 5 5 cow 1")) is None
+        assert game.reroll_problem(kv_roll("4 4 1 2 3"), kv_roll("5 5 5 cow")) is not None
 
     def test_random_rerolls_keep_the_commonest_face(self, game):
         rng = random.Random(3)
-        first = Roll.parse("4 4 4 1 2")
+        first = kv_roll("4 4 4 1 2")
         for _ in range(20):
             assert Roll(game.random_roll(rng, first)).faces.count(4) >= 3
 
@@ -129,18 +134,18 @@ class TestResults:
         ("1 2 3 4 5", []),
     ])
     def test_results_of_a_roll(self, roll, expected):
-        assert sorted(results(Roll.parse(roll)), key=str) == sorted(expected, key=str)
+        assert sorted(results(kv_roll(roll)), key=str) == sorted(expected, key=str)
 
     def test_two_cows_and_three_of_a_number_mark_only_one(self, game):
         sheet = game.new_sheet()
-        legal = game.legal(sheet, Roll.parse("cow cow 3 3 3"), ROLLER)
+        legal = game.legal(sheet, kv_roll("cow cow 3 3 3"), ROLLER)
         assert all(len(p.marks) <= 1 for p in legal)
         assert {p.marks[0].value for p in legal if p.marks} == {"cow", 3}
 
     def test_no_result_marks_nothing(self, game):
         sheet = game.new_sheet()
         assert legal_strs(game, sheet, "1 1 2 2 cow") == {"pass"}
-        reason = game.why_illegal(sheet, Roll.parse("1 1 2 2 cow"), ROLLER,
+        reason = game.why_illegal(sheet, kv_roll("1 1 2 2 cow"), ROLLER,
                                   Placement.parse("B1@5"))
         assert "give no result" in reason
 
@@ -149,7 +154,7 @@ class TestMarking:
     def test_emil_three_fours_mark_a_four_and_the_turn_passes(self, game):
         # Emil (circles) has thrown three 4s after his third attempt
         sheet = pad(game, EMPTY, to_move="O")
-        roll = Roll.parse("4 4 4 2 cow")
+        roll = kv_roll("4 4 4 2 cow")
         assert legal_strs(game, sheet, str(roll)) == {
             "A4@1", "B4@0", "C4@5", "E4@1", "F4@3", "pass"}
         after = game.play(sheet, roll, ROLLER, Placement.parse("C4@5"))
@@ -176,17 +181,17 @@ class TestMarking:
                            ". . . . . . .", ". . . . . . .", ". . . . . . .",
                            ". . . . . . ."])
         with pytest.raises(IllegalPlacement, match=reason):
-            game.play(sheet, Roll.parse("1 1 1 5 cow"), ROLLER, Placement.parse(mark))
+            game.play(sheet, kv_roll("1 1 1 5 cow"), ROLLER, Placement.parse(mark))
 
     def test_a_result_marks_exactly_one_square(self, game):
-        reason = game.why_illegal(game.new_sheet(), Roll.parse("1 1 1 5 cow"), ROLLER,
+        reason = game.why_illegal(game.new_sheet(), kv_roll("1 1 1 5 cow"), ROLLER,
                                   Placement.parse("D1@0 D1@4"))
         assert reason == "a result marks exactly one square"
 
     def test_only_the_roller_marks(self, game):
-        assert not game.legal(game.new_sheet(), Roll.parse("4 4 4 2 cow"), OTHER)
+        assert not game.legal(game.new_sheet(), kv_roll("4 4 4 2 cow"), OTHER)
         assert "only the player whose turn" in game.why_illegal(
-            game.new_sheet(), Roll.parse("4 4 4 2 cow"), OTHER, Placement.parse("A4@1"))
+            game.new_sheet(), kv_roll("4 4 4 2 cow"), OTHER, Placement.parse("A4@1"))
 
     def test_no_free_matching_square_leaves_only_pass(self, game):
         fives = pad(game, [". . . . x . .", ". . . . . . .", "o . . . . . .",
@@ -202,13 +207,13 @@ class TestQuadChain:
     def test_sarahs_quad_chain_through_the_table(self, game):
         t = table_for(game)
         # Sarah (crosses, seat 0) throws four 3s and marks the 3 at C6
-        t = t.apply(RollDice(Roll.parse("3 3 3 3 5")))
+        t = t.apply(RollDice(kv_roll("3 3 3 3 5")))
         t = t.apply(Place(0, Placement.parse("C3@6")))
         assert t.turn_complete and t.next_roller == 0          # another turn
         # this time four cows after her third attempt
-        t = t.apply(RollDice(Roll.parse("1 2 3 4 5")))
-        t = t.apply(RollDice(Roll.parse("cow cow 1 2 3")))
-        t = t.apply(RollDice(Roll.parse("cow cow cow cow 2")))
+        t = t.apply(RollDice(kv_roll("1 2 3 4 5")))
+        t = t.apply(RollDice(kv_roll("cow cow 1 2 3")))
+        t = t.apply(RollDice(kv_roll("cow cow cow cow 2")))
         assert t.roller == 0
         # only cows touching C6: B6 and D6 (the printed pad's "directly to the left"
         # cow is not on the RECON pad; the rule is the touching)
@@ -218,7 +223,7 @@ class TestQuadChain:
         t = t.apply(Place(0, Placement.parse("Bcow@6")))
         assert t.next_roller == 0
         # now three 1s: the 1 touching the cow square B6 is B5 (D0, D4, C1... do not)
-        t = t.apply(RollDice(Roll.parse("1 1 1 4 5")))
+        t = t.apply(RollDice(kv_roll("1 1 1 4 5")))
         assert {str(p) for p in t.legal(0)} == {"B1@5", "pass"}
         t = t.apply(Place(0, Placement.parse("B1@5")))
         # no quad this time: her turn ends
@@ -226,7 +231,7 @@ class TestQuadChain:
         assert t.sheets[0].to_move == CIRCLES and t.sheets[0].chain is None
 
     def test_the_game_says_which_marks_give_another_turn(self, game):
-        quad, three = Roll.parse("cow cow cow cow 3"), Roll.parse("cow cow 3 3 3")
+        quad, three = kv_roll("cow cow cow cow 3"), kv_roll("cow cow 3 3 3")
         assert game.gives_another_turn(quad, Placement.parse("Bcow@2"))
         assert not game.gives_another_turn(quad, Placement.special(PASS))
         assert not game.gives_another_turn(three, Placement.parse("Bcow@2"))
@@ -237,22 +242,22 @@ class TestQuadChain:
         data["name"] = "cow-left-of-3"
         data["rows"][2] = "5 1 C C C C 3"      # C5 becomes a cow, left of the 3 at C6
         g = load_game("kuh_vadis", data)
-        s = g.play(g.new_sheet(), Roll.parse("3 3 3 3 1"), ROLLER, Placement.parse("C3@6"))
-        s = g.play(s, Roll.parse("cow cow cow cow 2"), ROLLER, Placement.parse("Ccow@5"))
+        s = g.play(g.new_sheet(), kv_roll("3 3 3 3 1"), ROLLER, Placement.parse("C3@6"))
+        s = g.play(s, kv_roll("cow cow cow cow 2"), ROLLER, Placement.parse("Ccow@5"))
         assert s.chain == 2 * 7 + 5 and s.to_move == CROSSES
 
     def test_a_chain_without_a_touching_square_ends_the_turn(self, game):
-        sheet = game.play(game.new_sheet(), Roll.parse("3 3 3 3 1"), ROLLER,
+        sheet = game.play(game.new_sheet(), kv_roll("3 3 3 3 1"), ROLLER,
                           Placement.parse("C3@6"))
         # the 2s are nowhere near C6
         assert legal_strs(game, sheet, "2 2 2 1 cow") == {"pass"}
-        after = game.play(sheet, Roll.parse("2 2 2 1 cow"), ROLLER, Placement.special(PASS))
+        after = game.play(sheet, kv_roll("2 2 2 1 cow"), ROLLER, Placement.special(PASS))
         assert after.to_move == CIRCLES and after.chain is None
 
     def test_a_quad_in_the_chain_continues_it(self, game):
-        s = game.play(game.new_sheet(), Roll.parse("3 3 3 3 1"), ROLLER,
+        s = game.play(game.new_sheet(), kv_roll("3 3 3 3 1"), ROLLER,
                       Placement.parse("C3@6"))
-        s = game.play(s, Roll.parse("1 1 1 1 2"), ROLLER, Placement.parse("D1@5"))
+        s = game.play(s, kv_roll("1 1 1 1 2"), ROLLER, Placement.parse("D1@5"))
         assert s.chain == 3 * 7 + 5 and s.to_move == CROSSES
         # next: must touch D5 (C4 cow, C5 4, C6 3, D4 1, D6 cow, E4 cow, E5 cow, E6 cow)
         assert legal_strs(game, s, "cow cow 4 4 2") == {
@@ -291,13 +296,13 @@ class TestConnection:
                             ". . . x . . .", ". . . x . . .", ". x x x x x .",
                             "X . . O . . X"])
         t = table_for(game, almost)
-        t = t.apply(RollDice(Roll.parse("cow cow 1 2 3")))    # C3 is a cow
+        t = t.apply(RollDice(kv_roll("cow cow 1 2 3")))    # C3 is a cow
         t = t.apply(Place(0, Placement.parse("Ccow@3")))
         assert t.is_over
         assert [(s.player, s.rank, s.score.total) for s in t.standings()] == [
             ("Sarah", 1, 1), ("Emil", 2, 0)]
         with pytest.raises(IllegalPlacement, match="over"):
-            t.apply(RollDice(Roll.parse("1 2 3 4 5")))
+            t.apply(RollDice(kv_roll("1 2 3 4 5")))
 
 
 class TestBlocking:
@@ -346,7 +351,7 @@ class TestBlocking:
         assert game.cut_off(before, CIRCLES) and not game.cut_off(before, CROSSES)
         t = Table.new(game, ["Sarah", "Emil"], sheets=[before, before])
         assert t.roller == 1           # the pad says circles (seat 1) are to move
-        t = t.apply(RollDice(Roll.parse("cow cow 1 2 3")))
+        t = t.apply(RollDice(kv_roll("cow cow 1 2 3")))
         t = t.apply(Place(1, Placement.parse("Dcow@6")))
         assert t.is_over
         assert [s.rank for s in t.standings()] == [1, 1]
@@ -363,7 +368,7 @@ class TestSheetJson:
     def test_round_trip(self, game):
         s = pad(game, TestBlocking.WALL, to_move="O", chain=None)
         assert game.sheet_from_json(game.sheet_to_json(s)) == s
-        chained = game.play(game.new_sheet(), Roll.parse("3 3 3 3 1"), ROLLER,
+        chained = game.play(game.new_sheet(), kv_roll("3 3 3 3 1"), ROLLER,
                             Placement.parse("C3@6"))
         data = game.sheet_to_json(chained)
         assert data["chain"] == "C6" and data["pad"][2] == ". . . . . . x"
@@ -405,7 +410,7 @@ class TestSheetJson:
 class TestTable:
     def test_only_the_roller_answers_and_the_pad_is_shared(self, game):
         t = table_for(game)
-        t = t.apply(RollDice(Roll.parse("4 4 4 2 cow")))
+        t = t.apply(RollDice(kv_roll("4 4 4 2 cow")))
         assert t.pending() == [0]
         assert not t.legal(1)
         with pytest.raises(IllegalPlacement, match="only the roller answers"):
@@ -417,22 +422,22 @@ class TestTable:
     def test_three_attempts_then_no_more(self, game):
         t = table_for(game)
         for roll in ("1 2 3 4 5", "1 1 3 4 5", "1 1 1 4 5"):
-            t = t.apply(RollDice(Roll.parse(roll)))
+            t = t.apply(RollDice(kv_roll(roll)))
         assert not t.may_reroll()
         with pytest.raises(IllegalPlacement, match="3 attempts"):
-            t.apply(RollDice(Roll.parse("1 1 1 1 5")))
+            t.apply(RollDice(kv_roll("1 1 1 1 5")))
 
     def test_a_failed_turn_is_a_pass(self, game):
         t = table_for(game)
         for roll in ("1 2 3 4 5", "1 1 3 4 5", "1 1 2 2 cow"):
-            t = t.apply(RollDice(Roll.parse(roll)))
+            t = t.apply(RollDice(kv_roll(roll)))
         assert [str(p) for p in t.legal(0)] == ["pass"]
         t = t.apply(Place(0, Placement.special(PASS)))
         assert t.next_roller == 1
 
     def test_undo_restores_the_shared_pad(self, game):
         t = table_for(game)
-        t = t.apply(RollDice(Roll.parse("3 3 3 3 1")))
+        t = t.apply(RollDice(kv_roll("3 3 3 3 1")))
         t = t.apply(Place(0, Placement.parse("C3@6")))
         t = t.apply(Undo(0))
         assert t.sheets[0] == t.sheets[1] == game.new_sheet()
@@ -440,7 +445,7 @@ class TestTable:
 
     def test_json_round_trip(self, game):
         t = table_for(game)
-        t = t.apply(RollDice(Roll.parse("3 3 3 3 1")))
+        t = t.apply(RollDice(kv_roll("3 3 3 3 1")))
         t = t.apply(Place(0, Placement.parse("C3@6")))
         again = Table.from_json(json.loads(json.dumps(t.to_json())), t.games)
         assert again.sheets == t.sheets and again.next_roller == 0
@@ -461,7 +466,7 @@ class TestPerft:
     def test_fixture(self, game, case):
         sheet = game.sheet_from_json(case["sheet"])
         assert game.problems(sheet) == []
-        roll = Roll.parse(case["roll"])
+        roll = kv_roll(case["roll"])
         got = game.legal(sheet, roll, case.get("role", ROLLER))
         assert {str(p) for p in got} == set(case["legal"])
         assert len(got) == len(case["legal"])

@@ -11,13 +11,23 @@ from engine.placement import Mark, Placement, Score, ScoreLine
 
 @pytest.mark.parametrize("text", ["orange:3", "6", "cow", "green:cow"])
 def test_die_text_round_trip(text):
-    assert str(Die.parse(text)) == text
+    assert str(Die.parse(text, {"cow"})) == text
 
 
 def test_roll_text_and_sum():
     r = Roll.parse("orange:3, purple:5")
     assert str(r) == "orange:3 purple:5" and r.total == 8 and len(r) == 2
-    assert Roll.parse("3 cow").total == 3
+    assert Roll.parse("3 cow", {"cow"}).total == 3
+
+
+def test_a_word_face_is_one_of_the_symbols_given():
+    """A face typed as a word is a symbol of the game's dice (`DiceSpec.symbol_names`): the
+    words taken are the ones given, and the refusal names them."""
+    assert Roll.parse("star 2", {"star"}).faces == ("star", 2)
+    with pytest.raises(InvalidInput, match=r"'cow' is not a die face \(a number or 'star'\)"):
+        Roll.parse("cow 2", {"star"})
+    with pytest.raises(InvalidInput, match=r"'cow' is not a die face \(a number\)$"):
+        Roll.parse("cow 2")
 
 
 @pytest.mark.parametrize("bad, message", [("", "no dice"), ("orange:7", "1-6"),
