@@ -59,6 +59,7 @@ def game_info(game_name: str) -> dict:
         "name": cls.name, "title": cls.title,
         "min_players": cls.min_players, "max_players": min(cls.max_players, 12),
         "max_attempts": cls.max_attempts,
+        "first_drawn": cls.first_drawn,     # how who begins is drawn ("coin toss")
         "default_layout": DEFAULT_LAYOUT.get(cls.name) or layout_names(cls.name)[0],
         "layouts": layouts_of(cls.name),
         "dice": dice_spec(cls.name),

@@ -159,8 +159,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "side_front": {"en": "front", "de": "Vorderseite"},
     "side_back": {"en": "back", "de": "Rückseite"},
     "who_begins": {"en": "Who begins", "de": "Wer beginnt"},
-    "first_random": {"en": "drawn at random", "de": "ausgelost"},
-    "coin_toss": {"en": "coin toss", "de": "Münzwurf"},
     "keep_hint": {"en": "The others write on this roll once you keep it (or write on it "
                         "yourself); roll again instead if you like.",
                   "de": "Die anderen tragen auf diesen Wurf ein, sobald du ihn behältst (oder "

@@ -45,7 +45,7 @@ SCHEMAS: dict[str, dict] = {
         ("label", "points"), label=STR, points=INT, detail=_nullable(STR))}),
     "Game": _obj(("name", "title", "min_players", "max_players", "layouts", "dice"),
                  name=STR, title=STR, min_players=INT, max_players=INT, max_attempts=INT,
-                 default_layout=STR, seat_layouts=BOOL, dice=ANY_OBJ,
+                 default_layout=STR, seat_layouts=BOOL, dice=ANY_OBJ, first_drawn=STR,
                  layouts={"type": "array", "items": _obj(
                      ("name", "confidence"), name=STR, confidence=STR, recon=BOOL, note=STR)}),
     "Mark": _obj(("text", "row", "col", "value", "dice"), text=STR, row=STR, col=INT,

@@ -78,7 +78,7 @@ def _unknown(exc):
 
 def _games(language: str) -> list[dict]:
     """Every game for a page, its layouts' notes in the page's language."""
-    return [dict(game,
+    return [dict(game, first_drawn=translate(game["first_drawn"], language),
                  layouts=[dict(layout, note=translate(layout["note"], language))
                           for layout in game["layouts"]])
             for game in G.all_games()]

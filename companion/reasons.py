@@ -238,6 +238,7 @@ CATALOGUE: dict[str, str] = {
     "game.face": "'{die}' zeigt keine Augenzahl 1-6",
     "game.one_field": "die Summe wird in genau ein Feld eingetragen",
     "game.sum": "die Würfel ergeben zusammen {total}, nicht {v}",
+    "game.first_random": "ausgelost",
     "layout.note.qwinto":
         "Der gedruckte Qwinto-Zettel; drei unabhängige öffentliche Umsetzungen stimmen "
         "überein.",
@@ -477,6 +478,7 @@ CATALOGUE: dict[str, str] = {
     "twenty_one.d_hit": "{n} + {b} Bonus für 1 genauen Treffer",
     "twenty_one.d_hits": "{n} + {b} Bonus für {h} genaue Treffer",
     "row.label": "Reihe {r}",
+    "kuh_vadis.coin_toss": "Münzwurf",
     "kuh_vadis.roller": "bei Kuh Vadis markiert nur, wer am Zug ist, den Block",
     "kuh_vadis.over": "das Spiel ist vorbei: {s}",
     "kuh_vadis.no_kind": "Kuh Vadis kennt kein '{kind}': ein Feld markieren oder passen",

@@ -28,6 +28,7 @@ declare({
     "game.one_field": "the sum is written into exactly one field",
     "game.sum": "the dice add up to {total}, not {v}",
     "row.label": "row {r}",
+    "game.first_random": "drawn at random",
 })
 
 ROLLER = "roller"
@@ -87,6 +88,9 @@ class Game:
     # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
     # written on everybody's sheet.
     shared_sheet: ClassVar[bool] = False
+    # How the players leave to chance who rolls first (a new table's "who begins"); the
+    # drawn seat is handed to `begin_with`.
+    first_drawn: ClassVar[Reason] = Reason("game.first_random")
 
     def __init__(self, layout: Any) -> None:
         self.layout = layout

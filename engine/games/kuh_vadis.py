@@ -31,6 +31,7 @@ from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "kuh_vadis.coin_toss": "coin toss",
     "kuh_vadis.roller": "in Kuh Vadis only the player whose turn it is marks the pad",
     "kuh_vadis.over": "the game is over: {s}",
     "kuh_vadis.no_kind": "Kuh Vadis has no '{kind}': mark one square or pass",
@@ -233,6 +234,7 @@ class KuhVadis(Game):
     min_players, max_players = 2, 2
     max_attempts = 3
     shared_sheet = True
+    first_drawn = Reason("kuh_vadis.coin_toss")     # the rules: a coin toss decides who begins
     parse_layout = staticmethod(KuhVadisLayout.parse)
 
     def __init__(self, layout: KuhVadisLayout) -> None:

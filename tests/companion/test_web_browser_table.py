@@ -279,6 +279,37 @@ def test_an_answer_is_built_on_the_rows_the_grid_declares(base_url, browser):
     assert grid["mark_rows"] == {"line": "N", "ring": "R", "count": "M"}
 
 
+def test_who_begins_is_drawn_as_the_game_declares(base_url, browser, monkeypatch):
+    """The new-table page words the drawn first player as the game declares it
+    (`Game.first_drawn`, in the page's language): a registered game that spins a bottle says
+    so, Kuh Vadis a coin toss, the others "drawn at random"."""
+    from companion.reasons import CATALOGUE
+    from engine import registry
+    from engine.reasons import TEMPLATES, Reason
+    from tests.companion.test_toy_game import LAYOUT, Tally
+    monkeypatch.setitem(TEMPLATES, "toy.bottle", "spin the bottle")
+    monkeypatch.setitem(CATALOGUE, "toy.bottle", "Flaschendrehen")
+
+    class Bottle(Tally):
+        name, title = "bottle", "Bottle"
+        first_drawn = Reason("toy.bottle")
+
+    registry.register(Bottle, {"four": LAYOUT})
+    try:
+        with phones(browser, "390x844") as (ann,):
+            seen = {}
+            for lang in ("en", "de"):
+                ann.goto(f"{base_url}/?lang={lang}")
+                for game in ("bottle", "kuh_vadis", "qwinto"):
+                    ann.select_option("#game", game)
+                    seen[lang, game] = ann.locator("#first option").first.text_content()
+    finally:
+        registry.unregister("bottle")
+    assert seen == {("en", "bottle"): "spin the bottle", ("en", "kuh_vadis"): "coin toss",
+                    ("en", "qwinto"): "drawn at random", ("de", "bottle"): "Flaschendrehen",
+                    ("de", "kuh_vadis"): "Münzwurf", ("de", "qwinto"): "ausgelost"}, seen
+
+
 def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, browser):
     """A Knister sheet with "x" in a field: the message stands under that field (outlined), and
     the result says the sheet was not checked, instead of a red line outside the card while a
@@ -378,11 +409,9 @@ def test_a_failed_attempt_asks_for_a_second_tap(base_url, browser):
 
 def test_kuh_vadis_offers_the_next_attempt_before_passing(base_url, browser):
     """Kuh Vadis, attempt 1 of 3, a roll no field takes: the page offers to roll again first."""
-    from engine.dice import Roll
-    from engine.registry import load_game
     game = load_game("kuh_vadis")
     sheet = game.new_sheet()
-    roll = next(r for r in (Roll.parse(t) for t in ("2 5 5 2 3", "1 1 1 1 1", "cow cow 2 2 3"))
+    roll = next(r for r in (game.parse_roll(t) for t in ("2 5 5 2 3", "1 1 1 1 1", "cow cow 2 2 3"))
                 if [str(p) for p in game.legal(sheet, r, "roller")] == ["pass"])
     with phones(browser, "390x844") as (ann,):
         create_table(ann, base_url, "kuh_vadis")

@@ -65,13 +65,14 @@ export function start() {
     catch (err) { $("#upload-error").textContent = err.message; uploaded = null; }
   };
   $("#add-player").onclick = () => addPlayer("");
-  // who begins: drawn (Kuh Vadis: the coin toss) or one of the players named above
+  // who begins: drawn as the game says (`first_drawn`: Kuh Vadis' coin toss) or one of the
+  // players named above
   const names = () => [...list.querySelectorAll("input")].map(i => i.value.trim())
     .filter(Boolean);
   function firstOptions() {
     const was = firstSel.value || "0";
     firstSel.replaceChildren(el("option", { value: "random" },
-      gameSel.value === "kuh_vadis" ? T.coin_toss : T.first_random),
+      info().first_drawn),
     ...names().map((p, i) => el("option", { value: String(i) }, p)));
     firstSel.value = [...firstSel.options].some(o => o.value === was) ? was : "0";
   }
