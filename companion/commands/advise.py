@@ -55,9 +55,6 @@ def run(args) -> int:
         raise BadInput(f"--attempt must be 1-{game.max_attempts} in {game.title}, "
                        f"not {args.attempt}")
     if args.roll is None:
-        if game.name != "qwinto":
-            raise BadInput(f"--roll is required for {game.title} (only Qwinto is advised "
-                           f"before the roll: which colours to roll)")
         return _colours(game, sheet, args)
     roll = parse_roll(game, args.roll)
     left = game.max_attempts - args.attempt if args.role == ROLLER else 0
@@ -84,7 +81,12 @@ def run(args) -> int:
 
 
 def _colours(game, sheet, args) -> int:
+    """The dice to roll, as the advisor ranks them for games whose roller chooses them before
+    the roll (`engine.advice.colour_choices`: Qwinto's colours); `--roll` is needed otherwise."""
     choices = colour_choices(game, sheet)
+    if not choices:
+        raise BadInput(f"--roll is required for {game.title}: its roller chooses no dice before "
+                       f"the roll")
     if args.json:
         print_json({"game": game.name, "dice": [c.to_json() for c in choices]})
         return 0

@@ -154,6 +154,20 @@ class TestAdvise:
         assert code == 0 and len(data["dice"]) == 7
         assert all(d["action"] == "roll" for d in data["dice"])
 
+    def test_before_the_roll_the_advisor_says_which_games_choose_dice(self, capsys,
+                                                                      monkeypatch):
+        """Without `--roll` the command asks the advisor for the dice to choose
+        (`colour_choices`), whatever the game is called; a game with none needs `--roll`."""
+        from companion.commands import advise as advise_cmd
+        from engine.advice.types import DiceChoice
+        monkeypatch.setattr(advise_cmd, "colour_choices", lambda game, sheet: (
+            DiceChoice("roll", ("white", "black"), 7.5, "both dice"),))
+        code, out, _ = run(capsys, "advise", "--game", "knister", "--json")
+        assert code == 0 and json.loads(out)["dice"][0]["expected"] == 7.5
+        monkeypatch.setattr(advise_cmd, "colour_choices", lambda game, sheet: ())
+        code, out, err = run(capsys, "advise", "--game", "qwinto")
+        assert code == 2 and "--roll is required for Qwinto" in err
+
     @pytest.mark.parametrize("argv, message", [
         (["--game", "knister"], "--roll is required for Knister"),
         (["--game", "knister", "--roll", "3 3 3"], "rolled with two dice"),
