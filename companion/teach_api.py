@@ -339,7 +339,8 @@ def _taught_with(rec: TableRecord, state: T.TeachState, example: tuple):
     if not state.examples:
         return None
     try:
-        return T.build_reader(_examples(rec, state) + [example], _labels(rec), _palette(rec))
+        return T.build_reader(_examples(rec, state) + [example], _labels(rec), _palette(rec),
+                              _pip_session())
     except (FileNotFoundError, OSError, ValueError):
         return None
 
@@ -354,13 +355,22 @@ def _worsens_the_set(built, new: int) -> str | None:
     return teaching_problem(built[1], new)
 
 
+def _pip_session():
+    """The shipped face reader's session, which keeps reading the pip faces it is sure of on a
+    taught table (`teaching.build_reader`); None where camera reading is unavailable."""
+    try:
+        return current_app.extensions["vision"].load()[0]
+    except ReaderUnavailable:
+        return None
+
+
 def _taught_reader(rec: TableRecord, state: T.TeachState):
     """(DiceSetReader, DiceSet) of the table's examples (`state`), built once per set of
     examples."""
     def make():
         examples = _examples(rec, state)
         try:
-            return T.build_reader(examples, _labels(rec), _palette(rec))
+            return T.build_reader(examples, _labels(rec), _palette(rec), _pip_session())
         except (FileNotFoundError, OSError, ValueError) as exc:
             raise ApiError(503, f"the taught reader cannot be built: {exc}") from None
     # switching on and off changes no example

@@ -278,16 +278,25 @@ def thumbnail(bgr, box, side: int = 96) -> bytes:
     return jpeg.tobytes() if ok else b""
 
 
-def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette):
+PIP_FACES = (1, 2, 3, 4, 5, 6)
+
+
+def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette, pip_session=None):
     """The taught reader: `examples` are (BGR image, box, face, colour); `palette` names body
-    colours when the faces carry none. Returns (DiceSetReader, DiceSet)."""
+    colours when the faces carry none. Returns (DiceSetReader, DiceSet). `pip_session`: the
+    shipped face reader's session; for dice of pip faces 1-6 with no colours on them, a value it
+    is sure of stands (`vision.dice_set.DiceSetReader.pip_reader`): teaching pip dice must not
+    read them worse than the shipped reader."""
     from vision.dice_set import DiceSetReader
     from vision.embedding import default_embedder
+    from vision.read import FaceReader
     from vision.teach import teach
 
     embedder = default_embedder()
     ds = teach(list(examples), colour_names=labels.colours, embedder=embedder)
-    return DiceSetReader(ds, palette, None, embedder=embedder), ds
+    pips = pip_session is not None and tuple(labels.faces) == PIP_FACES and not labels.colours
+    return DiceSetReader(ds, palette, None, embedder=embedder,
+                         pip_reader=FaceReader(pip_session) if pips else None), ds
 
 
 def read_colour_photo(bgr, reader, dice: int | None = None
