@@ -304,12 +304,16 @@ class Store:
             self.db.execute("COMMIT")
 
     @contextlib.contextmanager
-    def _table_writer(self, rec: TableRecord):
-        """Held while an action is checked and written; yields the record to check against.
+    def _table_writer(self, rec: TableRecord, key: str | None = None):
+        """Held while an action is checked and written; yields the record to check against
+        and the seq of the action written with idempotency key `key` (None: none, or no key).
         One writer per table at a time in this process; another process's write since the
         record was read is caught at the insert by the (table, seq) key."""
         with self._lock(rec):
-            yield rec
+            done = None if key is None else self.db.execute(
+                "SELECT seq FROM actions WHERE table_id=? AND request_key=?",
+                (rec.id, key)).fetchone()
+            yield rec, None if done is None else done["seq"]
 
     def _commit_action(self, row: tuple) -> None:
         """Write one row of the log (table, seq, action, created, by_seat, key), committed
@@ -536,12 +540,9 @@ class Store:
         `AlreadyDone` (nothing written). `based_on`: the log length the action was made
         against; one overtaken by what was written since (`overtaken`) raises `Overtaken`.
         """
-        with self._table_writer(rec) as rec:
-            if key is not None:
-                done = self.db.execute("SELECT seq FROM actions WHERE table_id=? AND "
-                                       "request_key=?", (rec.id, key)).fetchone()
-                if done is not None:
-                    raise AlreadyDone(done["seq"])
+        with self._table_writer(rec, key) as (rec, done):
+            if done is not None:
+                raise AlreadyDone(done)
             n, table = self._current(rec)
             if based_on is not None:
                 if based_on > n:

@@ -6,11 +6,12 @@ in order at start by `migrate`), the same operations and the same guarantees:
 
 - the log is append-only (a trigger refuses UPDATE and DELETE of its rows);
 - one writer per table at a time across every worker process: an action is checked and
-  written while its connection holds the table's advisory lock, against the log as it is then
+  written in a transaction holding the table's advisory lock, against the log as it is then
   (`_table_writer` counts it again under the lock), so two workers never write the same seq;
 - a conflicting write is a 409 (`Overtaken`, or the (table, seq) key: `IllegalPlacement`);
-- every action is committed (autocommit: each statement is its own transaction) before the
-  caller answers.
+- every action is committed before the caller answers (its COMMIT frees the lock); an action
+  costs two round trips to the server under the lock (pipelines), other statements are
+  autocommitted.
 
 The queries are the SQLite store's own: `Connection` translates its `?` placeholders to
 psycopg's `%s` and gives rows that are read by index or by column name, as `sqlite3.Row` is.
@@ -21,7 +22,7 @@ import contextlib
 import dataclasses
 import re
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from engine.errors import IllegalPlacement
@@ -104,20 +105,37 @@ class PgStore(Store):
             yield
 
     @contextlib.contextmanager
-    def _table_writer(self, rec: TableRecord) -> Iterator[TableRecord]:
-        """This process's lock of the table, then the table's advisory lock (every worker's
-        writers wait on it), then the log counted again: the record to check against."""
+    def _table_writer(self, rec: TableRecord, key: str | None = None):
+        """This process's lock of the table, then a transaction holding the table's advisory
+        lock (every worker's writers wait on it; the COMMIT that writes the action, or the
+        ROLLBACK of a refused one, frees it), in which the log is counted again and `key`
+        looked up: the record to check against and the seq of `key`'s action. BEGIN, the lock,
+        the count and the key go to the server in one round trip (a pipeline)."""
+        conn = self.db.conn
         with self._lock(rec):
-            self.db.execute("SELECT pg_advisory_lock(?)", (rec.id,))
+            with conn.pipeline():
+                self.db.execute("BEGIN")
+                self.db.execute("SELECT pg_advisory_xact_lock(?)", (rec.id,))
+                count = self.db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?",
+                                        (rec.id,))
+                done = None if key is None else self.db.execute(
+                    "SELECT seq FROM actions WHERE table_id=? AND request_key=?", (rec.id, key))
             try:
-                yield dataclasses.replace(rec, log_seen=self.log_length(rec))
+                row = None if done is None else done.fetchone()
+                yield (dataclasses.replace(rec, log_seen=count.fetchone()[0]),
+                       None if row is None else row["seq"])
             finally:
-                self.db.execute("SELECT pg_advisory_unlock(?)", (rec.id,))
+                if conn.info.transaction_status.name != "IDLE":    # refused, or an error
+                    conn.execute("ROLLBACK")
 
     def _commit_action(self, row: tuple) -> None:
-        cur = self.db.execute(
-            "INSERT INTO actions (table_id, seq, action, created, by_seat, request_key) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", row)
+        """Insert the row and COMMIT in one round trip (a pipeline); the commit frees the
+        table's lock."""
+        with self.db.conn.pipeline():
+            cur = self.db.execute(
+                "INSERT INTO actions (table_id, seq, action, created, by_seat, request_key) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", row)
+            self.db.execute("COMMIT")
         if cur.rowcount != 1:   # only a writer that ignored the advisory lock gets here
             raise IllegalPlacement("the table changed meanwhile: look again and retry")
 

@@ -364,3 +364,25 @@ class TestPostgres:
         assert P.redacted("postgresql://dice:s3cret@db:5432/x") == "postgresql://dice:***@db:5432/x"
         assert P.redacted("postgresql://dice@db/x") == "postgresql://dice@db/x"
         assert P.is_url("postgres://h/x") and not P.is_url("/tmp/postgresql.sqlite")
+
+    def test_an_action_is_written_in_two_round_trips_under_its_lock(self, pg_stores, tmp_path):
+        """BEGIN, the table's lock, the log's length and the key's action go to the server
+        together, then the row and COMMIT (which frees the lock): two round trips (libpq's
+        trace: each turn from what the client sent to what the server answered is one)."""
+        st = pg_stores()
+        rec = _table(st)
+        actions = _actions(3, 5)
+        st.append(st.table_record(rec.code), actions[0], None)     # the table replayed once
+        trace = tmp_path / "trace"
+        for i, action in enumerate(actions[1:4], start=1):
+            rec = st.table_record(rec.code)
+            with open(trace, "w") as out:
+                st.db.conn.pgconn.trace(out.fileno())
+                st.append(rec, action, None, key=f"key-{i:012d}")
+                st.db.conn.pgconn.untrace()
+            sides = [line.split("\t")[1] for line in trace.read_text().splitlines()]
+            assert sum(1 for a, b in zip(sides, sides[1:]) if (a, b) == ("F", "B")) == 2
+        with pytest.raises(S.AlreadyDone):  # a key seen under the lock: nothing written
+            st.append(st.table_record(rec.code), actions[4], None, key=f"key-{3:012d}")
+        assert st.db.conn.info.transaction_status.name == "IDLE"     # and the lock freed
+        assert [a["seq"] for a in st.actions(rec)] == [1, 2, 3, 4]
