@@ -8,6 +8,7 @@ event streams first (their pages reconnect), then waits for the requests in flig
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 import threading
 
@@ -16,6 +17,14 @@ import uvicorn
 from .front import BODY_LIMIT, Front
 
 STOP_SECONDS = 5        # how long a stopping server waits for the requests in flight
+# The garbage collector of a serving process: a collection holds the GIL, so every request of
+# the process waits for it. With CPython's default (700, 10, 10) a worker of bench/web_scale.py
+# (200 tables x 4 players, 2 workers) ran a full collection every ~5 s over its caches (the
+# shared states, drawn sheets and replayed tables: ~110,000 objects) and the ~51,000 objects
+# of its start (modules, the app), each 80-770 ms on the loaded 2-core machine; with what
+# was built at start frozen and collections 14 times rarer, 4 full collections in 30 s of
+# 23-24 ms at most (27 Nov 2026; docs/companion.md, "Hosting many tables").
+GC_THRESHOLD = (10_000, 10, 10)
 
 
 def front_for(app, threads: int, https_at=frozenset()) -> Front:
@@ -63,9 +72,20 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def settle_gc() -> None:
+    """Before a serving process takes requests: what it built at start (modules, the app, the
+    camera's models) is frozen out of every later collection, and collections run at
+    `GC_THRESHOLD`. For a process that serves and then ends (`serve`, a gunicorn worker); not
+    for a server in a thread of a longer process (`ServerThread`: tests)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
+
+
 def serve(front: Front, sockets: list[socket.socket]) -> None:
     """Serve `front` on `sockets` until SIGINT or SIGTERM (in the main thread) or until the
     server is told to stop."""
+    settle_gc()
     Server(config(front), front).run(sockets=sockets)
 
 

@@ -12,7 +12,7 @@ import sys
 from gunicorn.arbiter import Arbiter
 from uvicorn_worker import UvicornWorker
 
-from .server import STOP_SECONDS, Server
+from .server import STOP_SECONDS, Server, settle_gc
 
 
 class Worker(UvicornWorker):
@@ -23,6 +23,7 @@ class Worker(UvicornWorker):
     async def _serve(self) -> None:
         self.config.app = self.wsgi
         server = Server(self.config, self.wsgi)
+        settle_gc()
         asyncio.get_running_loop().add_signal_handler(signal.SIGQUIT, self.handle_exit,
                                                       signal.SIGQUIT, None)
         await server.serve(sockets=self.sockets)

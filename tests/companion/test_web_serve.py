@@ -1,5 +1,6 @@
 """`dice-companion serve`: the command line, HTTPS with a self-signed certificate kept in the
 instance folder, the LAN address, and the frame sources (demo pictures, MJPEG stream)."""
+import json
 import os
 import signal
 import socket
@@ -317,3 +318,24 @@ class TestFrameSources:
         assert client.get("/api/camera.mjpg").status_code == 404
         code = make_table(client)
         assert client.post(f"/api/tables/{code}/camera").status_code == 404
+
+
+def test_a_serving_process_freezes_what_it_built_and_collects_rarely(tmp_path):
+    """A collection holds the GIL, so every request of the process waits for it: `serve`
+    freezes the objects made at start (the app among them) out of every later collection
+    and collects at `server.GC_THRESHOLD` (in a process of its own: tests keep the default)."""
+    probe = (
+        "import gc, json, sys\n"
+        "from companion import server\n"
+        "from companion.app import create_app\n"
+        "app = create_app({'DATABASE': sys.argv[1]})\n"
+        "server.Server.run = lambda self, sockets=None: print(json.dumps(\n"
+        "    [gc.get_threshold(), gc.get_freeze_count(),\n"
+        "     any(o is app for o in gc.get_objects())]))\n"
+        "server.serve(server.front_for(app, 4), [])\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "g.sqlite")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    threshold, frozen, app_collected = json.loads(done.stdout)
+    assert tuple(threshold) == (10_000, 10, 10)
+    assert frozen > 10_000 and app_collected is False
