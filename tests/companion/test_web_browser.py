@@ -233,8 +233,8 @@ def test_a_whole_game_by_tapping(base_url, players, game):
     # the server's log replays to the same result
     log = ann.evaluate("code => fetch('/api/tables/' + code + '/log').then(r => r.json())", code)
     from engine.table import Table, action_from_json
-    table = Table.new(layouts, ["Ann", "Bob"]).replay(
-        [action_from_json(a) for a in log["actions"]])
+    table = Table.new(layouts, ["Ann", "Bob"])
+    table = table.replay([action_from_json(a, table.symbols) for a in log["actions"]])
     assert table.is_over
     assert [s.score.total for s in table.standings()] == [s["total"] for s in
                                                             state["standings"]]
