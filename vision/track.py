@@ -1,42 +1,14 @@
 """Settled rolls from a stream of frames.
 
-A camera over the table sees dice rolling in, a hand reaching over, dice at rest, dice picked up
-and thrown again. ``RollTracker`` turns the per-frame detections into *settled rolls*: a roll is
-reported once, when the same dice have stayed in the same places for ``still_frames`` frames in
-a row, and never while anything moves.
-
-Two cues say "something moves":
-
-* **frame change** (``motion_fraction``, pure): the share of pixels of a small colour copy of the
-  frame that changed by more than ``pixel_delta`` levels in any channel since the previous frame
-  (a uniform change of light is subtracted first; colour, because a hand can be as bright as the
-  table). Above ``busy_fraction`` the frame is *busy*: a
-  hand, a die rolling. The reader is not even run on a busy frame (``StreamTracker``).
-* **detections that move**: each die is a track; a detection more than ``move_tolerance`` x the
-  die's side away from where its track came to rest restarts that track.
-
-A still window begins at the frame of the last change (the first frame after a busy one, a die
-that moved, appeared or vanished); once it is ``still_frames`` frames long the dice are at rest.
-Then each die's value and
-colour are decided by a vote weighted by the reader's confidences over every frame of the
-window; ``value_confidence`` is the summed confidence of the winner divided by the number of
-frames (so it is high only when the frames agree *and* the reader was sure), and a die whose
-frames did not all agree is listed in ``disagreeing``.
-
-A detection seen in one frame only is flicker: a track counts once it is seen in a second frame
-(and then from the frame it was first seen). Two tracks of which one lies inside the other are
-competing readings of one place: the one seen in more frames of the window stays. A resting die may
-go undetected for ``max_missing`` frames without breaking the window.
-
-A settled configuration is reported only when it is *new*: at least one die lies where no die of
-the last reported roll lay. Position decides, not value: a die does not land exactly where a die
-lay, while a reader may read a resting die differently after a hand passed. A hand that passes
-over resting dice, or takes some away, therefore gives no second report; dice thrown again do.
-
-The tracker keeps only its own state (tracks, counters, the last report); the reader is injected
-(``StreamTracker(reader)``: anything that maps a BGR frame to an object with ``.dice``, each die
-having ``box``, ``value``, ``colour``, ``value_confidence``, ``colour_confidence``), so tests
-feed synthetic detections or real rendered frames.
+``RollTracker`` turns per-frame detections into *settled rolls*: a roll is reported once, when
+the same dice have lain in the same places for ``still_frames`` frames in a row, and never while
+anything moves (a frame that changed too much, ``motion_fraction``; a region of change larger
+than a few dice, a hand at rest; a detection away from where its track came to rest). Each die's
+value and colour are then a vote over the still frames weighted by the reader's confidences. A
+settled configuration is reported only when a die lies where none of the last roll lay
+(position decides, not value). ``StreamTracker(reader)`` runs the injected reader (a frame ->
+an object with ``.dice``) on the frames that are not busy. The steps, their thresholds and the
+measured reasons for them: docs/vision-special.md, "Settled rolls from a stream".
 """
 from __future__ import annotations
 

@@ -19,8 +19,7 @@ export function start() {
       el("button", { type: "button", class: "secondary", "aria-label": T.remove,
         onclick: remove }, "×"))));
   }
-  // a name of only spaces is refused at its field (it was dropped, and the table had a player
-  // less)
+  // a name of only spaces is refused at its field, so that the table gets every player named
   function blankName(input) {
     const blank = input.value !== "" && input.value.trim() === "";
     input.setCustomValidity(blank ? T.name_blank : "");
