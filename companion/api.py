@@ -524,7 +524,7 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
         else:
             make = current_app.config.get("READER_FACTORY") or functools.partial(
                 TableReader, body_colours=body_colours(spec) is not None,
-                vision=current_app.extensions["vision"])
+                vision=current_app.extensions["vision"], repeat_colours=spec["repeat_colours"])
             r = make(palette, faces, frames, symbols=symbols)
         if calibration is not None:   # colours named by the table's own dice (teaching page)
             r.calibrate(calibration)

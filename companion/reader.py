@@ -135,17 +135,20 @@ class Vision:
         from vision.detect import DieDetector
         return DieDetector(self.load()[1])
 
-    def reader(self, palette: Sequence[str | None], faces: Sequence[int], settled: bool = False):
+    def reader(self, palette: Sequence[str | None], faces: Sequence[int], settled: bool = False,
+               repeat_colours: bool = False):
         """vision's `DiceReader` for this palette and these faces, built once each on the shared
         sessions. Two tiers: a camera frame's (`settled=False`) must be cheap; a settled roll's
-        (`settled=True`) is read once and must be right."""
-        key = (tuple(str(c) for c in palette), tuple(faces), settled)
-        return self._readers.get_or_make(key, lambda: self._build(palette, faces, settled))
+        (`settled=True`) is read once and must be right. `repeat_colours`: two dice may show
+        one colour (`DiceSpec.repeat_colours`)."""
+        key = (tuple(str(c) for c in palette), tuple(faces), settled, repeat_colours)
+        return self._readers.get_or_make(
+            key, lambda: self._build(palette, faces, settled, repeat_colours))
 
-    def _build(self, palette, faces, settled: bool):
+    def _build(self, palette, faces, settled: bool, repeat_colours: bool = False):
         session, detector_session = self.load()
         from vision import colour, pipeline
-        pal = game_palette(palette, colour)
+        pal = game_palette(palette, colour, repeat_colours)
         # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
         # already read surely; the tracker's vote over several frames does that job, and a frame
         # must be read in well under 60 ms. The settled roll: every box read, unsure dice read in
@@ -184,19 +187,22 @@ def declared_palette(dice_spec: dict, colour=None):
     """vision's palette for a game's declared dice (`games.dice_spec`: the JSON of its
     `DiceSpec`): `game_palette` of their colours. The tables' teaching and the `read` and
     `watch` commands name colours with it."""
-    return game_palette([c["colour"] for c in dice_spec["colours"]], colour)
+    return game_palette([c["colour"] for c in dice_spec["colours"]], colour,
+                        dice_spec["repeat_colours"])
 
 
-def game_palette(palette: Sequence[str | None], colour=None):
+def game_palette(palette: Sequence[str | None], colour=None, repeat_colours: bool = False):
     """vision's palette for a game's dice colours: the game's own colours when vision knows
-    them all (Qwinto, twenty one: one die per colour), else the general palette."""
+    them all, else the general palette. One die per colour (Qwinto, twenty one) unless two dice
+    may show one colour (`repeat_colours`: The Choice's colours are on the faces)."""
     if colour is None:
         from vision import colour
     named = [c for c in palette if c]
     general = colour.GENERAL
     known = {name for name, _ in general.colours}
     if named and set(named) <= known:
-        return general.subset("game", tuple(named), one_each=len(set(named)) == len(named))
+        return general.subset("game", tuple(named), one_each=not repeat_colours
+                              and len(set(named)) == len(named))
     return general
 
 
@@ -294,7 +300,7 @@ class TableReader:
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
                  frames: int = 3, reader=None, body_colours: bool = False,
                  settled_reader=None, vision: Vision | None = None,
-                 symbols: Mapping[str, int] | None = None) -> None:
+                 symbols: Mapping[str, int] | None = None, repeat_colours: bool = False) -> None:
         self.faces = list(faces)
         # the faces that are pictures, each on the face whose pips the pip reader reads for it
         # (`DiceSpec.symbols`: Kuh Vadis' cow on the sixth face)
@@ -309,9 +315,10 @@ class TableReader:
         if reader is None and vision is None:
             raise TypeError("a TableReader reads with `reader` or with the app's `vision`")
         colours = palette if self.coloured else ()
-        self.reader = reader or vision.reader(colours, numbers)
+        self.reader = reader or vision.reader(colours, numbers, False, repeat_colours)
         self.settled_reader = settled_reader or (
-            reader if reader is not None else vision.reader(colours, numbers, True))
+            reader if reader is not None else vision.reader(colours, numbers, True,
+                                                            repeat_colours))
         self.last = None           # the per-frame result the tracker saw last
         self.read_ms = 0.0         # how long the reader took on the last frame
         self.turn = Turns()        # one frame read at a time; a waiting frame a newer one replaces
