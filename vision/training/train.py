@@ -1,39 +1,17 @@
 """Train the face reader and export it to ONNX (the optional ``train`` extra: torch, onnx, tqdm).
 
-    python -m vision.training.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \\
+    python -m vision.training.train --data ../shared/data/dice --synth 800 --epochs 12 --seed 0 \
         --out models/dice_face.onnx
 
-Data (``build_dataset``): the crops the reader will see at run time.
-
-* every real full-scene photo of the *training* split (``vision.training.data.is_validation`` is
-  False): the finder's proposals are matched to the labels (``vision.training.metrics``); a proposal
-  that matches well becomes a sample of its value, one that is far from every die a "not a die"
-  sample; the labelled whole-die boxes are added with random jitter;
-* the crop sets' training crops (the whole crop minus the authors' margin), with jitter;
-* ``--synth`` synthetic scenes from ``vision.training.synth`` treated like the real photos;
-* ``--renders DIR[,DIR]`` photoreal renders (``vision.training.render3d``) treated like the real
-  photos, except that a die whose top face is mostly hidden is neither a sample nor "not a die";
-* ``--special`` 2-D scenes of Kuh Vadis and The Choice dice (``vision.training.special_dice``, the
-  seen designs only): a die's sixth face, the cow on a Kuh Vadis die, is class 6, the number on a
-  The Choice face its value. The reader then reads a cow as the die's sixth face, which the game
-  names (``dice_spec``), instead of whatever pip face it looks least unlike.
-
-``--exclude SET[,SET]`` leaves real sets out, for leave-one-setup-out validation
-(``bench/vision_accuracy.py --loso``).
-
-Training: a small CNN (``--arch``) on standardised square crops (``--size`` px), heavy
-augmentation on the fly (90-degree turns, mirror, channel shuffle, negative, grey,
-brightness/contrast, blur, noise), AdamW with a one-cycle schedule, class weights against the
-many "not a die" samples. ``--device cuda`` trains on a GPU (the augmentation runs there too).
-
-Model selection without touching the validation split: ``--dev`` keeps one training photo in six
-(a hash of the file name, or of the source photo for crop sets) out of training and reports the
-crop accuracy on it, so architectures can be compared before the validation photos are read.
-
-Deterministic for a seed on the CPU (torch deterministic algorithms, seeded generators; each
-photo's and each synthetic scene's crops come from a generator seeded by its own index, so the
-data do not depend on ``--workers``). On a GPU a few kernels have no deterministic variant;
-runs agree closely, not bit for bit.
+Data (``build_dataset``): the crops the reader sees at run time. The finder's proposals on every
+real training photo (never a validation photo), on ``--synth`` 2-D scenes, ``--special`` scenes
+of Kuh Vadis and The Choice dice (a cow is class 6, the die's sixth face) and ``--renders``
+photoreal scenes are matched to the labels: a good match is a sample of its value, a proposal
+far from every die "not a die"; labelled dice are added with jitter. ``--exclude`` leaves real
+sets out (leave-one-setup-out), ``--cache``/``--add-crops`` keep built crops apart, ``--init``
+fine-tunes an exported model. Training: a small CNN (``--arch``) with heavy augmentation, AdamW
+and a one-cycle schedule; ``--dev`` holds one training photo in six out to compare architectures.
+Deterministic for a seed on the CPU. Recipes and figures: ``models/README.md``.
 """
 from __future__ import annotations
 

@@ -1,51 +1,15 @@
 """Train the face embedding for teaching and export it to ONNX (train extra: torch, onnx, tqdm).
 
     python -m vision.training.train_embed --device cuda --workers 16 --max-seconds 285 \
-        --out models/face_embed.onnx
-        # GPU (H200, 16 cores): ~3 min (rendering ~1 min, 6000 steps ~1.5 min)
+        --out models/face_embed.onnx      # GPU (H200, 16 cores): ~3 min
     python -m vision.training.train_embed --device cpu --preset cpu --threads 2 --max-seconds 2300 \
-        --out models/face_embed.onnx
-        # CPU fallback, 2 cores: <= 40 min, a much weaker model (see models/README_face_embed.md)
+        --out models/face_embed.onnx      # 2 CPU cores: <= 40 min, a much weaker model
 
-The embedding maps the reader's square crop of a die (``vision.read.crop_square``, context 1.15,
-``SIZE`` px, standardised like ``vision.read.standardise``) to a unit vector (output ``embedding``)
-such that two crops of the same face of the same die design lie close together whatever the
-rotation, light, colours, blur, box jitter, table, and crops of different faces lie apart. Teaching
-(``vision.teach``) then needs a few examples per face: their embeddings are the prototypes.
-
-Training data (``build_dataset``), made in memory over all cores:
-
-* **procedural designs** (``random_design``): every class is one face of one random design. A design
-  is a symbol set and a body style: pips (round, square, ring, diamond; sizes, spreads, a large 1),
-  numerals in the Hershey fonts (plain and italic, thicknesses, sizes, a mark under 6 and 9, an
-  optional frame), numerals with small pips, tally bars, or six random glyphs (polygons, stars,
-  blobs, line drawings, ellipse outlines, composed of 1-4 parts); pip/numeral/bar sets may replace
-  the 6 with a random glyph (a "cow"). Printed, engraved (dark, light rim) or outlined symbols.
-  Bodies: plastic (gradient, glare), wood grain, marbled, translucent, matte. Colours are drawn per
-  render (they are no part of the class): coloured face with a neutral symbol, neutral face with a
-  coloured symbol, or any contrasting pair;
-* the **seen designs** of ``vision.training.special_dice`` (``SEEN_DESIGNS``), drawn with that
-  module's own symbols and textures, random colours per render; each of their faces is one class
-  (``class_of``), whichever design number drew it;
-* **real pip dice** from the training split of the shared sets
-  (``vision.training.data.is_validation`` is False; never a validation photo): one class per pip
-  value, jittered boxes;
-* a "not a die" class: bare table, boxes half a die off, boxes much larger than the die.
-
-Each face is drawn upright, then placed on a table patch (``vision.training.synth``'s backgrounds)
-at any rotation with a small perspective, shadow, darker sides (an oblique view shows them, with
-pips of the side faces), glare, and cropped with a finder-like jittered box; then colour cast,
-gamma, blur, a smaller die (resampled), noise and JPEG. On the training device: quarter turns,
-channel shuffle, grey and negative images (the symbol, not its colour, is the class).
-
-**Held out, never produced by the generator**: the two designs of ``special_dice.HELD_OUT_DESIGNS``.
-The generator has no stone body (no speckled texture at all), no cow silhouette (no body+legs
-figure: its glyph parts are polygons, stars, blobs, strokes and ellipse outlines), no Roman
-numerals and no ``FONT_HERSHEY_TRIPLEX`` (the held-out designs' font).
-
-Loss: normalised softmax with an additive cosine margin (CosFace) over all classes. The net: a
-small CNN (about 0.3 M parameters), global average pooling, a linear layer to ``DIMS``, L2-norm.
-Deterministic for a seed (seeded renders per design, seeded sampling, deterministic kernels).
+The embedding maps the reader's crop of a die to a unit vector such that crops of one face of one
+design lie together whatever the rotation, light, colours and table, and different faces apart;
+teaching (``vision.teach``) keeps a few examples per face as prototypes. The data (procedural
+designs, the seen special designs, real pip dice, "not a die"; the held-out designs it cannot
+produce), the loss and the net: ``vision/training/embed/`` and ``models/README_face_embed.md``.
 """
 from __future__ import annotations
 
