@@ -96,16 +96,20 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
         bob_a.reload()
         bob_a.wait_for_selector("#watch-only")
         assert bob_a.inner_text("#hint") == "This device has no seat at this table."
-        # a wrong code is refused at the form, nothing changes
+        # a wrong code is refused at the form, nothing changes; the table's news while Bob
+        # types (Ann rolls) leaves the form and what he typed as they are
         bob_a.click('[data-rejoin="1"]')
         bob_a.fill("#rejoin-key", "AAAAAA")
-        bob_a.click("#rejoin-send")
-        bob_a.wait_for_selector("#rejoin-form + .error:has-text(\"not Bob's rejoin code\")")
-        # Ann rolls and answers; Bob is away: the host answers for him after confirming
+        seq = int(bob_a.get_attribute("body", "data-seq"))
         ann.goto(f"{base_url}/t/{code}/sheet")
         ann.click('#roll-entry .pad [data-die="orange:3"]')
         ann.click("#send-roll")
         ann.wait_for_selector("#sheet .cell.legal")
+        bob_a.wait_for_function(f"+document.body.dataset.seq > {seq}")
+        assert bob_a.input_value("#rejoin-key") == "AAAAAA"
+        bob_a.click("#rejoin-send")
+        bob_a.wait_for_selector("#rejoin-form + .error:has-text(\"not Bob's rejoin code\")")
+        # Ann answers; Bob is away: the host answers for him after confirming
         ann.click('#sheet .cell[data-key="O@2"]')
         ann.wait_for_selector("#undo")
         ann.goto(f"{base_url}/t/{code}")

@@ -82,10 +82,10 @@ export function start() {
     if (seat === null) {
       who.textContent = T.my_sheet;
       $("#hint").textContent = T.no_seat_here;
-      clear();
-      if (!$("#sheet").contains(document.activeElement)) {
-        seatChooser($("#sheet"), state, code, () => location.reload());
-      }
+      // a rejoin code being typed stays, with what was typed, whatever the table does meanwhile
+      const typing = document.activeElement && document.activeElement.closest("#rejoin-form");
+      for (const id of ["#actions", "#score", "#seat-switch"]) $(id).innerHTML = "";
+      if (!typing) seatChooser($("#sheet"), state, code, () => location.reload());
       return;
     }
     const player = state.players[seat];
