@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.colour import PALETTES  # noqa: E402
 from vision.training.data import default_data_root, load_folder  # noqa: E402
 from vision.training.metrics import greedy_match  # noqa: E402
+from vision.training.train import SYNTHETIC  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 from vision.read import load_session  # noqa: E402
 
@@ -239,7 +240,7 @@ def trained_on(session) -> set[str]:
     the detector's ``sets``; a detector without ``sets`` trained on its card's two sets)."""
     meta = session.get_modelmeta().custom_metadata_map
     if "samples" in meta:
-        return set(json.loads(meta["samples"])) - {"synth", "render", "special"}
+        return set(json.loads(meta["samples"])) - set(SYNTHETIC)
     if "sets" in meta:
         return set(json.loads(meta["sets"]))
     return set(DETECTOR_SETS_BEFORE_METADATA)

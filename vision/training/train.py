@@ -126,7 +126,8 @@ def _task_samples(task):
     kind, seed, index, sizes = task[:4]
     find = task[5] if len(task) > 5 else "opencv"
     cv2.setNumThreads(1)
-    rng = np.random.default_rng([seed, 0 if kind == "synth" else 1, index])
+    # each kind's scenes drawn from their own stream (the special scenes' is 7)
+    rng = np.random.default_rng([seed, {"synth": 0, "special": 7}.get(kind, 1), index])
     samples, dev, bgr = [], False, None
     if kind == "synth":
         shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
@@ -136,7 +137,6 @@ def _task_samples(task):
         samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
     elif kind == "special":
         from .special_dice import SEEN_DESIGNS, render_special_scene
-        rng = np.random.default_rng([seed, 7, index])
         design = SEEN_DESIGNS[index % len(SEEN_DESIGNS)]
         shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
         sc = render_special_scene(rng, design, size=shape)
