@@ -88,6 +88,14 @@ def box_of(locator, seconds=5.0):
         time.sleep(0.05)
 
 
+def at_once(page, selector, function):
+    """`function` (JavaScript, of an array of elements) applied to what `selector` matches, found
+    and read in one script turn. Playwright's eval_on_selector_all finds the elements in one call
+    and runs the function in another: a live update between the two redraws the sheet, and the
+    elements it was given are detached (no box, no offsetParent), about one run in ten."""
+    return page.evaluate(f"s => ({function})([...document.querySelectorAll(s)])", selector)
+
+
 def create_table(ann, base_url, game):
     ann.goto(base_url + "/")
     ann.select_option("#game", game)
@@ -846,11 +854,9 @@ def test_qwinto_cells_are_tappable_on_a_360_px_phone(base_url, players):
     ann.goto(f"{base_url}/t/{code}")
     selector = '[data-player="0"] .cell:not(.gap)'
     ann.locator(selector).first.wait_for()
-    # measured in one script turn: the sheet is redrawn when the table's events arrive, and a
-    # cell measured one by one may be gone by then (bounding_box() of a replaced node is None)
-    sizes = ann.eval_on_selector_all(selector,
-                                     "els => els.map(e => { const r = e.getBoundingClientRect();"
-                                               " return {width: r.width, height: r.height}; })")
+    # measured in one script turn: the sheet is redrawn when the table's events arrive
+    sizes = at_once(ann, selector, "els => els.map(e => { const r = e.getBoundingClientRect();"
+                                   " return {width: r.width, height: r.height}; })")
     assert len(sizes) == 27  # three rows of nine fields
     assert min(min(b["width"], b["height"]) for b in sizes) >= 24, sizes[:3]
     assert ann.evaluate("document.documentElement.scrollWidth") <= 360

@@ -7,8 +7,8 @@ import contextlib
 import pytest
 
 from engine.registry import load_game
-from test_web_browser import (ARGS, CHROMIUM, SHOTS, base_url, browser, box_of,  # noqa: F401
-                              create_table, join, playwright, shot, state_of, wait_seq)
+from test_web_browser import (ARGS, CHROMIUM, SHOTS, at_once, base_url, browser,  # noqa: F401
+                              box_of, create_table, join, playwright, shot, state_of, wait_seq)
 
 PHONES = {"390x844": (390, 844), "360x640": (360, 640)}
 # the shorter side of each element, in CSS pixels
@@ -221,8 +221,7 @@ def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, brows
         ann.click("#send-roll")
         ann.wait_for_selector("#sheet .cell.legal")
         assert {"colour": "red", "face": 2} in state_of(ann, code)["roll"]
-        sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap)",
-                                         f"els => els.map({SHORTER_SIDE})")
+        sizes = at_once(ann, "#sheet .cell:not(.gap)", f"els => els.map({SHORTER_SIDE})")
         assert len(sizes) == 29 and min(sizes) >= 44, sorted(sizes)[:4]
         assert ann.evaluate("document.documentElement.scrollWidth") <= 360
         assert ann.locator("#actions .placements button").count() == 0    # no list of codes
@@ -375,10 +374,9 @@ def test_every_field_to_tap_is_a_fingers_width(base_url, browser, size):
             ann.wait_for_selector("#sheet .cell:not(.gap)")
             ann.wait_for_selector("#roll-entry .pad .die")
             ann.wait_for_function("document.body.dataset.seq !== undefined")
-            # the targets shown (a live update may be redrawing the page: hidden ones are skipped)
-            sizes = ann.eval_on_selector_all("#sheet .cell:not(.gap), #roll-entry .pad .die",
-                                             "els => els.filter(e => e.offsetParent !== null)"
-                                             f".map({SHORTER_SIDE})")
+            # the targets shown, measured in one script turn (hidden ones are skipped)
+            sizes = at_once(ann, "#sheet .cell:not(.gap), #roll-entry .pad .die",
+                            f"els => els.filter(e => e.offsetParent !== null).map({SHORTER_SIDE})")
             assert len(sizes) > 20 and min(sizes) >= 44, (game, sorted(sizes)[:3])
             assert ann.evaluate("document.documentElement.scrollWidth") <= width, game
             if game == "qwinto":
