@@ -55,13 +55,16 @@ def roll_json(roll: Roll | None) -> list | None:
 
 
 # What the API keeps between requests, per app (`init_app`), each `Bounded` (least recently
-# used dropped first): drawn sheets and the state every viewer of a table version shares.
+# used dropped first): drawn sheets, their scores and the state every viewer of a table
+# version shares.
 SHEETS_KEPT = 2048
+SCORES_KEPT = 4096
 SHARED_KEPT = 512
 
 
 def init_app(app) -> None:
     app.extensions["sheets"] = Bounded(SHEETS_KEPT)
+    app.extensions["scores"] = Bounded(SCORES_KEPT)
     app.extensions["shared_states"] = Bounded(SHARED_KEPT)
     app.register_blueprint(bp)
 
@@ -81,6 +84,26 @@ def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
     return data, view
 
 
+def seat_scores(table: Table) -> list:
+    """`table.score(s)` of every seat, each made once per sheet value: an action changes one
+    seat's sheet, so the other seats' scores are reused (scoring four Qwinto sheets twice for
+    every new table version was a fifth of an action's time). Kept by the sheet's identity
+    with its seat and whether the game is over (a shared sheet scores per seat; the end may
+    add to a score); the entry holds the sheet, so its id is not reused while it is kept."""
+    cache = current_app.extensions["scores"]
+    out = []
+    for s, sheet in enumerate(table.sheets):
+        key = (id(sheet), s, table.is_over)
+        hit = cache.get(key)
+        if hit is not None and hit[0] is sheet and hit[1] is table.games[s]:
+            out.append(hit[2])
+            continue
+        score = table.score(s)
+        cache[key] = (sheet, table.games[s], score)
+        out.append(score)
+    return out
+
+
 def translate_view(view: dict | None, language: str) -> dict | None:
     """A drawn sheet with its caption in `language` (a copy: views are shared)."""
     if view is None or language == "en" or not view.get("caption"):
@@ -97,9 +120,10 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
     if hit is not None:
         return hit
     players = []
+    scores = seat_scores(table)
     for s, info in enumerate(rec.seats):
         game = table.games[s]
-        sc = table.score(s)
+        sc = scores[s]
         layout = game.layout.info
         answer = table.answers[s] if table.answers else None
         sheet_json, view = sheet_parts(game, table.sheets[s])
@@ -129,7 +153,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         "turn_complete": table.turn_complete, "is_over": table.is_over,
         "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
                        "total": st.score.total, "rating": solo_rating(table, st, language)}
-                      for st in table.standings()],
+                      for st in table.standings(scores)],
     }
     cache[key] = state
     return state

@@ -356,9 +356,16 @@ class Table:
     def score(self, seat: int) -> Score:
         return self.games[seat].seat_score(self.sheets[seat], seat, final=self.is_over)
 
-    def standings(self) -> list[Standing]:
-        """Players by score, best first; equal scores share a rank."""
-        scored = sorted(((self.score(s), s) for s in range(len(self.players))),
+    def standings(self, scores: Sequence[Score] | None = None) -> list[Standing]:
+        """Players by score, best first; equal scores share a rank. `scores`: the seats'
+        scores (`score(s)` for each seat) when the caller has them already: the companion
+        keeps them per sheet, since an action changes one sheet and scoring all of them for
+        every state was a fifth of an action's time."""
+        if scores is None:
+            scores = [self.score(s) for s in range(len(self.players))]
+        elif len(scores) != len(self.players):
+            raise ValueError(f"{len(scores)} scores for {len(self.players)} seats")
+        scored = sorted(((scores[s], s) for s in range(len(self.players))),
                         key=lambda t: (-t[0].total, t[1]))
         out: list[Standing] = []
         for i, (sc, seat) in enumerate(scored):

@@ -213,6 +213,17 @@ class TestRanking:
         ranks = [(s.rank, s.player) for s in t.standings()]
         assert ranks[0][0] == ranks[1][0] == 1 and ranks[2] == (3, "c")
 
+    def test_scores_the_caller_has_rank_the_same(self):
+        """The companion passes the scores it keeps per sheet; the ranking is the table's."""
+        t = Table.new(K, ["a", "b"])
+        full = K.sheet_from_json({"grid": [[2, 3, 4, 5, 6], [7, 8, 9, 10, 11], [12, 2, 3, 4, 5],
+                                           [6, 7, 8, 9, 10], [11, 12, 2, 3, 4]]})
+        t = replace(t, sheets=(K.new_sheet(), full))
+        assert t.standings([t.score(0), t.score(1)]) == t.standings()
+        assert [s.player for s in t.standings()] == ["b", "a"]
+        with pytest.raises(ValueError, match="1 scores for 2 seats"):
+            t.standings([t.score(0)])
+
 
 class TestSaving:
     def test_actions_round_trip_through_json(self):
