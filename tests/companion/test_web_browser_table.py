@@ -8,7 +8,8 @@ import pytest
 
 from engine.registry import load_game
 from test_web_browser import (ARGS, CHROMIUM, SHOTS, at_once, base_url, browser,  # noqa: F401
-                              box_of, create_table, join, playwright, shot, state_of, wait_seq)
+                              box_of, create_table, join, join_link, playwright, shot, state_of,
+                              wait_seq)
 
 PHONES = {"390x844": (390, 844), "360x640": (360, 640)}
 # the shorter side of each element, in CSS pixels
@@ -541,3 +542,27 @@ def test_the_table_view_shows_which_players_have_their_page_open(base_url, brows
         bob.close()         # the server notices at its next keep-alive write (SSE_HEARTBEAT)
         host.wait_for_selector('[data-away="1"]', timeout=40000)
         assert host.locator('[data-connected="0"]').count() == 1
+
+
+def test_a_reason_stays_until_the_table_changes(base_url, browser):
+    """Bob taps a field before anything is rolled: the reason stays under his sheet while his
+    page refreshes the same table version (Cid sits down meanwhile), and goes once the table
+    changes (Ann rolls)."""
+    with phones(browser, "390x844", "360x640", "360x640") as (ann, bob, cid):
+        ann.goto(base_url + "/")
+        code = ann.evaluate("fetch('/api/tables', {method: 'POST', headers: {'Content-Type': "
+                            "'application/json'}, body: JSON.stringify({game: 'qwinto', players: "
+                            "['Ann', 'Bob', 'Cid'], claim: 0})}).then(r => r.json())")["code"]
+        join(bob, ann, code)
+        bob.click('#sheet .cell[data-key="O@2"]')
+        assert bob.text_content("#reason") == "Nothing rolled yet."
+        with bob.expect_response(lambda r: r.url.endswith(f"/api/tables/{code}")
+                                 and r.request.method == "GET"):
+            cid.goto(join_link(ann, code))
+            cid.click('#seats button[data-seat="2"]')
+        bob.wait_for_timeout(100)       # the refreshed state drawn
+        assert bob.text_content("#reason") == "Nothing rolled yet."
+        ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', headers: "
+                     "{'Content-Type': 'application/json'}, body: JSON.stringify({type: 'roll', "
+                     "roll: 'orange:3 yellow:4'})})", code)
+        bob.wait_for_function("document.querySelector('#reason').textContent === ''")

@@ -20,6 +20,10 @@ export function start() {
   let asking = null;            // The Choice: {key, options}: which dice, asked in words
   // the host answers for a player who joined on their own device only after confirming here
   let standIn = null;
+  // the table version a reason under the sheet was given at: it stays until the table changes
+  // or the player taps again (a refresh of the same version, such as the stream's hello, keeps
+  // it)
+  let reasonSeq = null;
 
   async function refresh() {
     const query = standIn !== null ? "?stand_in=" + standIn : "";
@@ -110,7 +114,7 @@ export function start() {
         if (!legal.get(key).includes(m.text)) legal.get(key).push(m.text);
       }
     }
-    $("#reason").textContent = "";
+    if (state.seq !== reasonSeq) $("#reason").textContent = "";
     const waiting = waitsForRoller(seat);
     $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
@@ -259,12 +263,18 @@ export function start() {
     return box;
   }
 
+  function say(text) {
+    $("#reason").textContent = text;
+    reasonSeq = state.seq;
+    return $("#reason");
+  }
+
   function tapCell(seat, opt, legal, cell, key, listMode) {
-    const reason = $("#reason");
     const marks = legal.get(key);
+    $("#reason").textContent = "";
     if (!marks) {
-      reason.textContent = cell.value !== null && cell.value !== undefined ? T.filled :
-        (opt.reasons[key] || waitsForRoller(seat) || (state.roll ? T.not_your_turn : T.no_roll));
+      const reason = say(cell.value !== null && cell.value !== undefined ? T.filled :
+        (opt.reasons[key] || waitsForRoller(seat) || (state.roll ? T.not_your_turn : T.no_roll)));
       // Qwinto: a number found wrong later is erased, its field crossed out (a second tap)
       if ((opt.erasable || []).includes(key)) {
         reason.append(" ", el("button", { type: "button", class: "danger", id: "erase",
@@ -286,7 +296,7 @@ export function start() {
     try {
       state = await api("POST", "/api/tables/" + code + "/actions", body);
       chosen.clear(); built = []; asking = null; lastSeq = state.seq; render();
-    } catch (e) { $("#reason").textContent = e.message; }
+    } catch (e) { say(e.message); }
   }
 
   refresh();
