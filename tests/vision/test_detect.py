@@ -320,3 +320,20 @@ def test_special_dice_scenes_are_detector_targets_of_seen_designs_only():
     finally:
         S.render_special_scene = real
     assert drawn and not set(d.name for d in drawn) & {d.name for d in HELD_OUT_DESIGNS}
+
+
+def test_the_detector_trains_on_the_sets_named_and_refuses_unknown_ones(tmp_path, capsys):
+    """`--sets` names the real sets whose training photos the detector learns from; a set that
+    is not there, or an `--exclude` outside them, stops the command before any training."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from vision.training.train_detect import main
+    (tmp_path / "alpha").mkdir()
+    with pytest.raises(SystemExit):
+        main(["--data", str(tmp_path), "--sets", "alpha,betta", "--out", str(tmp_path / "d.onnx")])
+    assert "--sets: no such set under" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--data", str(tmp_path), "--sets", "alpha", "--exclude", "matteop65",
+              "--out", str(tmp_path / "d.onnx")])
+    assert "not a set the detector trains on: matteop65 (it trains on alpha)" \
+        in capsys.readouterr().err
+    assert not (tmp_path / "d.onnx").exists()

@@ -386,6 +386,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None,
                     help="folder to keep/reuse the rendered scenes in")
+    ap.add_argument("--sets", default=",".join(DETECT_SETS),
+                    help="comma-separated real sets whose training photos are trained on")
     ap.add_argument("--exclude", default="",
                     help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--renders", default="",
@@ -397,18 +399,24 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=Path("models/dice_detect.onnx"))
     args = ap.parse_args(argv)
     root = args.data or default_data_root()
+    chosen = tuple(v for v in args.sets.split(",") if v)
+    missing = [name for name in chosen if not (root / name).is_dir()]
+    if missing:
+        ap.error(f"--sets: no such set under {root}: {', '.join(missing)}")
     exclude = {v for v in args.exclude.split(",") if v}
-    unknown = exclude - set(DETECT_SETS)
+    unknown = exclude - set(chosen)
     if unknown:
         ap.error(f"--exclude: not a set the detector trains on: {', '.join(sorted(unknown))} "
-                 f"(it trains on {', '.join(DETECT_SETS)})")
-    sets = tuple(s for s in DETECT_SETS if s not in exclude)
+                 f"(it trains on {', '.join(chosen)})")
+    sets = tuple(s for s in chosen if s not in exclude)
+    # the cache's real photos are DETECT_SETS' own: other sets are read from their photos
+    default_sets = sets == DETECT_SETS
     if args.cache and (args.cache / "synth.npz").exists():
         synth = load_cache(args.cache / "synth.npz")
-        real = real_samples(root, sets) if exclude else load_cache(args.cache / "real.npz")
+        real = load_cache(args.cache / "real.npz") if default_sets else real_samples(root, sets)
     else:
         synth, real = build(root, args.synth, args.seed, workers=args.threads, sets=sets)
-        if args.cache and not exclude:
+        if args.cache and default_sets:
             args.cache.mkdir(parents=True, exist_ok=True)
             save_cache(args.cache / "synth.npz", synth)
             save_cache(args.cache / "real.npz", real)
