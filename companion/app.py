@@ -27,7 +27,6 @@ def create_app(config: Mapping[str, Any] | None = None,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,   # frames and layout files; more -> 413
         SETTLE_FRAMES=3,
         SSE_HEARTBEAT=5.0,                    # also how soon a closed page frees its thread
-        JSON_SORT_KEYS=False,
         PUBLIC_URL=None,                      # the LAN address printed by `serve` (QR, links)
         HTTPS_URL=None,                       # its HTTPS address, when `serve` runs HTTPS
         FRAME_SOURCE=None,                    # a server-side camera / demo source
@@ -40,6 +39,9 @@ def create_app(config: Mapping[str, Any] | None = None,
     if not db.store_pg.is_url(app.config["DATABASE"]):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
     os.makedirs(app.instance_path, exist_ok=True)
+
+    from .json_answers import JsonAnswers
+    app.json = JsonAnswers(app)
 
     db.init_app(app)
     db.init_db(app.config["DATABASE"])      # the app creates and migrates its own schema
