@@ -35,9 +35,11 @@ class Server:
         self.proc = None
 
     def command(self) -> list[str]:
+        # plain HTTP only: the HTTPS address would be the next port, which nothing reserved for
+        # it (another program holding it stopped the server from starting, now and then)
         return [sys.executable, "-m", "companion.commands.serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--db", str(self.db), "--instance", str(self.instance),
-                "--no-qr", "--threads", "8"]
+                "--port", str(self.port), "--no-https", "--db", str(self.db),
+                "--instance", str(self.instance), "--no-qr", "--threads", "8"]
 
     def start(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -36,7 +36,7 @@ class FewThreads(Server):
     """`dice-companion serve` answering with 4 threads."""
 
     def command(self) -> list[str]:
-        return [arg if arg != "8" else "4" for arg in super().command()] + ["--no-https"]
+        return [arg if arg != "8" else "4" for arg in super().command()]
 
 
 def _table(server, players=("Ann", "Bob")) -> tuple[str, str]:
