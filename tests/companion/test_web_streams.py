@@ -114,7 +114,13 @@ def test_a_closed_page_is_forgotten_at_once(tmp_path):
             time.sleep(0.05)
         assert broker.listeners(code) == 1 and broker.connected(code) == [0]
         assert len(served.front.streams) == 1       # the table view's, nothing else kept
-        last = [d for name, d, _ in pages.events[table_view] if name == "presence"][-1]
+        # the table view is told (its stream is read by another thread: wait for the event)
+        deadline = time.monotonic() + 10
+        while True:
+            last = [d for name, d, _ in pages.events[table_view] if name == "presence"][-1]
+            if last == {"connected": [0]} or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         assert last == {"connected": [0]}
     finally:
         pages.close()
