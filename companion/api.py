@@ -69,39 +69,36 @@ def init_app(app) -> None:
     app.register_blueprint(bp)
 
 
-def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
-    """(sheet JSON, drawn view) of one sheet, made once per sheet value: sheets are
-    immutable, and an action changes one seat's sheet, so the others are reused. Kept by
-    the sheet's identity (hashing a sheet costs more); the entry holds the sheet, so its id
-    is not reused while it is kept."""
-    cache = current_app.extensions["sheets"]
-    hit = cache.get(id(sheet))
+def kept_for_sheet(cache: Bounded, key: tuple, sheet, game, make):
+    """`make()`, made once per sheet value and kept in `cache` under `key` (the sheet's
+    identity first: hashing a sheet costs more than making most of what is kept). Sheets are
+    immutable and an action changes one seat's sheet, so the others' entries are reused; the
+    entry holds the sheet and its game, so the id is not reused while it is kept."""
+    hit = cache.get(key)
     if hit is not None and hit[0] is sheet and hit[1] is game:
-        return hit[2], hit[3]
-    data = game.sheet_to_json(sheet)
-    view = game.grid(data)
-    cache[id(sheet)] = (sheet, game, data, view)
-    return data, view
+        return hit[2]
+    value = make()
+    cache[key] = (sheet, game, value)
+    return value
+
+
+def sheet_parts(game, sheet) -> tuple[dict, dict | None]:
+    """(sheet JSON, drawn view) of one sheet, made once per sheet value."""
+    def make():
+        data = game.sheet_to_json(sheet)
+        return data, game.grid(data)
+    return kept_for_sheet(current_app.extensions["sheets"], (id(sheet),), sheet, game, make)
 
 
 def seat_scores(table: Table) -> list:
-    """`table.score(s)` of every seat, each made once per sheet value: an action changes one
-    seat's sheet, so the other seats' scores are reused (scoring four Qwinto sheets twice for
-    every new table version was a fifth of an action's time). Kept by the sheet's identity
-    with its seat and whether the game is over (a shared sheet scores per seat; the end may
-    add to a score); the entry holds the sheet, so its id is not reused while it is kept."""
+    """`table.score(s)` of every seat, each made once per sheet value (scoring four Qwinto
+    sheets twice for every new table version was a fifth of an action's time); kept with the
+    seat (a shared sheet scores per seat) and whether the game is over (the end may add to a
+    score)."""
     cache = current_app.extensions["scores"]
-    out = []
-    for s, sheet in enumerate(table.sheets):
-        key = (id(sheet), s, table.is_over)
-        hit = cache.get(key)
-        if hit is not None and hit[0] is sheet and hit[1] is table.games[s]:
-            out.append(hit[2])
-            continue
-        score = table.score(s)
-        cache[key] = (sheet, table.games[s], score)
-        out.append(score)
-    return out
+    return [kept_for_sheet(cache, (id(sheet), s, table.is_over), sheet, table.games[s],
+                           lambda s=s: table.score(s))
+            for s, sheet in enumerate(table.sheets)]
 
 
 def translate_view(view: dict | None, language: str) -> dict | None:

@@ -48,7 +48,7 @@ class TestTwoAppsInOneProcess:
         ca, cb = a.test_client(), b.test_client()
         code = _knister(ca)
         _turn(ca, code, 3)
-        for name in ("sheets", "shared_states"):
+        for name in ("sheets", "scores", "shared_states"):
             assert len(a.extensions[name]) and not len(b.extensions[name]), name
         assert len(a.extensions["database"].memory.tables) == 1
         assert len(b.extensions["database"].memory.tables) == 0

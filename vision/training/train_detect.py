@@ -400,9 +400,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     root = args.data or default_data_root()
     chosen = tuple(v for v in args.sets.split(",") if v)
-    missing = [name for name in chosen if not (root / name).is_dir()]
-    if missing:
-        ap.error(f"--sets: no such set under {root}: {', '.join(missing)}")
     exclude = {v for v in args.exclude.split(",") if v}
     unknown = exclude - set(chosen)
     if unknown:
@@ -411,7 +408,11 @@ def main(argv=None) -> int:
     sets = tuple(s for s in chosen if s not in exclude)
     # the cache's real photos are DETECT_SETS' own: other sets are read from their photos
     default_sets = sets == DETECT_SETS
-    if args.cache and (args.cache / "synth.npz").exists():
+    cached = bool(args.cache) and (args.cache / "synth.npz").exists()
+    missing = [] if cached and default_sets else [n for n in sets if not (root / n).is_dir()]
+    if missing:
+        ap.error(f"--sets: no such set under {root}: {', '.join(missing)}")
+    if cached:
         synth = load_cache(args.cache / "synth.npz")
         real = load_cache(args.cache / "real.npz") if default_sets else real_samples(root, sets)
     else:
