@@ -393,6 +393,55 @@ def calibrate(measured_bgr, palette: Palette, iterations: int = 8) -> Calibratio
     return Calibration(tuple(float(g) for g in gains))
 
 
+# A dark die's body colour shows where it is lit: the median of its top face is near black for a
+# deep purple or navy die in shade, while its more chromatic pixels keep the hue. Those are the
+# pixels between the 50th and 80th percentile of chroma under the body disc: above the 80th lie
+# the pips (a six's cover up to a fifth of the disc) and glare, which may be coloured on a black
+# die. A die named "black" whose such pixels (Lab, after the photo's white) have at least this
+# chroma in this hue range (degrees of atan2(b, a)) is named by that hue instead, when the
+# palette has the name. Chosen on the colour labels' tune split (bench/vision_colour.py,
+# bench/data/README.md) and the synthetic scenes of seed 20261125 (the lightness bound: their
+# black dice under a colour cast).
+_VIVID_BAND = (50, 80)  # percentiles of chroma
+_DARK_LIGHTNESS = 40.0  # the median lightness under which a die counts as dark
+_VIVID_LIGHTNESS = 32.0  # ...and its vivid pixels', above which they are no dark body
+_DARK_HUES = (("purple", 8.0, (-60.0, -20.0)), ("blue", 12.0, (-110.0, -60.0)))
+
+
+def vivid_lab(bgr: np.ndarray, box, calibration: Calibration | None = None) -> np.ndarray:
+    """(L, a, b, median L) of the body disc of ``measure_body``: the mean Lab of its pixels in
+    ``_VIVID_BAND`` of chroma and the median lightness of all, after ``calibration``."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    r = max(1.0, 0.3 * min(x1 - x0, y1 - y0))
+    ya, yb = max(0, int(cy - r)), min(bgr.shape[0], int(cy + r) + 1)
+    xa, xb = max(0, int(cx - r)), min(bgr.shape[1], int(cx + r) + 1)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
+    px = bgr[ya:yb, xa:xb][inside].astype(np.float32)
+    if len(px) == 0:
+        return np.zeros(4)
+    if calibration is not None:
+        px = calibration.apply(px)
+    lab = bgr_to_lab(np.clip(px, 0, 255).astype(np.float32))
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    lo, hi = np.percentile(chroma, _VIVID_BAND)
+    vivid = lab[(chroma >= lo) & (chroma <= hi)].mean(0)
+    return np.array([*vivid, float(np.median(lab[:, 0]))])
+
+
+def name_dark_die(lab4: np.ndarray, palette: Palette) -> str | None:
+    """The name a die read "black" gets from ``vivid_lab``'s figures, or None to stay black."""
+    if lab4[3] >= _DARK_LIGHTNESS or lab4[0] > _VIVID_LIGHTNESS:
+        return None
+    chroma = float(np.hypot(lab4[1], lab4[2]))
+    hue = float(np.degrees(np.arctan2(lab4[2], lab4[1])))
+    for name, least, (lo, hi) in _DARK_HUES:
+        if name in palette.names and chroma >= least and lo <= hue <= hi:
+            return name
+    return None
+
+
 @dataclass
 class ColourNamer:
     """``ColourNamer(palette, calibration)(bgr, boxes) -> ColourResult``."""
@@ -408,7 +457,28 @@ class ColourNamer:
         if not measured:
             names, conf = (), ()
         elif self.calibration is None:
-            names, conf = name_colour(scene_white(bgr).apply(measured), self.palette)
+            white = scene_white(bgr)
+            names, conf = name_colour(white.apply(measured), self.palette)
+            names, conf = self._dark_dice(bgr, boxes, names, conf, white)
         else:
             names, conf = name_colour(measured, self.palette, self.calibration)
         return ColourResult(tuple(names), tuple(conf), measured, (time.perf_counter() - t0) * 1000)
+
+    def _dark_dice(self, bgr, boxes, names, conf, white: Calibration):
+        """Dice named black looked at again (``name_dark_die``). With one die per colour
+        (``palette.one_each``) a name another die already has is not given twice. The new
+        name's confidence is its softmax share for the vivid colour alone."""
+        if "black" not in names:
+            return names, conf
+        names, conf = list(names), list(conf)
+        for i, name in enumerate(names):
+            if name != "black":
+                continue
+            lab4 = vivid_lab(bgr, boxes[i], white)
+            new = name_dark_die(lab4, self.palette)
+            if new is None or (self.palette.one_each and new in names):
+                continue
+            d = _distances(lab4[None, :3].astype(np.float32), self.palette)[0]
+            p = np.exp(-(d ** 2 - d.min() ** 2) / (2 * _SIGMA ** 2))
+            names[i], conf[i] = new, float(p[self.palette.names.index(new)] / p.sum())
+        return tuple(names), tuple(conf)

@@ -141,6 +141,53 @@ class TestDarkDice:
         assert ColourNamer(GENERAL)(img, boxes).names == tuple(truth)
 
 
+class TestDarkDiceInShade:
+    """A deep purple or navy die whose top face is mostly in shade: its median is near black, its
+    lit quarter still shows the hue (``vivid_lab``, ``name_dark_die``); byler's purple dice were
+    read black so (bench/vision_colour.py)."""
+
+    @staticmethod
+    def lab(L, a, b):
+        import cv2
+        x = np.float32([[[L, a, b]]])
+        return tuple(int(v) for v in np.clip(cv2.cvtColor(x, cv2.COLOR_LAB2BGR)[0, 0] * 255,
+                                             0, 255).round())
+
+    def photo(self, lit, shade=(10, 3, -3), pip=None):
+        img = np.full((80, 80, 3), (178, 180, 180), np.uint8)  # a grey card, a white sheet:
+        img[:4] = 250  # the photo's white needs no correction
+        img[20:60, 20:60] = self.lab(*shade)
+        img[20:60, 20:37] = self.lab(*lit)  # the lit side of the top face
+        if pip is not None:
+            img[36:44, 36:44] = pip
+        return img
+
+    def test_a_purple_die_in_shade_is_purple(self):
+        img = self.photo(lit=(22, 16, -16))
+        assert measure_body(img, (20, 20, 60, 60)) == self.lab(10, 3, -3)  # the median is black
+        assert ColourNamer(GENERAL)(img, [(20, 20, 60, 60)]).names == ("purple",)
+
+    def test_a_navy_die_in_shade_is_blue(self):
+        img = self.photo(lit=(22, 8, -28))
+        assert ColourNamer(GENERAL)(img, [(20, 20, 60, 60)]).names == ("blue",)
+
+    def test_a_black_die_stays_black_whatever_its_pips(self):
+        """Pips lie above the band of chroma looked at: white, purple and blue pips."""
+        for pip in (None, (250, 250, 250), (200, 60, 120), (200, 90, 20)):
+            img = self.photo(lit=(12, 1, -2), pip=pip)
+            assert ColourNamer(GENERAL)(img, [(20, 20, 60, 60)]).names == ("black",), pip
+
+    def test_only_names_of_the_palette_and_never_twice_in_a_game_set(self):
+        purple = self.photo(lit=(22, 16, -16))
+        assert ColourNamer(PALETTES["twenty_one"])(purple, [(20, 20, 60, 60)]).names == ("black",)
+        navy = self.photo(lit=(22, 8, -28))
+        img = np.hstack([navy, np.full((80, 80, 3), 178, np.uint8)])
+        img[20:60, 100:140] = (185, 80, 30)  # twenty one's blue die, plainly blue
+        boxes = [(20, 20, 60, 60), (100, 20, 140, 60)]
+        assert ColourNamer(PALETTES["twenty_one"])(img, boxes).names == ("black", "blue")
+        assert ColourNamer(GENERAL)(img, boxes).names == ("blue", "blue")
+
+
 class TestTheScenesWhite:
     """Without a stored calibration, a photo's brightest pixels (white pips and dice, paper,
     glare) set its level and tint before the dice are named (``scene_white``)."""
