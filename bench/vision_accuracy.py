@@ -18,6 +18,9 @@ entirely right (every die found with its value, nothing else found) and the conf
 * Loose crop sets (``LOOSE_CROPS``: one die per image, but the die is a small part of it, e.g.
   tomitomi3_crops, a die of ~60 px in a 128-px view of its cup) are read by the whole pipeline:
   the die found nearest the image's centre is the reading, none found is a miss.
+* A set whose export stretched its photos (``vision.training.data.STRETCHED``: epanemu_own, 4:3
+  phone photos stretched to 640x640) is read as the camera took them, its labels scaled alike;
+  ``--as-exported`` reads the stored pixels, and ``--loso`` prints both.
 * ``--loso`` prints the leave-one-setup-out table: every set under ``--data``, read by the shipped
   models and by models trained without that set (``--without SET=FACE.onnx[,DETECT.onnx]``,
   made with ``vision.training.train --exclude SET`` and ``vision.training.train_detect --exclude
@@ -41,7 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.colour import PALETTES  # noqa: E402
-from vision.training.data import default_data_root, load_folder  # noqa: E402
+from vision.training.data import STRETCHED, as_taken, default_data_root, load_folder  # noqa: E402
 from vision.training.metrics import greedy_match  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
@@ -71,7 +74,10 @@ def _loose_crop_value(reader: DiceReader, bgr: np.ndarray) -> int | None:
                + ((d.box[1] + d.box[3]) / 2 - h / 2) ** 2).value
 
 
-def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
+def evaluate_folder(reader: DiceReader, folder: Path, split: str,
+                    as_exported: bool = False) -> dict:
+    """Figures of one labelled folder. A set whose export stretched its photos
+    (``vision.training.data.STRETCHED``) is read as its camera took them, unless ``as_exported``."""
     images = load_folder(folder)
     if split != "all":
         images = [im for im in images if im.validation == (split == "val")]
@@ -87,6 +93,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
         except Exception:
             unreadable += 1
             continue
+        if not as_exported:
+            im, bgr = as_taken(im, bgr)
         if crop_mode:
             d = im.dice[0]
             box = tuple(int(v) for v in d.box)
@@ -139,6 +147,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str) -> dict:
     n = len(images) - unreadable
     return {
         "folder": str(folder), "split": split, "images": len(images), "unreadable": unreadable,
+        "as_taken": not as_exported and Path(folder).resolve().name in STRETCHED,
         "dice": int(conf[:6].sum()),
         "mode": ("whole pipeline on loose crops" if loose else "face reader on crops") if crop_mode
         else "full pipeline",
@@ -263,6 +272,8 @@ def leave_one_setup_out(root: Path, without: dict[str, tuple[Path, Path | None]]
         split = "val" if folder.name in seen else "all"
         row = {"set": folder.name, "split": split, "seen_by_shipped": folder.name in seen,
                "shipped": evaluate_folder(shipped, folder, split)}
+        if folder.name in STRETCHED:
+            row["shipped_as_exported"] = evaluate_folder(shipped, folder, split, as_exported=True)
         if folder.name in without:
             face, det = without[folder.name]
             kw = dict(base_kw, session=load_session(face))
@@ -284,8 +295,13 @@ def print_loso(rows: list[dict]) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         w = _row(r["without"]) if "without" in r else "– | – | – | –"
-        print(f"| {r['set']} | {r['shipped']['images']} ({r['split']}) | "
-              f"{'yes' if r['seen_by_shipped'] else 'no: unseen'} | {_row(r['shipped'])} | {w} |")
+        seen = 'yes' if r['seen_by_shipped'] else 'no: unseen'
+        taken = ", as taken" if r["shipped"].get("as_taken") else ""
+        print(f"| {r['set']}{taken} | {r['shipped']['images']} ({r['split']}) | {seen} | "
+              f"{_row(r['shipped'])} | {w} |")
+        if "shipped_as_exported" in r:
+            print(f"| {r['set']}, as exported (stretched) | {r['shipped']['images']} "
+                  f"({r['split']}) | {seen} | {_row(r['shipped_as_exported'])} | – | – | – | – |")
 
 
 def _without(text: str) -> tuple[str, tuple[Path, Path | None]]:
@@ -317,6 +333,9 @@ def main(argv=None) -> int:
                          "confirmed")
     ap.add_argument("--json", type=Path, default=None,
                     help="also write the figures to this JSON file")
+    ap.add_argument("--as-exported", action="store_true",
+                    help="read sets whose export stretched the photos (e.g. epanemu_own) as "
+                         "stored, not as the camera took them")
     ap.add_argument("--find", choices=["opencv", "detector"], default=None,
                     help="how dice are found (default: the reader's default)")
     ap.add_argument("--detector", type=Path, default=None,
@@ -345,11 +364,12 @@ def main(argv=None) -> int:
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()
-        r = evaluate_folder(reader, folder, args.split)
+        r = evaluate_folder(reader, folder, args.split, args.as_exported)
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
-        print(f"== {folder} ({r['mode']}, split {args.split}): {r['images']} images, {r['dice']} "
-              f"dice, {time.perf_counter() - t0:.0f} s")
+        print(f"== {folder} ({r['mode']}, split {args.split}"
+              f"{', read as the camera took it' if r['as_taken'] else ''}): {r['images']} images, "
+              f"{r['dice']} dice, {time.perf_counter() - t0:.0f} s")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "
               f"face accuracy {pct(r['face_accuracy'])}  images entirely right "
               f"{pct(r['images_right'])}"

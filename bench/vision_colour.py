@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.colour import GENERAL  # noqa: E402
-from vision.training.data import default_data_root, load_folder  # noqa: E402
+from vision.training.data import as_taken, default_data_root, load_folder  # noqa: E402
 from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 
@@ -92,7 +92,8 @@ def evaluate(reader: DiceReader, labels, data_root: Path,
         if max(dice) >= len(im.dice):
             raise SystemExit(f"{set_name}/{filename}: die {max(dice)} labelled by colour, the "
                              f"photo has {len(im.dice)}")
-        roll = reader(read_image_file(im.path))
+        im, bgr = as_taken(im, read_image_file(im.path))  # epanemu_own: as its camera took it
+        roll = reader(bgr)
         rows = score_photo(dice, [(d.box, d.box_kind) for d in im.dice],
                            [(d.box, d.colour) for d in roll.dice])
         for split, truth, read in rows:

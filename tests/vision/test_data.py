@@ -60,3 +60,38 @@ class TestMatching:
     def test_one_to_one(self):
         labels = [((0, 0, 10, 10), "die")]
         assert len(greedy_match(labels, [(0, 0, 10, 10), (1, 1, 11, 11)])) == 1
+
+
+class TestAsTaken:
+    """A set whose export stretched its photos is read back at the shape its camera took."""
+
+    def _image(self, tmp_path, set_name):
+        _write(tmp_path / set_name,
+               "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+               "a.jpg,640,640,0,3,100,200,140,260,test\n")
+        return load_folder(tmp_path / set_name)[0]
+
+    def test_a_stretched_set_gets_its_shape_and_its_labels_back(self, tmp_path):
+        import numpy as np
+
+        from vision.training.data import STRETCHED, as_taken
+        im = self._image(tmp_path, "epanemu_own")
+        sx, sy = STRETCHED["epanemu_own"]
+        bgr = np.zeros((640, 640, 3), np.uint8)
+        bgr[200:260, 100:140] = 255  # the die, as the export stored it
+        im2, bgr2 = as_taken(im, bgr)
+        assert bgr2.shape == (round(640 * sy), round(640 * sx), 3) == (480, 640, 3)
+        assert (im2.width, im2.height) == (640, 480)
+        x0, y0, x1, y1 = im2.dice[0].box
+        assert (x0, y0, x1, y1) == (100, 150, 140, 195)
+        assert bgr2[int(y0) + 2:int(y1) - 2, int(x0) + 2:int(x1) - 2].min() == 255  # still on it
+        assert im2.dice[0].value == 3 and im.dice[0].box == (100, 200, 140, 260)  # a copy
+
+    def test_other_sets_are_read_as_stored(self, tmp_path):
+        import numpy as np
+
+        from vision.training.data import as_taken
+        im = self._image(tmp_path, "byler_d6_train")
+        bgr = np.zeros((640, 640, 3), np.uint8)
+        im2, bgr2 = as_taken(im, bgr)
+        assert im2 is im and bgr2 is bgr

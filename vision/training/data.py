@@ -20,7 +20,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root"]
+__all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root",
+           "STRETCHED", "as_taken"]
 
 
 UNREADABLE_TOP = 0.5  # a die whose top face is hidden more than this cannot be read
@@ -73,6 +74,30 @@ def is_validation(set_name: str, filename: str, orig_split: str = "",
     if orig_split in ("train", ""):
         return _bucket(filename, 5) == 0
     return False
+
+
+# Sets whose export changed the shape of the photos: set -> (x scale, y scale) that gives each photo
+# back the shape its camera took. epanemu_own: Roboflow stretched 4:3 landscape phone photos to
+# 640x640 (its README), so its dice look 1.33x taller than they are; read back at 640x480, its
+# glasses, laptop and dice have their own proportions again. No camera a player holds stretches
+# its photos, so the benchmarks read such sets as taken (``as_taken``).
+STRETCHED: dict[str, tuple[float, float]] = {"epanemu_own": (1.0, 0.75)}
+
+
+def as_taken(im: LabelledImage, bgr):
+    """``(im, bgr)`` with the photo and its labels scaled back to the shape the camera took
+    (``STRETCHED``); unchanged for any other set."""
+    sx, sy = STRETCHED.get(im.set_name, (1.0, 1.0))
+    if (sx, sy) == (1.0, 1.0):
+        return im, bgr
+    import cv2
+    from dataclasses import replace
+
+    w, h = max(1, round(bgr.shape[1] * sx)), max(1, round(bgr.shape[0] * sy))
+    bgr = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
+    dice = tuple(replace(d, box=(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy))
+                 for d in im.dice)
+    return replace(im, width=w, height=h, dice=dice), bgr
 
 
 def default_data_root() -> Path:
