@@ -88,6 +88,17 @@ class TestSampling:
         assert sample_scene(4, 11) == sample_scene(4, 11)
         assert sample_scene(4, 11) != sample_scene(4, 12)
 
+    def test_a_tilt_range_moves_the_camera_and_nothing_else(self):
+        """``--tilt 50,72``: steeper phone views of the same scenes; the default draws stay."""
+        assert sample_scene(4, 11, tilt=None) == sample_scene(4, 11)
+        for index in range(10):
+            spec = sample_scene(4, index, tilt=(50, 72))
+            cam = spec.camera
+            back = np.subtract(cam.position, cam.target)
+            tilt = np.degrees(np.arccos(back[2] / np.linalg.norm(back)))
+            assert 50 - 1e-6 <= tilt <= 72 + 1e-6
+            assert spec.dice == sample_scene(4, index).dice
+
     @pytest.mark.parametrize("index", range(40))
     def test_dice_rest_on_the_table_or_on_a_die_and_never_overlap(self, index):
         spec = sample_scene(9, index, (480, 360), n_dice=(2, 40))

@@ -43,3 +43,24 @@ def test_a_second_photo_under_the_same_light():
     other = render_scene(np.random.default_rng(6), size=(240, 320), n_dice=3, light=first.light)
     assert other.light == first.light
     assert render_scene(np.random.default_rng(6), size=(240, 320), n_dice=3).light != first.light
+
+
+def test_compact_pips_sit_nearer_the_centre():
+    """``compact_pips``: dice whose pips are nearer the centre than the corners (a black die of
+    tomitomi3_crops has such a 2); off, the scenes are the same draw for draw."""
+    from vision.training.synth import _draw_die
+
+    def reach(value, compact, seed):  # how far the pips' red reaches from the die's centre
+        img = np.full((200, 200, 3), 120, np.float32)
+        _draw_die(np.random.default_rng(seed), img, 100.0, 100.0, 120.0, value,
+                  np.array([240, 240, 240], np.float32), np.array([0, 0, 255], np.float32),
+                  "plain", np.zeros(2, np.float32), compact)
+        ys, xs = np.nonzero((img[..., 2] > 200) & (img[..., 1] < 60))
+        return np.hypot(xs - 100, ys - 100).max()
+
+    for value in (2, 3, 4, 5):
+        for seed in range(5):
+            assert reach(value, 1.0, seed) < reach(value, 0.0, seed)
+    a = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4)
+    b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, compact_pips=0.0)
+    assert np.array_equal(a.image, b.image)

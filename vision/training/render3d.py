@@ -52,6 +52,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _range(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"range {text!r}: expected LO,HI, e.g. 50,72") from None
+    if not 0 <= lo <= hi < 90:
+        raise argparse.ArgumentTypeError(f"range {text!r}: need 0 <= LO <= HI < 90")
+    return lo, hi
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Render photoreal dice scenes with exact labels "
                                              "(needs bpy).")
@@ -67,6 +77,9 @@ def main(argv=None) -> int:
     ap.add_argument("--dice", choices=["pips", "kuh_vadis", "the_choice", "mixed"], default="pips")
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
+    ap.add_argument("--tilt", type=_range, default=None,
+                    help="LO,HI: the camera's angle from vertical in degrees (default: three "
+                         "scenes in four 0-60, the others 0-15)")
     ap.add_argument("--threads", type=int, default=0, help="Cycles threads (0: all cores)")
     ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                     help="render on the CPU or a GPU")
@@ -95,7 +108,7 @@ def main(argv=None) -> int:
         for k in range(args.start, args.start + args.scenes):
             size = sizes[int(np.random.default_rng([args.seed, k, 1]).integers(len(sizes)))]
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
-                                args.samples)
+                                args.samples, args.tilt)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

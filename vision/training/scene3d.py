@@ -367,9 +367,12 @@ def _reach(kind: str) -> float:
 
 
 def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice_kind: str = "pips",
-                 n_dice: tuple[int, int] = (2, 40), samples: int = 32) -> SceneSpec:
+                 n_dice: tuple[int, int] = (2, 40), samples: int = 32,
+                 tilt: tuple[float, float] | None = None) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
-    scene for the same pair whatever else is rendered. ``size`` is (width, height)."""
+    scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
+    the camera's angle from vertical, in degrees, drawn from this range instead of the default
+    (three scenes in four 0-60, the others 0-15); the scene's other draws are the same."""
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
@@ -462,7 +465,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                        0.8 * math.sin(lel)),
         lamp_kelvin=_kelvin(rng))
 
-    tilt = math.radians(rng.uniform(0, 60) if rng.random() < 0.75 else rng.uniform(0, 15))
+    lo_t, hi_t = (0, 60) if rng.random() < 0.75 else (0, 15)
+    tilt = math.radians(rng.uniform(*(tilt or (lo_t, hi_t))))
     cam_az = rng.uniform(0, 2 * math.pi)
     target = (float(rng.normal(0, spread * 0.1)), float(rng.normal(0, spread * 0.1)), 0.0)
     position = (target[0] + cam_dist * math.sin(tilt) * math.cos(cam_az),

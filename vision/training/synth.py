@@ -46,6 +46,10 @@ PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
+# distance between a face's two nearest pips in PIP_LAYOUT units
+_NEAREST_PIPS = {1: 2.0, 2: 2 * 2 ** 0.5, 3: 2 ** 0.5, 4: 2.0, 5: 2 ** 0.5, 6: 1.0}
+
+
 @dataclass(frozen=True)
 class SynthDie:
     value: int
@@ -145,7 +149,7 @@ def _fill(img, poly, colour, alpha=1.0):
     return mask
 
 
-def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
+def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=0.0):
     theta = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(theta), np.sin(theta)
     squash = rng.uniform(0.75, 1.0) if np.hypot(*tilt_vec) > 0 else 1.0
@@ -203,6 +207,12 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
     r = side * rng.uniform(0.075, 0.115)
     if value == 1:
         r *= rng.uniform(1.0, 1.8)
+    if compact and rng.random() < compact:
+        # a design with its pips nearer the centre than the corners (such dice exist: a reader
+        # that has seen corner pips only reads their 2 as a 1), never so near that pips touch
+        lo = max(0.2, 2.6 * r / (_NEAREST_PIPS[value] * half))
+        if lo < 0.45:
+            spread = rng.uniform(lo, 0.45) * half
     style = rng.choice(["disc", "ring", "square"], p=[0.8, 0.1, 0.1])
     for px, py in PIP_LAYOUT[value]:
         p = np.array([px, py], np.float32) * spread @ R.T + [cx, cy]
@@ -236,14 +246,16 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec):
 def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
                  n_dice: int | None = None, colours: list[str] | None = None,
                  side_range: tuple[float, float] | None = None, distinct: bool = False,
-                 light: tuple | None = None, dice_set: dict | None = None) -> SynthScene:
+                 light: tuple | None = None, dice_set: dict | None = None,
+                 compact_pips: float = 0.0) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
     purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
     (its ``.light``), for a second photo under the same light (calibration); the random draws are
     the same either way, so a scene's other contents do not depend on it. ``dice_set``: one
     physical die per colour name, ``{name: (body BGR, kind)}`` (``draw_dice_set``), so that two
-    photos show the same dice; the random draws are again the same either way."""
+    photos show the same dice; the random draws are again the same either way. ``compact_pips``:
+    the share of dice whose pips sit nearer the centre (0: every scene as before, draw for draw)."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -293,7 +305,8 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
         tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side \
             * rng.uniform(0.1, 0.45) if oblique else np.zeros(2, np.float32)
         value = int(rng.integers(1, 7))
-        top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt)
+        top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt,
+                              compact_pips)
         dice.append((value, top, hull, name, body, kind))
     # global: perspective, colour cast, blur, noise, jpeg
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
