@@ -176,20 +176,27 @@ class ColourResult:
     elapsed_ms: float
 
 
-def measure_body(bgr: np.ndarray, box) -> tuple[int, int, int]:
-    """Median BGR of the disc of radius 0.3 x shorter side at the centre of the box (uint8 BGR)."""
+def _body_disc(bgr: np.ndarray, box) -> tuple[np.ndarray, np.ndarray]:
+    """(patch, inside): the image around the disc of radius 0.3 x the box's shorter side at its
+    centre, and which of the patch's pixels the disc holds (all of them when it holds none)."""
     x0, y0, x1, y1 = (int(round(v)) for v in box)
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
     r = max(1.0, 0.3 * min(x1 - x0, y1 - y0))
     ya, yb = max(0, int(cy - r)), min(bgr.shape[0], int(cy + r) + 1)
     xa, xb = max(0, int(cx - r)), min(bgr.shape[1], int(cx + r) + 1)
     patch = bgr[ya:yb, xa:xb]
-    if patch.size == 0:
-        return (0, 0, 0)
     inside = (((np.arange(ya, yb) - cy) ** 2)[:, None] + ((np.arange(xa, xb) - cx) ** 2)[None, :]
               <= r * r)
     if not inside.any():
         inside[:] = True
+    return patch, inside
+
+
+def measure_body(bgr: np.ndarray, box) -> tuple[int, int, int]:
+    """Median BGR of the disc of radius 0.3 x shorter side at the centre of the box (uint8 BGR)."""
+    patch, inside = _body_disc(bgr, box)
+    if patch.size == 0:
+        return (0, 0, 0)
     # the median from each channel's histogram under the disc: the two middle ranks, as a sort
     # would give them, at half a sort's cost (np.median's overhead was 0.1 ms per die)
     n = int(np.count_nonzero(inside))
@@ -411,16 +418,10 @@ _DARK_HUES = (("purple", 8.0, (-60.0, -20.0)), ("blue", 12.0, (-110.0, -60.0)))
 def vivid_lab(bgr: np.ndarray, box, calibration: Calibration | None = None) -> np.ndarray:
     """(L, a, b, median L) of the body disc of ``measure_body``: the mean Lab of its pixels in
     ``_VIVID_BAND`` of chroma and the median lightness of all, after ``calibration``."""
-    x0, y0, x1, y1 = (int(round(v)) for v in box)
-    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-    r = max(1.0, 0.3 * min(x1 - x0, y1 - y0))
-    ya, yb = max(0, int(cy - r)), min(bgr.shape[0], int(cy + r) + 1)
-    xa, xb = max(0, int(cx - r)), min(bgr.shape[1], int(cx + r) + 1)
-    yy, xx = np.mgrid[ya:yb, xa:xb]
-    inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
-    px = bgr[ya:yb, xa:xb][inside].astype(np.float32)
-    if len(px) == 0:
+    patch, inside = _body_disc(bgr, box)
+    if patch.size == 0:
         return np.zeros(4)
+    px = patch[inside].astype(np.float32)
     if calibration is not None:
         px = calibration.apply(px)
     lab = bgr_to_lab(np.clip(px, 0, 255).astype(np.float32))
