@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import csv
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import cv2
 
 __all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root",
            "STRETCHED", "as_taken"]
@@ -90,9 +92,6 @@ def as_taken(im: LabelledImage, bgr):
     sx, sy = STRETCHED.get(im.set_name, (1.0, 1.0))
     if (sx, sy) == (1.0, 1.0):
         return im, bgr
-    import cv2
-    from dataclasses import replace
-
     w, h = max(1, round(bgr.shape[1] * sx)), max(1, round(bgr.shape[0] * sy))
     bgr = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
     dice = tuple(replace(d, box=(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy))

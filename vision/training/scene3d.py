@@ -465,8 +465,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                        0.8 * math.sin(lel)),
         lamp_kelvin=_kelvin(rng))
 
-    lo_t, hi_t = (0, 60) if rng.random() < 0.75 else (0, 15)
-    tilt = math.radians(rng.uniform(*(tilt or (lo_t, hi_t))))
+    usual = (0, 60) if rng.random() < 0.75 else (0, 15)   # drawn either way: the rest stays
+    tilt = math.radians(rng.uniform(*(tilt or usual)))
     cam_az = rng.uniform(0, 2 * math.pi)
     target = (float(rng.normal(0, spread * 0.1)), float(rng.normal(0, spread * 0.1)), 0.0)
     position = (target[0] + cam_dist * math.sin(tilt) * math.cos(cam_az),

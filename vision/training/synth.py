@@ -12,6 +12,8 @@ independently of the reference colours that ``vision.colour`` names against.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -46,8 +48,9 @@ PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
-# distance between a face's two nearest pips in PIP_LAYOUT units
-_NEAREST_PIPS = {1: 2.0, 2: 2 * 2 ** 0.5, 3: 2 ** 0.5, 4: 2.0, 5: 2 ** 0.5, 6: 1.0}
+# distance between a face's two nearest pips in PIP_LAYOUT units (a single pip: none)
+_NEAREST_PIPS = {v: min((math.dist(a, b) for a, b in itertools.combinations(pips, 2)),
+                        default=math.inf) for v, pips in PIP_LAYOUT.items()}
 
 
 @dataclass(frozen=True)
