@@ -27,6 +27,8 @@ import json
 import random
 from importlib import resources
 
+import numpy as np
+
 from ..dice import Die
 from ..games.knister import COMBINATION_NAMES, Knister, combination
 from ..placement import Placement
@@ -36,8 +38,8 @@ from .types import PLAYED_OUT, Budget
 
 # how many of the best fields are played out, and how many games each: doubling from
 # FIRST_PLAYOUTS up to MAX_PLAYOUTS, fewer where the budget runs out first
-PLAYOUT_OPTIONS = 6
-FIRST_PLAYOUTS, MAX_PLAYOUTS = 16, 128
+PLAYOUT_OPTIONS = 10
+FIRST_PLAYOUTS, MAX_PLAYOUTS = 32, 1024
 
 
 def final_points(points: dict, line: Line) -> int:
@@ -150,34 +152,44 @@ class KnisterEvaluator(Evaluator):
 
     def play_out(self, before, ranked: list, seed: int, budget: Budget) -> list | None:
         """The best fields (by `deepen`) ranked by the mean final score of games played
-        to the end from each on the same seeded sums, the number of games doubling while
-        the budget lasts; the other fields follow as they were ranked."""
+        to the end from each on the same seeded sums, in rounds that double the games
+        while the budget lasts; the other fields follow as they were ranked."""
         top = [t for t in ranked[:self.playout_options] if t[3] is not None]
         if len(top) < 2:
             return None
         starts = [self.playouts.codes(after.grid) for _, _, _, after in top]
-        filled = 25 - len(starts[0][1])
-        dice = Dice(f"{seed}:{filled}", 25 - filled)
-        results: list[list[int]] = [[] for _ in top]
-        cap = self.playout_games
-        size = min(FIRST_PLAYOUTS, cap)
-        play = self.playouts.play
+        empty = len(starts[0][1])
+        dice = Dice(f"{seed}:{25 - empty}", empty)
+        states = np.array([codes for codes, _ in starts])
+        filled = np.ones((len(top), 25), dtype=bool)
+        for k, (_, fields) in enumerate(starts):
+            filled[k, fields] = False
+        totals = np.zeros(len(top))
+        played, size = 0, min(FIRST_PLAYOUTS, self.playout_games)
         while True:
-            for (states, empty), games in zip(starts, results):
-                while len(games) < size and not (games and budget.over()):
-                    games.append(play(states, empty, dice[len(games)]))
-            if size >= cap or budget.over():
+            left = budget.left()
+            sums = dice.first(size)[played:]
+            games = len(sums)
+            scores = self.playouts.play_many(np.repeat(states, games, axis=0),
+                                             np.repeat(filled, games, axis=0),
+                                             np.tile(sums, (len(top), 1)))
+            totals += scores.reshape(len(top), games).sum(axis=1)
+            played = size
+            # the next round plays as many games as all rounds before: about twice this
+            # one's time, so it is started only where that is left
+            if size >= self.playout_games or (
+                    budget.clocked and budget.left() < 2.5 * (left - budget.left())):
                 break
             size *= 2
-        common = min(len(games) for games in results)
-        means = [sum(games[:common]) / common for games in results]
-        played = sorted(((m, PLAYED_OUT, p, after) for m, (_, _, p, after) in zip(means, top)),
-                        key=lambda t: (-t[0], str(t[2])))
+        means = (totals / played).tolist()
+        played_out = sorted(((m, PLAYED_OUT, p, after)
+                             for m, (_, _, p, after) in zip(means, top)),
+                            key=lambda t: (-t[0], str(t[2])))
         # the fields not played out: their figure moved onto the games' scale by how far
         # the games of the fields played out were from those fields' own figures
         shift = sum(m - t[0] for m, t in zip(means, top)) / len(top)
         rest = [(v + shift, depth, p, after) for v, depth, p, after in ranked[len(top):]]
-        return played + rest
+        return played_out + rest
 
     def reason(self, before, after, placement: Placement) -> str:
         (mark,) = placement.marks

@@ -95,3 +95,7 @@ class Budget:
 
     def over(self) -> bool:
         return self._clock is not None and self._clock() >= self._end
+
+    def left(self) -> float:
+        """Seconds left (infinite without a clock)."""
+        return float("inf") if self._clock is None else self._end - self._clock()

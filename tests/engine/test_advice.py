@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from engine.advice import advise, advise_dice, colour_choices, evaluator_for
 from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
+from engine.advice.knister import FIRST_PLAYOUTS, MAX_PLAYOUTS, PLAYOUT_OPTIONS
 from engine.advice.knister_playout import Dice
 from engine.advice.twenty_one import solve_row
 from engine.advice.types import NOT_LOOKED_AT, PLAYED_OUT, Budget
@@ -233,12 +235,30 @@ class TestKnisterPlayouts:
         assert playouts.play(states, empty, [6]) == \
             game.score(game.sheet_from_json({"grid": grid})).total
 
+    def test_games_played_many_at_once_are_the_games_played_one_by_one(self):
+        game = load_game("knister")
+        playouts = evaluator_for(game).playouts
+        rng = random.Random(5)
+        for case in range(40):
+            grid = [[None] * 5 for _ in range(5)]
+            for f in rng.sample(range(25), rng.randint(0, 24)):
+                grid[f // 5][f % 5] = rng.randint(2, 12)
+            states, empty = playouts.codes(grid)
+            sums = Dice(str(case), len(empty)).first(6)
+            filled = np.ones((6, 25), dtype=bool)
+            filled[:, empty] = False
+            many = playouts.play_many(np.array([states] * 6), filled, sums)
+            assert many.tolist() == [playouts.play(states, empty, row) for row in sums.tolist()]
+
     def test_the_nth_sequence_of_sums_is_the_same_however_many_are_drawn(self):
         few, many = Dice("3:7", 18), Dice("3:7", 18)
         assert [many[n] for n in range(40)][:5] == [few[n] for n in range(5)]
         assert all(len(many[n]) == 18 and all(2 <= s <= 12 for s in many[n])
                    for n in range(40))
         assert Dice("4:7", 18)[0] != few[0] or Dice("4:7", 18)[1] != few[1]
+        # each sum comes up about as often as two dice make it
+        counts = np.bincount(Dice("5:0", 25).first(4000).ravel(), minlength=13)[2:] / 1e5
+        assert np.abs(counts * 36 - [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]).max() < 0.15
 
     def test_the_doubled_diagonal_straight_is_completed_with_fields_to_spare(self):
         game = load_game("knister")
@@ -254,8 +274,9 @@ class TestKnisterPlayouts:
         sheet, roll, role = positions(game, 11, count=1)[0]
         advice = advise(game, sheet, roll, role)
         played = [o for o in advice.options if o.depth == PLAYED_OUT]
-        assert len(played) == 6 and advice.options[:6] == tuple(played)
-        assert all(o.depth < PLAYED_OUT for o in advice.options[6:])
+        n = PLAYOUT_OPTIONS
+        assert len(played) == n and advice.options[:n] == tuple(played)
+        assert all(o.depth < PLAYED_OUT for o in advice.options[n:])
 
     def test_the_games_played_stop_when_the_budget_is_spent(self):
         game = load_game("knister")
@@ -265,14 +286,15 @@ class TestKnisterPlayouts:
         counts = []
         for seconds, step in ((0.001, 1.0), (10.0, 1e-6)):
             evaluator = evaluator_for(game)
-            play, games = evaluator.playouts.play, []
-            evaluator.playouts.play = lambda *a: games.append(1) or play(*a)
+            play, games = evaluator.playouts.play_many, []
+            evaluator.playouts.play_many = lambda *a: games.append(len(a[0])) or play(*a)
             again = evaluator.play_out(sheet, ranked, 0, Budget(seconds, FakeClock(step)))
-            assert [t[1] for t in again[:6]] == [PLAYED_OUT] * 6
+            n = PLAYOUT_OPTIONS
+            assert [t[1] for t in again[:n]] == [PLAYED_OUT] * n
             assert {t[2] for t in again} == {t[2] for t in ranked}
-            counts.append(len(games))
-        # a spent budget: one game for each field compared; a long one: up to the cap
-        assert counts == [6, 6 * 128]
+            counts.append(sum(games))
+        # a spent budget: one round for each field compared; a long one: up to the cap
+        assert counts == [n * FIRST_PLAYOUTS, n * MAX_PLAYOUTS]
 
 
 class TestGames:
