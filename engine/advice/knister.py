@@ -17,9 +17,9 @@ random-fill values 57.0 points, the weighted ones 63.2. Values learned by self-p
 played worse (each line state set to the mean points its lines went on to score: 50-54;
 TD(0) on the whole sheet's value: about 60 after 130,000 games).
 
-`play_out` then plays the 6 fields with the best look-ahead figure to the end, up to 128
-seeded games each on the same sums (knister_playout.py), and ranks them by their mean
-final score: 65.4 -> 69.3 points on seeds 0-199 (docs/advisor.md).
+`play_out` then plays the 10 fields with the best look-ahead figure to the end, up to
+1,024 seeded games each on the same sums (knister_playout.py, numpy), and ranks them by
+their mean final score (docs/advisor.md, "Knister's playouts", for how many and why).
 """
 from __future__ import annotations
 
