@@ -122,7 +122,8 @@ def main(argv=None) -> int:
             session = load_session(model, threads=1)
             # as `dice-companion watch` and the companion read camera frames
             run("shipped ONNX reader (no teaching), as `watch` reads frames", lambda v: DiceReader(
-                session, turns=False, skip_sure_duplicates=True), videos, args.still_frames)
+                session, turns=False, skip_sure_duplicates=True, second_look=None, far_look=None),
+                videos, args.still_frames)
     return 0
 
 

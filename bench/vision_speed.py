@@ -49,9 +49,10 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     else:  # the shipped detector on the same number of threads as the face reader
         kw["threads"] = threads
     # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
-    # second reading around a sure die, no rotated outlines
+    # second reading around a sure die, no second look, no rotated outlines
     if frames:
-        reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False, **kw)
+        reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False,
+                            second_look=None, far_look=None, **kw)
     else:
         reader = DiceReader(session, **kw)
     for im in images[:3]:  # warm-up

@@ -154,7 +154,8 @@ class Vision:
         # must be read in well under 60 ms. The settled roll: every box read, unsure dice read in
         # four quarter turns (the `read` command's reader). Neither draws the dice's rotated
         # outlines, which nothing on the table's page shows (~0.25 ms a die)
-        fast = {} if settled else {"turns": False, "skip_sure_duplicates": True}
+        fast = {} if settled else {"turns": False, "skip_sure_duplicates": True,
+                                   "second_look": None, "far_look": None}
         return pipeline.DiceReader(session, palette=pal, faces=tuple(faces),
                                    detector_session=detector_session, outlines=False, **fast)
 

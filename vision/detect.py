@@ -184,14 +184,16 @@ class DieDetector:
             self.session = load_detector(threads=self.threads)
         self._input = self.session.get_inputs()[0].name
 
-    def detect(self, bgr: np.ndarray) -> tuple[FindResult, np.ndarray]:
+    def detect(self, bgr: np.ndarray, work: int | None = None) -> tuple[FindResult, np.ndarray]:
+        """(boxes, their scores). ``work``: one look with a working copy of that longer side,
+        without the closer look at small dice (the caller chose the size)."""
         t0 = time.perf_counter()
         bgr = to_bgr(bgr)
         H, W = bgr.shape[:2]
         if H < 8 or W < 8:
             return FindResult((), 1.0, (time.perf_counter() - t0) * 1000), np.zeros(0, np.float32)
-        boxes, scores, scale = self._look(bgr, self.work_size)
-        if self.look_closer:
+        boxes, scores, scale = self._look(bgr, work or self.work_size)
+        if self.look_closer and work is None:
             sized = boxes[scores >= SIZE_FROM]
             work = closer_work(np.maximum(sized[:, 2] - sized[:, 0], sized[:, 3] - sized[:, 1])
                                * scale, self.work_size, max(H, W))

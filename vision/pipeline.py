@@ -219,6 +219,19 @@ def _sure_boxes(found, scores) -> list:
     return [b for b, s in zip(found.boxes, scores) if s >= SIZE_FROM]
 
 
+FAR_FROM = 48  # working pixels: first-look dice this big (median) ask for the far look
+
+
+def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
+    """Pure: ``dice`` with the dice of ``more`` that the reader is sure of (die confidence at
+    least ``sure_die``, value confidence at least ``sure_value``) and that are not a die of
+    ``dice`` (``same_die``), top to bottom. Items: (box, value, value confidence, die
+    confidence). A second look adds what the first missed; it never takes a die away."""
+    added = [d for d in more if d[3] >= sure_die and d[2] >= sure_value
+             and not any(same_die(d[0], e[0]) for e in dice)]
+    return sorted(dice + added, key=lambda d: (d[0][1], d[0][0])) if added else list(dice)
+
+
 @dataclass
 class DiceReader:
     """``DiceReader()(image) -> Roll``; ``image`` is a BGR/grey/BGRA array or encoded bytes.
@@ -248,6 +261,13 @@ class DiceReader:
     # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
     side_faces: bool = True
     specks: bool = True  # drop dice far smaller than the sure ones (vision.detect.drop_specks)
+    # the settled tier's second look: the detector again on a working copy of this longer side
+    # (when the photo is at least 1.25 times the first look's), adding the dice it is sure of
+    # (add_sure_dice); None for camera frames. docs/vision.md, "Two tiers"
+    second_look: int | None = 640
+    far_look: int | None = 192
+    second_look_die: float = 0.99
+    second_look_value: float = 0.9
     # each die's rotated rectangle (Die.rotated); ~0.25 ms a die, unused by camera frames
     outlines: bool = True
     # a reduced JPEG's dice are read at full size when smaller than this (px)
@@ -305,6 +325,27 @@ class DiceReader:
     def _read(self, bgr: np.ndarray, t0: float, found_scores=None) -> Roll:
         """The roll in ``bgr``; ``found_scores``: the candidates already found in it."""
         found, scores = found_scores or self._find(bgr)
+        dice, read_ms = self._read_found(bgr, found, scores)
+        find_ms, candidates = found.elapsed_ms, len(found.boxes)
+        for work in self._extra_looks(bgr, [d[0] for d in dice], found.scale):
+            found2, scores2 = self.finder.detect(bgr, work)
+            more, more_ms = self._read_found(bgr, found2, scores2)
+            dice = add_sure_dice(dice, more, self.second_look_die, self.second_look_value)
+            find_ms, read_ms = find_ms + found2.elapsed_ms, read_ms + more_ms
+            candidates += len(found2.boxes)
+        boxes = [d[0] for d in dice]
+        namer = ColourNamer(self.palette, self.calibration)
+        colours = namer(bgr, boxes)
+        out = tuple(Die(box, v, vc, colours.names[k], colours.confidences[k],
+                        colours.measured_bgr[k], dc,
+                        rotated_rect(bgr, box) if self.outlines else None)
+                    for k, (box, v, vc, dc) in enumerate(dice))
+        return Roll(bgr.shape[1], bgr.shape[0], out, find_ms, read_ms, colours.elapsed_ms,
+                    (time.perf_counter() - t0) * 1000, candidates)
+
+    def _read_found(self, bgr, found, scores) -> tuple[list, float]:
+        """([(box, value, value confidence, die confidence)] of the dice among the found boxes,
+        top to bottom, ms of reading)."""
         probs, read_ms = self._read_candidates(bgr, found.boxes)
         chosen = select_dice(found.boxes, probs, self.faces, self.min_die)
         if scores is not None and self.side_faces:
@@ -318,14 +359,26 @@ class DiceReader:
             t1 = time.perf_counter()
             chosen = self._read_turned(bgr, boxes, probs, chosen)
             read_ms += (time.perf_counter() - t1) * 1000
-        namer = ColourNamer(self.palette, self.calibration)
-        colours = namer(bgr, boxes)
-        dice = tuple(Die(tuple(int(v) for v in found.boxes[i]), v, vc, colours.names[k],
-                         colours.confidences[k], colours.measured_bgr[k], dc,
-                         rotated_rect(bgr, found.boxes[i]) if self.outlines else None)
-                     for k, (i, v, vc, dc) in enumerate(chosen))
-        return Roll(bgr.shape[1], bgr.shape[0], dice, found.elapsed_ms, read_ms, colours.elapsed_ms,
-                    (time.perf_counter() - t0) * 1000, len(found.boxes))
+        return [(tuple(int(v) for v in found.boxes[i]), v, vc, dc)
+                for i, v, vc, dc in chosen], read_ms
+
+    def _extra_looks(self, bgr, boxes, scale: float) -> list[int]:
+        """The working sizes of the settled tier's further looks, after a first look that kept
+        the dice in ``boxes`` on a working copy scaled by ``scale``: none without the detector;
+        a closer one (``second_look``) where the photo has the pixels for it; a farther one
+        (``far_look``) when the first look kept no die or big ones (median side at least
+        ``FAR_FROM`` working pixels): dice on one table are alike in size."""
+        if self.find_with != "detector":
+            return []
+        longer, first = max(bgr.shape[:2]), self.finder.work_size
+        out = []
+        if self.second_look and min(self.second_look, longer) >= 1.25 * first:
+            out.append(min(self.second_look, longer))
+        sides = [max(b[2] - b[0], b[3] - b[1]) * scale for b in boxes]
+        if (self.far_look and self.far_look * 1.25 <= min(first, longer)
+                and (not sides or float(np.median(sides)) >= FAR_FROM)):
+            out.append(self.far_look)
+        return out
 
     def _read_candidates(self, bgr, boxes) -> tuple[np.ndarray, float]:
         """(probabilities per box, ms). With ``skip_sure_duplicates`` the boxes are read in two

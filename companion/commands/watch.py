@@ -117,7 +117,8 @@ def make_reader(args):
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     # the tracker votes over frames instead of quarter turns and second readings
-    return DiceReader(session, palette=palette, turns=False, skip_sure_duplicates=True)
+    return DiceReader(session, palette=palette, turns=False, skip_sure_duplicates=True,
+                      second_look=None, far_look=None)
 
 
 def run(args) -> int:

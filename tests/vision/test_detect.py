@@ -196,9 +196,11 @@ class TestSideFaces:
         out = session.run(None, {"image": np.zeros((1, 3, 384, 384), np.float32)})[0]
         out[0, 0, 28, 20] = -1.0  # the second peak weak: sigmoid(-1) = 0.27
         session.run = lambda outputs, feeds: [out]
-        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
-        keep_side_faces = DiceReader(fake_session, detector_session=session, min_die=0.0,
-                                     side_faces=False)
+        # one look (the fake detector answers a 384-px copy only)
+        one = {"far_look": None, "min_die": 0.0}
+        assert len(DiceReader(fake_session, detector_session=session, **one)(bgr).dice) == 1
+        keep_side_faces = DiceReader(fake_session, detector_session=session, side_faces=False,
+                                     **one)
         assert len(keep_side_faces(bgr).dice) == 2
 
 
@@ -223,8 +225,9 @@ class TestSpecks:
         # a die's box (cells 20, 20: 60 x 60 working px) and a 6 x 6 px one elsewhere
         session = FakeDetectorSession([(20, 20, 60, 60), (70, 70, 6, 6)])
         bgr = np.full((384, 384, 3), 128, np.uint8)
-        assert len(DiceReader(fake_session, detector_session=session, min_die=0.0)(bgr).dice) == 1
-        keep_specks = DiceReader(fake_session, detector_session=session, min_die=0.0, specks=False)
+        one = {"far_look": None, "min_die": 0.0}     # one look, as above
+        assert len(DiceReader(fake_session, detector_session=session, **one)(bgr).dice) == 1
+        keep_specks = DiceReader(fake_session, detector_session=session, specks=False, **one)
         assert len(keep_specks(bgr).dice) == 2
 
 
