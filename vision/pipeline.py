@@ -261,9 +261,11 @@ class DiceReader:
     # drop weak detector boxes leaning on a surer die (vision.detect.drop_side_faces)
     side_faces: bool = True
     specks: bool = True  # drop dice far smaller than the sure ones (vision.detect.drop_specks)
-    # the settled tier's second look: the detector again on a working copy of this longer side
-    # (when the photo is at least 1.25 times the first look's), adding the dice it is sure of
-    # (add_sure_dice); None for camera frames. docs/vision.md, "Two tiers"
+    # the settled tier's further looks (_extra_looks): the detector again on a working copy of
+    # this longer side, closer (when the photo has 1.25 times the first look's pixels) and
+    # farther (when the first look kept no die or big ones), each adding only the dice the
+    # reader is this sure of (die, value; add_sure_dice). None for camera frames. Measured and
+    # chosen: docs/vision.md, "Two tiers"
     second_look: int | None = 640
     far_look: int | None = 192
     second_look_die: float = 0.99
