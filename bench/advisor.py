@@ -99,10 +99,10 @@ def win_line(label: str, a: list[float], b: list[float]) -> str:
             f"(95 % CI {lo * 100:.1f}-{hi * 100:.1f} %, n={len(a)})")
 
 
-def summary(title: str, scores: dict, label: str, adv: Timed) -> list[str]:
+def summary(title: str, scores: dict, label: str, calls: list[float]) -> list[str]:
     out = [title] + [f"  {k:<8} {spread(v)}" for k, v in scores.items()]
     out.append(win_line(label, scores["advisor"], scores["greedy"]))
-    out.append(f"  advisor call time: {times(adv.calls)}")
+    out.append(f"  advisor call time: {times(calls)}")
     return out
 
 
@@ -141,9 +141,7 @@ def solo(name: str, games: int, budget: float, knister_games: int | None = None,
             for seed, x in zip(seeds, xs):
                 scores[k][seed] = x
         calls += times_
-    adv = advisor(load_game(name), budget, 1, knister_games)
-    adv.calls = calls
-    return summary(f"{name} solo, {games} seeded games", scores, "same dice", adv)
+    return summary(f"{name} solo, {games} seeded games", scores, "same dice", calls)
 
 
 def table3(name: str, games: int, budget: float, knister_games: int | None = None
@@ -162,7 +160,7 @@ def table3(name: str, games: int, budget: float, knister_games: int | None = Non
         for p, s in zip(seats, result):
             scores[p.name].append(s)
     return summary(f"{name}, 3 players (advisor, greedy, random at one table), {games} "
-                   f"seeded games", scores, "same table", adv)
+                   f"seeded games", scores, "same table", adv.calls)
 
 
 def duel(name: str, games: int, budget: float) -> list[str]:

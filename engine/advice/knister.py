@@ -177,8 +177,8 @@ class KnisterEvaluator(Evaluator):
             played = size
             # the next round plays as many games as all rounds before: about twice this
             # one's time, so it is started only where that is left
-            if size >= self.playout_games or (
-                    budget.clocked and budget.left() < 2.5 * (left - budget.left())):
+            now = budget.left()
+            if size >= self.playout_games or (budget.clocked and now < 2.5 * (left - now)):
                 break
             size *= 2
         means = (totals / played).tolist()

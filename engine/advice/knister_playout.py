@@ -135,6 +135,3 @@ class Dice:
                                         len(SUMS) - 1)
             self.drawn = np.concatenate([self.drawn, more])
         return self.drawn[:n]
-
-    def __getitem__(self, n: int) -> list[int]:
-        return self.first(n + 1)[n].tolist()

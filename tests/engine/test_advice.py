@@ -251,11 +251,12 @@ class TestKnisterPlayouts:
             assert many.tolist() == [playouts.play(states, empty, row) for row in sums.tolist()]
 
     def test_the_nth_sequence_of_sums_is_the_same_however_many_are_drawn(self):
-        few, many = Dice("3:7", 18), Dice("3:7", 18)
-        assert [many[n] for n in range(40)][:5] == [few[n] for n in range(5)]
-        assert all(len(many[n]) == 18 and all(2 <= s <= 12 for s in many[n])
-                   for n in range(40))
-        assert Dice("4:7", 18)[0] != few[0] or Dice("4:7", 18)[1] != few[1]
+        stepwise, at_once = Dice("3:7", 18), Dice("3:7", 18)
+        stepwise.first(3), stepwise.first(5)
+        drawn = at_once.first(40)
+        assert (stepwise.first(40) == drawn).all()
+        assert drawn.shape == (40, 18) and drawn.min() >= 2 and drawn.max() <= 12
+        assert not (Dice("4:7", 18).first(2) == drawn[:2]).all()
         # each sum comes up about as often as two dice make it
         counts = np.bincount(Dice("5:0", 25).first(4000).ravel(), minlength=13)[2:] / 1e5
         assert np.abs(counts * 36 - [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]).max() < 0.15
