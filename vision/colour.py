@@ -288,6 +288,14 @@ def scene_white(bgr: np.ndarray) -> Calibration:
     return Calibration(tuple(float(g) for g in gains))
 
 
+def _shares(d: np.ndarray) -> np.ndarray:
+    """Each name's share (a softmax over names, width ``_SIGMA``) from the (n, names) distances."""
+    z = -(d ** 2) / (2 * _SIGMA ** 2)
+    z -= z.max(1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(1, keepdims=True)
+
+
 def assign_one_each(cost: np.ndarray) -> np.ndarray:
     """Column of each row in the one-to-one assignment of minimal total ``cost`` (rows <= columns;
     at most a few dice and colours, so all assignments are tried)."""
@@ -321,10 +329,7 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
     d = _distances(bgr_to_lab(seen.astype(np.float32)), palette)
     if calibration is not None and calibration.dice:
         d = _dice_distances(m, palette, calibration.dice, d)
-    z = -(d ** 2) / (2 * _SIGMA ** 2)
-    z -= z.max(1, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(1, keepdims=True)
+    p = _shares(d)
     idx = p.argmax(1)
     if palette.one_each and 1 < len(m) <= len(palette.names):
         # one die per colour, unless that would give a die a colour it plainly does not have
@@ -479,7 +484,6 @@ class ColourNamer:
             new = name_dark_die(lab4, self.palette)
             if new is None or (self.palette.one_each and new in names):
                 continue
-            d = _distances(lab4[None, :3].astype(np.float32), self.palette)[0]
-            p = np.exp(-(d ** 2 - d.min() ** 2) / (2 * _SIGMA ** 2))
-            names[i], conf[i] = new, float(p[self.palette.names.index(new)] / p.sum())
+            p = _shares(_distances(lab4[None, :3].astype(np.float32), self.palette))[0]
+            names[i], conf[i] = new, float(p[self.palette.names.index(new)])
         return tuple(names), tuple(conf)
