@@ -117,13 +117,12 @@ def main(argv=None) -> int:
         if not model.is_file():
             print(f"\nshipped ONNX reader: {model} is absent")
         else:
-            from vision.pipeline import DiceReader
+            from vision.pipeline import CAMERA_FRAME, DiceReader
             from vision.read import load_session
             session = load_session(model, threads=1)
             # as `dice-companion watch` and the companion read camera frames
-            run("shipped ONNX reader (no teaching), as `watch` reads frames", lambda v: DiceReader(
-                session, turns=False, skip_sure_duplicates=True, second_look=None, far_look=None),
-                videos, args.still_frames)
+            run("shipped ONNX reader (no teaching), as `watch` reads frames",
+                lambda v: DiceReader(session, **CAMERA_FRAME), videos, args.still_frames)
     return 0
 
 

@@ -32,7 +32,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     import cv2
     import numpy as np
 
-    from vision.pipeline import DiceReader
+    from vision.pipeline import CAMERA_FRAME, DiceReader
     from vision.read import DEFAULT_MODEL, load_session
     from vision.training.synth import render_scene
 
@@ -51,8 +51,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     # camera frames are read as the companion reads them (companion/reader.py): no quarter turns, no
     # second reading around a sure die, no second look, no rotated outlines
     if frames:
-        reader = DiceReader(session, turns=False, skip_sure_duplicates=True, outlines=False,
-                            second_look=None, far_look=None, **kw)
+        reader = DiceReader(session, outlines=False, **CAMERA_FRAME, **kw)
     else:
         reader = DiceReader(session, **kw)
     for im in images[:3]:  # warm-up

@@ -149,13 +149,11 @@ class Vision:
         session, detector_session = self.load()
         from vision import colour, pipeline
         pal = game_palette(palette, colour, repeat_colours)
-        # camera frames: no quarter-turn re-reads and no second reading of the boxes around a die
-        # already read surely; the tracker's vote over several frames does that job, and a frame
-        # must be read in well under 60 ms. The settled roll: every box read, unsure dice read in
-        # four quarter turns (the `read` command's reader). Neither draws the dice's rotated
+        # camera frames: vision's cheap tier (CAMERA_FRAME), a frame must be read in well under
+        # 60 ms. The settled roll: the `read` command's reader (every box read, unsure dice in
+        # four quarter turns, further looks at two scales). Neither draws the dice's rotated
         # outlines, which nothing on the table's page shows (~0.25 ms a die)
-        fast = {} if settled else {"turns": False, "skip_sure_duplicates": True,
-                                   "second_look": None, "far_look": None}
+        fast = {} if settled else pipeline.CAMERA_FRAME
         return pipeline.DiceReader(session, palette=pal, faces=tuple(faces),
                                    detector_session=detector_session, outlines=False, **fast)
 

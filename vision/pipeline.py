@@ -221,6 +221,12 @@ def _sure_boxes(found, scores) -> list:
 
 FAR_FROM = 48  # working pixels: first-look dice this big (median) ask for the far look
 
+# How camera frames are read: the cheap tier (docs/vision.md, "Two tiers"). No quarter turns, no
+# second reading of the boxes around a die already read surely, no further looks; the tracker's
+# vote over several frames does their job. ``DiceReader(session, **CAMERA_FRAME)``.
+CAMERA_FRAME = {"turns": False, "skip_sure_duplicates": True, "second_look": None,
+                "far_look": None}
+
 
 def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
     """Pure: ``dice`` with the dice of ``more`` that the reader is sure of (die confidence at

@@ -110,15 +110,14 @@ def make_reader(args):
     palette = palette_for(args.game)
     if args.dice_set:
         return dice_set_reader(args.dice_set, palette, None)
-    from vision.pipeline import DiceReader
+    from vision.pipeline import CAMERA_FRAME, DiceReader
     from vision.read import DEFAULT_MODEL, load_session
     try:
         session = load_session(args.model or DEFAULT_MODEL)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     # the tracker votes over frames instead of quarter turns and second readings
-    return DiceReader(session, palette=palette, turns=False, skip_sure_duplicates=True,
-                      second_look=None, far_look=None)
+    return DiceReader(session, palette=palette, **CAMERA_FRAME)
 
 
 def run(args) -> int:

@@ -8,8 +8,8 @@ import pytest
 from vision.colour import PALETTES
 from vision.training.metrics import greedy_match
 from vision.detect import DieDetector
-from vision.pipeline import (BadImage, DiceReader, Roll, add_sure_dice, decode_image, header_size,
-                             read_image_file, select_dice)
+from vision.pipeline import (CAMERA_FRAME, BadImage, DiceReader, Roll, add_sure_dice,
+                             decode_image, header_size, read_image_file, select_dice)
 from vision.training.synth import render_scene
 
 
@@ -144,9 +144,7 @@ class TestSecondLook:
 
         monkeypatch.setattr(DieDetector, "detect", spy)
         sc = _scene(7, size=size, n_dice=3, side_range=sides)
-        kw = ({"turns": False, "skip_sure_duplicates": True, "second_look": None,
-               "far_look": None} if frames else {})
-        DiceReader(model_session, **kw)(sc.image)
+        DiceReader(model_session, **(CAMERA_FRAME if frames else {}))(sc.image)
         assert seen == looks
 
     def test_big_dice_in_a_small_photo_are_found_by_the_far_look(self, model_session):
