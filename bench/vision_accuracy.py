@@ -246,7 +246,10 @@ DETECTOR_SETS_BEFORE_METADATA = ("byler_d6_train", "matteop65")  # the shipped d
 
 def trained_on(session) -> set[str]:
     """The real sets a model was trained on, from its metadata (the face reader's ``samples``,
-    the detector's ``sets``; a detector without ``sets`` trained on its card's two sets)."""
+    the detector's ``sets``; a detector without ``sets`` trained on its card's two sets). A
+    vote of face readers (``vision.read.Vote``) trained on what any of them trained on."""
+    if hasattr(session, "sessions"):
+        return set().union(*(trained_on(s) for s in session.sessions))
     meta = session.get_modelmeta().custom_metadata_map
     if "samples" in meta:
         return set(json.loads(meta["samples"])) - set(SYNTHETIC)
@@ -355,7 +358,9 @@ def main(argv=None) -> int:
     if args.loso:
         if not args.data.is_dir():
             ap.error(f"--data {args.data}: no such folder")
-        rows = leave_one_setup_out(args.data, dict(args.without), kw)
+        # --model: that face reader alone in the shipped models' column
+        shipped_kw = dict(kw, session=load_session(args.model)) if args.model else kw
+        rows = leave_one_setup_out(args.data, dict(args.without), shipped_kw)
         print_loso(rows)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1))

@@ -33,7 +33,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     import numpy as np
 
     from vision.pipeline import CAMERA_FRAME, DiceReader
-    from vision.read import DEFAULT_MODEL, load_session
+    from vision.read import load_session, load_settled_session
     from vision.training.synth import render_scene
 
     cv2.setNumThreads(threads)
@@ -42,7 +42,10 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     images = [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
                                         [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
               for _ in range(n_images)]
-    session = load_session(model or DEFAULT_MODEL, threads=threads)
+    # photos: the settled tier's two face readers voted together; frames: the shipped one alone
+    session = (load_session(model, threads=threads) if model
+               else load_session(threads=threads) if frames
+               else load_settled_session(threads=threads))
     kw = {"find_with": find} if find else {}
     if detector:
         kw["detector_session"] = load_session(detector, threads=threads)

@@ -89,26 +89,31 @@ class Vision:
     `threads`: onnxruntime's threads per model run. Tables' frames are read in parallel by the
     server's request threads, so one each by default: 4 threads reading one 640x480 frame each
     at once read 315 frames/s with one onnxruntime thread a run and 254/s with its default (two
-    on the 2-core machine), 27 Nov 2026. `loaders` (face reader, detector) load the sessions
-    (tests inject their own); `loads` counts the loads."""
+    on the 2-core machine), 27 Nov 2026. `loaders` (face reader, detector[, settled reader
+    from the face reader's session]) load the sessions (tests inject their own); `loads` counts
+    the loads."""
 
     def __init__(self, kept: int = 16, threads: int | None = 1, loaders=None) -> None:
         from .bounded import Bounded
         self.threads = threads
         self.loaders = loaders
         self.loads = 0
-        self._sessions: tuple | None = None     # (face reader, detector)
+        self._sessions: tuple | None = None     # (face reader, detector, settled face reader)
         self._readers: Bounded = Bounded(kept)
         self._lock = threading.Lock()
 
     def load(self) -> tuple:
-        """(face-reader session, detector session), loaded on the first call only;
-        `ReaderUnavailable` (with the reason) when vision or a model is missing."""
+        """(face-reader session, detector session, settled-tier face reader), loaded on the
+        first call only; `ReaderUnavailable` (with the reason) when vision or a model is
+        missing. The settled tier's reader is the face reader voted with the larger one
+        (`vision.read.load_settled_session`); with `loaders` of two (tests), the face reader."""
         with self._lock:
             if self._sessions is None:
                 try:
-                    face, detect = self.loaders or _model_loaders(self.threads)
-                    self._sessions = (face(), detect())
+                    face, detect, *settled = self.loaders or _model_loaders(self.threads)
+                    face_session = face()
+                    self._sessions = (face_session, detect(),
+                                      settled[0](face_session) if settled else face_session)
                 except (FileNotFoundError, OSError, RuntimeError, ImportError) as exc:
                     raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
                 self.loads += 1
@@ -146,7 +151,8 @@ class Vision:
             key, lambda: self._build(palette, faces, settled, repeat_colours))
 
     def _build(self, palette, faces, settled: bool, repeat_colours: bool = False):
-        session, detector_session = self.load()
+        frame_session, detector_session, settled_session = self.load()
+        session = settled_session if settled else frame_session
         from vision import colour, pipeline
         pal = game_palette(palette, colour, repeat_colours)
         # camera frames: vision's cheap tier (CAMERA_FRAME), a frame must be read in well under
@@ -176,10 +182,12 @@ def init_app(app) -> Vision:
 
 
 def _model_loaders(threads: int | None) -> tuple:
-    """The shipped models' loaders: (face reader, detector)."""
+    """The shipped models' loaders: (face reader, detector, the settled tier's reader built on
+    the face reader's session)."""
     from vision import detect, read
     return (lambda: read.load_session(threads=threads),
-            lambda: detect.load_detector(threads=threads))
+            lambda: detect.load_detector(threads=threads),
+            lambda face: read.load_settled_session(threads=threads, first=face))
 
 
 def declared_palette(dice_spec: dict, colour=None):

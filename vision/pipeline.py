@@ -223,7 +223,9 @@ FAR_FROM = 48  # working pixels: first-look dice this big (median) ask for the f
 
 # How camera frames are read: the cheap tier (docs/vision.md, "Two tiers"). No quarter turns, no
 # second reading of the boxes around a die already read surely, no further looks; the tracker's
-# vote over several frames does their job. ``DiceReader(session, **CAMERA_FRAME)``.
+# vote over several frames does their job; ``session`` is the shipped face reader alone
+# (``vision.read.load_session()``), not the settled tier's vote of two.
+# ``DiceReader(session, **CAMERA_FRAME)``.
 CAMERA_FRAME = {"turns": False, "skip_sure_duplicates": True, "second_look": None,
                 "far_look": None}
 
@@ -242,7 +244,9 @@ def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) ->
 class DiceReader:
     """``DiceReader()(image) -> Roll``; ``image`` is a BGR/grey/BGRA array or encoded bytes.
 
-    ``session``: an onnxruntime-like session for the face reader (default: the shipped model).
+    ``session``: an onnxruntime-like session for the face reader (default: the settled tier's
+    two shipped readers voted together, ``vision.read.load_settled_session``; camera frames pass
+    the shipped reader alone with ``CAMERA_FRAME``).
     ``palette``/``calibration``: colour naming. ``faces``: the values a die can show.
     """
     session: object | None = None
@@ -285,8 +289,8 @@ class DiceReader:
 
     def __post_init__(self):
         if self.session is None:
-            from .read import load_session
-            self.session = load_session(threads=self.threads)
+            from .read import load_settled_session
+            self.session = load_settled_session(threads=self.threads)
         if self.find_with == "detector":
             self.finder = DieDetector(self.detector_session, threads=self.threads)
         elif self.find_with == "opencv":

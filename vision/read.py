@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 __all__ = ["CONTEXT", "DEFAULT_MODEL", "ReadResult", "FaceReader", "crop_square", "crops_for_boxes",
-           "standardise", "softmax", "mean_over_turns", "load_session", "model_path"]
+           "standardise", "softmax", "mean_over_turns", "load_session", "model_path", "Vote",
+           "BIG_MODEL", "load_settled_session"]
 
 CONTEXT = 1.15
 
@@ -39,6 +40,8 @@ def model_path(name: str) -> Path:
 
 
 DEFAULT_MODEL = model_path("dice_face.onnx")
+# the settled tier's second face reader (models/README_big.md), voted with DEFAULT_MODEL's
+BIG_MODEL = model_path("dice_face_big.onnx")
 DEFAULT_CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
 
 
@@ -128,6 +131,48 @@ def load_session(path: str | Path = DEFAULT_MODEL, threads: int | None = None,
     # threads: 39 ms with spinning, 17 ms without; bench/vision_speed.py)
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def load_settled_session(threads: int | None = None, first=None) -> "Vote":
+    """The settled tier's face reader (photos, `read`, the settled roll): the shipped reader
+    (``first``, a loaded session of DEFAULT_MODEL, or loaded here) and the larger BIG_MODEL voted
+    together. Camera frames read with the shipped reader alone (docs/vision.md, "Two tiers")."""
+    first = first if first is not None else load_session(DEFAULT_MODEL, threads)
+    return Vote((first, load_session(BIG_MODEL, threads, "larger face reader")))
+
+
+class Vote:
+    """Several face readers read as one session: the mean of their log-probabilities (a
+    geometric mean of their probabilities, renormalised by the softmax after it). Readers
+    trained apart make different mistakes, so their vote is more often right than either
+    (docs/vision.md, "Two tiers"). The first reader's input and metadata stand for all; all
+    must share input and classes, which `__init__` checks."""
+
+    def __init__(self, sessions) -> None:
+        self.sessions = tuple(sessions)
+        if not self.sessions:
+            raise ValueError("a vote needs at least one face reader")
+        first = self.sessions[0]
+        for other in self.sessions[1:]:
+            if (other.get_inputs()[0].shape != first.get_inputs()[0].shape
+                    or _session_classes(other) != _session_classes(first)):
+                raise ValueError("the face readers of a vote must share input size and classes")
+
+    def get_inputs(self):
+        return self.sessions[0].get_inputs()
+
+    def get_modelmeta(self):
+        return self.sessions[0].get_modelmeta()
+
+    def run(self, outputs, feed):
+        logs = [_log_softmax(np.asarray(s.run(outputs, feed)[0], np.float64))
+                for s in self.sessions]
+        return [np.mean(logs, axis=0).astype(np.float32)]
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
 
 def _session_classes(session) -> tuple[str, ...]:

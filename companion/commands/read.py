@@ -46,7 +46,8 @@ def register(subparsers) -> None:
     p.add_argument("--calibrate", metavar="CAL.json", type=Path,
                    help="learn the table's light from the first image and store it in CAL.json")
     p.add_argument("--model", type=Path, default=None,
-                   help="face reader ONNX model (default: the shipped one)")
+                   help="face reader ONNX model, read alone (default: the two shipped ones "
+                        "voted together)")
     p.add_argument("--dice-set", metavar="FILE", type=Path,
                    help="read faces with a taught dice set (see teach)")
     p.add_argument("--find", choices=["detector", "opencv"], default=None,
@@ -65,10 +66,13 @@ def run(args) -> int:
 
     from vision.colour import Calibration
     from vision.pipeline import BadImage, DiceReader, decode_image, read_image_bytes
-    from vision.read import DEFAULT_MODEL, load_session
+    from vision.read import load_session, load_settled_session
 
     try:
-        session = None if args.dice_set else load_session(args.model or DEFAULT_MODEL)
+        # photos are read by the settled tier: the two shipped face readers voted together,
+        # unless --model names one
+        session = (None if args.dice_set else load_session(args.model) if args.model
+                   else load_settled_session())
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     calibration = None

@@ -33,15 +33,16 @@ class _Nothing:
 class TestModelsLoadAtStart:
     @pytest.fixture
     def counted(self, monkeypatch):
-        """How often the face reader's and the detector's sessions are loaded."""
+        """How often the face readers' (the shipped one; the settled tier's larger one) and
+        the detector's sessions are loaded."""
         pytest.importorskip("onnxruntime")
         from vision import detect, read
-        loads = {"face reader": 0, "detector": 0}
+        loads = {"face reader": 0, "larger face reader": 0, "detector": 0}
         real_face, real_detector = read.load_session, detect.load_detector
 
-        def face(*a, **k):
-            loads["face reader"] += 1
-            return real_face(*a, **k)
+        def face(path=read.DEFAULT_MODEL, *a, **k):
+            loads["larger face reader" if path == read.BIG_MODEL else "face reader"] += 1
+            return real_face(path, *a, **k)
 
         def detector(*a, **k):
             loads["detector"] += 1
@@ -54,12 +55,14 @@ class TestModelsLoadAtStart:
     def test_the_first_frame_of_a_started_app_loads_no_model(self, tmp_path, counted,
                                                               make_table):
         app = create_app({"TESTING": True, "DATABASE": os.path.join(tmp_path, "a.sqlite")})
-        assert counted == {"face reader": 1, "detector": 1}      # loaded by the app factory
+        # loaded by the app factory
+        assert counted == {"face reader": 1, "larger face reader": 1, "detector": 1}
         client = app.test_client()
         code = make_table(client)
         r = client.post(f"/api/tables/{code}/frame", data=_jpeg(), content_type="image/jpeg")
         assert r.status_code == 200, r.json
-        assert counted == {"face reader": 1, "detector": 1}      # the frame loaded nothing
+        # the frame loaded nothing
+        assert counted == {"face reader": 1, "larger face reader": 1, "detector": 1}
 
     def test_a_missing_model_starts_the_app_and_frames_are_unavailable(self, tmp_path,
                                                                       monkeypatch, make_table):
@@ -83,7 +86,7 @@ class TestModelsLoadAtStart:
         a, b = one.extensions["vision"], two.extensions["vision"]
         assert a is not b and a.load()[0] is not b.load()[0]
         assert a.reader(("orange",), (1, 2, 3)) is not b.reader(("orange",), (1, 2, 3))
-        assert counted == {"face reader": 2, "detector": 2}
+        assert counted == {"face reader": 2, "larger face reader": 2, "detector": 2}
 
 
 class TestTablesReadAtOnce:

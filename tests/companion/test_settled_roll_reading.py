@@ -63,8 +63,10 @@ def test_a_taught_reader_reads_frames_and_settled_rolls_alike():
 
 
 def test_the_two_tiers_are_built_differently(monkeypatch):
-    """The frame reader skips the quarter turns and the second reading of sure dice; the settled
-    roll's reader does both (vision's DiceReader with the shipped models)."""
+    """The frame reader skips the quarter turns and the second reading of sure dice and reads
+    with the shipped face reader alone; the settled roll's reader does both and reads with
+    that same session voted with the larger reader (vision's DiceReader with the shipped
+    models)."""
     pytest.importorskip("onnxruntime")
     from companion import reader as R
     try:
@@ -75,7 +77,10 @@ def test_the_two_tiers_are_built_differently(monkeypatch):
         pytest.skip(str(exc))
     assert (fast.turns, fast.skip_sure_duplicates) == (False, True)
     assert (careful.turns, careful.skip_sure_duplicates) == (True, False)
-    assert careful.session is fast.session and careful.detector_session is fast.detector_session
+    from vision.read import Vote
+    assert isinstance(careful.session, Vote) and not isinstance(fast.session, Vote)
+    assert careful.session.sessions[0] is fast.session and len(careful.session.sessions) == 2
+    assert careful.detector_session is fast.detector_session
 
 
 def _no_tracker(real_import):

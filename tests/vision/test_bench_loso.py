@@ -42,10 +42,25 @@ def test_a_detector_saw_its_sets_or_those_of_its_card(bench):
     assert bench.trained_on(_Session({})) == {"byler_d6_train", "matteop65"}
 
 
+def test_a_vote_of_face_readers_saw_what_any_of_them_saw(bench):
+    from vision.read import Vote
+
+    class _Input:
+        shape = ["n", 3, 32, 32]
+
+    class _Voter(_Session):
+        def get_inputs(self):
+            return [_Input()]
+
+    one = _Voter({"samples": json.dumps({"byler_d6_train": [1]})})
+    two = _Voter({"samples": json.dumps({"matteop65": [1], "render": [2]})})
+    assert bench.trained_on(Vote((one, two))) == {"byler_d6_train", "matteop65"}
+
+
 def test_the_shipped_models_never_saw_the_newer_sets(bench):
     from vision.detect import load_detector
-    from vision.read import load_session
-    seen = bench.trained_on(load_session()) | bench.trained_on(load_detector())
+    from vision.read import load_settled_session
+    seen = bench.trained_on(load_settled_session()) | bench.trained_on(load_detector())
     assert "epanemu_own" not in seen and "tomitomi3_crops" not in seen
     assert "matteop65" in seen
 

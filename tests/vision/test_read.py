@@ -74,6 +74,44 @@ def test_shipped_model_declares_its_classes(model_session):
     assert FaceReader(model_session).size == 32
 
 
+class TestVote:
+    """The settled tier's face readers voted together: the mean of their log-probabilities."""
+
+    def test_the_vote_is_the_geometric_mean_of_the_readers_probabilities(self, make_fake_session):
+        from vision.read import Vote
+        sure_two = np.log(np.array([[0.01, 0.01, 0.9, 0.02, 0.02, 0.02, 0.02]], np.float32))
+        unsure = np.log(np.array([[0.05, 0.05, 0.3, 0.4, 0.1, 0.05, 0.05]], np.float32))
+        vote = Vote((make_fake_session(lambda x: np.repeat(sure_two, len(x), 0)),
+                     make_fake_session(lambda x: np.repeat(unsure, len(x), 0))))
+        res = FaceReader(vote)(np.zeros((60, 60, 3), np.uint8), [(10, 10, 40, 40)])
+        expected = np.sqrt(np.exp(sure_two) * np.exp(unsure))
+        np.testing.assert_allclose(res.probs, expected / expected.sum(), rtol=1e-5)
+        assert res.best(0)[0] == "2"        # the sure reader outvotes the unsure one
+
+    def test_every_reader_reads_the_same_crops(self, make_fake_session):
+        from vision.read import Vote
+        one, two = make_fake_session(), make_fake_session()
+        FaceReader(Vote((one, two)))(np.zeros((60, 60, 3), np.uint8), [(5, 5, 30, 30)] * 3)
+        assert len(one.calls) == len(two.calls) == 1
+        np.testing.assert_array_equal(one.calls[0], two.calls[0])
+
+    def test_readers_of_another_input_size_cannot_vote_together(self, make_fake_session):
+        from vision.read import Vote
+        with pytest.raises(ValueError, match="input size and classes"):
+            Vote((make_fake_session(size=32), make_fake_session(size=48)))
+        with pytest.raises(ValueError, match="at least one"):
+            Vote(())
+
+    def test_the_shipped_readers_vote_by_default_in_the_settled_tier(self, model_session):
+        from vision.pipeline import CAMERA_FRAME, DiceReader
+        from vision.read import BIG_MODEL, Vote
+        settled = DiceReader(threads=1)
+        assert isinstance(settled.session, Vote)
+        assert [len(s.get_inputs()) for s in settled.session.sessions] == [1, 1]
+        assert BIG_MODEL.is_file() and BIG_MODEL.stat().st_size < 4_000_000
+        assert not isinstance(DiceReader(model_session, **CAMERA_FRAME).session, Vote)
+
+
 def test_mean_over_turns_averages_the_four_quarter_turns():
     from vision.read import mean_over_turns
     crops = np.zeros((2, 8, 8, 3), np.uint8)
