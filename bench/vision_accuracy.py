@@ -48,7 +48,7 @@ from vision.training.data import STRETCHED, as_taken, default_data_root, load_fo
 from vision.training.metrics import greedy_match  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
-from vision.read import load_session  # noqa: E402
+from vision.read import Vote, load_session  # noqa: E402
 
 
 def _confusion_text(conf: np.ndarray) -> str:
@@ -248,7 +248,7 @@ def trained_on(session) -> set[str]:
     """The real sets a model was trained on, from its metadata (the face reader's ``samples``,
     the detector's ``sets``; a detector without ``sets`` trained on its card's two sets). A
     vote of face readers (``vision.read.Vote``) trained on what any of them trained on."""
-    if hasattr(session, "sessions"):
+    if isinstance(session, Vote):
         return set().union(*(trained_on(s) for s in session.sessions))
     meta = session.get_modelmeta().custom_metadata_map
     if "samples" in meta:

@@ -95,10 +95,13 @@ def standardise(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
-def softmax(logits: np.ndarray) -> np.ndarray:
+def log_softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    return np.exp(log_softmax(logits)).astype(np.float32)
 
 
 def mean_over_turns(first: np.ndarray, crops: np.ndarray, read) -> np.ndarray:
@@ -165,14 +168,9 @@ class Vote:
         return self.sessions[0].get_modelmeta()
 
     def run(self, outputs, feed):
-        logs = [_log_softmax(np.asarray(s.run(outputs, feed)[0], np.float64))
+        logs = [log_softmax(np.asarray(s.run(outputs, feed)[0], np.float64))
                 for s in self.sessions]
         return [np.mean(logs, axis=0).astype(np.float32)]
-
-
-def _log_softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
 
 def _session_classes(session) -> tuple[str, ...]:
