@@ -36,7 +36,10 @@ CLASSES = ("not_die", "1", "2", "3", "4", "5", "6")
 OUT = model_path("dice_face.onnx")  # where the shipped reader loads it from
 SIZE = 32  # default input size (px); ``--size`` changes it, the reader takes it from the model
 ARCHS = ("base", "wide", "s48", "big")
-SYNTHETIC = ("synth", "render", "special")  # tags of made crops (capped, never repeated)
+SYNTHETIC = ("synth", "render", "special", "upright")  # tags of made crops (capped, never repeated)
+# tags of crops kept upright by the augmentation (mirrored, never turned): oblique views of
+# rendered dice turned so that their top face is up (``vision.training.upright``)
+UPRIGHT_TAGS = ("upright",)
 
 
 def _jitter_box(rng, box, amount=0.12):
@@ -150,6 +153,8 @@ def _task_samples(task):
         bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
         if bgr is not None:
             samples = _render_samples(rng, im, proposals(bgr, find))
+        if bgr is not None and len(task) > 7 and task[7]:
+            return _upright_render_crops(rng, im, bgr, samples, sizes)
     else:
         im = task[4]
         tag, dev = im.set_name, is_dev(im.set_name, im.path.name, im.source_photo)
@@ -168,16 +173,48 @@ def _task_samples(task):
     return crops, np.array([y for _, y in samples], np.int64), tag, dev
 
 
+def _upright_render_crops(rng, im, bgr, samples, sizes):
+    """A render's crops with per-crop tags: each crop of a die seen obliquely (``OBLIQUE``) is
+    turned so that its top face is up, give or take 8 degrees (a camera held about level), and
+    tagged ``upright``; the others (near top-down dice, "not a die") are cut as usual and
+    tagged ``render``. A render whose scene cannot be drawn again is cut as usual."""
+    from .upright import OBLIQUE, crop_turned, scene_for_labels, up_views
+
+    views = []
+    try:
+        seed, index = (int(v) for v in im.path.stem[1:].split("_"))
+        spec = scene_for_labels(seed, index, (im.width, im.height), [d.box for d in im.dice])
+        views = up_views(spec) if spec is not None else []
+    except ValueError:
+        pass
+    turns, tags = [], []
+    for box, y in samples:
+        angle = None
+        if y > 0 and views:
+            ious = [box_iou(box, d.box) for d in im.dice]
+            j = int(np.argmax(ious))
+            if ious[j] >= 0.3 and views[j][1] > OBLIQUE:
+                angle = views[j][0] + float(rng.uniform(-8, 8))
+        turns.append(angle)
+        tags.append("render" if angle is None else "upright")
+    crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT) if a is None
+                           else crop_turned(bgr, b, s, CONTEXT, a)
+                           for (b, _), a in zip(samples, turns)]) if samples
+                 else np.zeros((0, s, s, 3), np.uint8)) for s in sizes}
+    return crops, np.array([y for _, y in samples], np.int64), tags, False
+
+
 def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,),
                   workers: int = 1, find: str = "opencv", renders=(), exclude=(), special: int = 0,
-                  compact_pips: float = 0.0):
+                  compact_pips: float = 0.0, upright: bool = False):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on
     them). Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
     proposals (``proposals``). ``renders``: folders of ``vision.training.render3d`` scenes (tag
     ``render``); ``exclude``: names of real sets left out; ``special``: scenes of special dice
     (tag ``special``); ``compact_pips``: the share of synthetic dice with pips nearer the centre
-    (``vision.training.synth.render_scene``)."""
+    (``vision.training.synth.render_scene``); ``upright``: the renders' oblique dice are cut
+    turned top face up and tagged ``upright`` (``_upright_render_crops``)."""
     from tqdm import tqdm
 
     sizes = tuple(sizes)
@@ -190,7 +227,7 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     for folder in renders:
         for im in load_folder(folder):
             tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im,
-                          find))
+                          find, 0.0, upright))
     tasks += [("synth", seed, i, sizes, None, find, compact_pips) for i in range(n_synth)]
     tasks += [("special", seed, i, sizes, None, find) for i in range(special)]
     if workers > 1:
@@ -207,7 +244,7 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
         for s in sizes:
             crops[s].append(c[s])
         ys.append(y)
-        tags += [tag] * len(y)
+        tags += list(tag) if isinstance(tag, list) else [tag] * len(y)
         dev += [d] * len(y)
     if pool is not None:
         pool.close()
@@ -313,12 +350,17 @@ def load_exported(net, path: Path) -> None:
         lin.bias.copy_(torch.from_numpy(np.array(b)))
 
 
-def _augment(torch, x, gen):
+def _augment(torch, x, gen, turnable=None):
     """x: float (n, 3, h, w) in 0..255 -> augmented, standardised like vision.read.standardise.
-    Runs on x's device; ``gen`` is a generator on that device."""
+    Runs on x's device; ``gen`` is a generator on that device. ``turnable`` (bool, n): the crops
+    that may be turned by quarters (all when None); the others are only mirrored, which keeps
+    their top up."""
     n, dev = x.shape[0], x.device
     k = int(torch.randint(0, 4, (1,), generator=gen, device=dev))
-    x = torch.rot90(x, k, dims=(2, 3))
+    if turnable is None:
+        x = torch.rot90(x, k, dims=(2, 3))
+    elif k:
+        x = torch.where(turnable[:, None, None, None], torch.rot90(x, k, dims=(2, 3)), x)
     if bool(torch.rand(1, generator=gen, device=dev) < 0.5):
         x = torch.flip(x, dims=(3,))
     # per-sample channel shuffle
@@ -351,11 +393,13 @@ def one_cycle(fraction: float, peak: float) -> float:
 
 def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, arch: str = "base",
           device: str = "cpu", batch: int = 256, lr: float = 3e-3, max_seconds: float | None = None,
-          init: Path | None = None, repeats: np.ndarray | None = None):
+          init: Path | None = None, repeats: np.ndarray | None = None,
+          turnable: np.ndarray | None = None):
     """Train and return the net (on the CPU, in eval mode). ``max_seconds``: after the first
     epoch, fewer epochs are run when ``epochs`` would not fit in that time. ``init``: start from
     this exported model (``load_exported``; its batch norms stay frozen). ``repeats``: how often
-    each crop is shown per epoch (the few real crops more often than the many rendered ones)."""
+    each crop is shown per epoch (the few real crops more often than the many rendered ones).
+    ``turnable``: which crops the augmentation may turn by quarters (all when None)."""
     import torch
     from tqdm import tqdm
 
@@ -377,6 +421,7 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
     # uint8 stays small
     X = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).to(device)
     Y = torch.from_numpy(ys).to(device)
+    T = torch.from_numpy(np.asarray(turnable, bool)).to(device) if turnable is not None else None
     counts = np.bincount(ys, minlength=len(CLASSES)).astype(np.float64)
     weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5,
                            dtype=torch.float32, device=device)
@@ -400,7 +445,7 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
         seen = 0
         for i in range(0, len(order), bs):
             idx = order[i:i + bs]
-            xb = _augment(torch, X[idx].float(), gen)
+            xb = _augment(torch, X[idx].float(), gen, None if T is None else T[idx])
             out = net(xb)
             loss = lossf(out, Y[idx])
             opt.zero_grad(set_to_none=True)
@@ -519,6 +564,9 @@ def main(argv=None) -> int:
                     help="share of the 2-D scenes' dice whose pips sit nearer the centre")
     ap.add_argument("--renders", default="",
                     help="comma-separated folders of vision.training.render3d scenes")
+    ap.add_argument("--upright", action="store_true",
+                    help="cut the renders' oblique dice top face up (tag 'upright'); when "
+                         "training, keep crops of that tag upright and mark the model upright")
     ap.add_argument("--exclude", default="",
                     help="comma-separated real sets to leave out (leave-one-setup-out)")
     ap.add_argument("--add-crops", default="",
@@ -539,6 +587,7 @@ def main(argv=None) -> int:
                                                workers=args.workers, find=args.find,
                                                renders=renders, special=args.special,
                                                compact_pips=args.compact_pips,
+                                               upright=args.upright,
                                                exclude=[v for v in args.exclude.split(",") if v])
         crops = by_size[args.size]
         for size in sizes if cache else ():
@@ -569,7 +618,8 @@ def main(argv=None) -> int:
     repeats = np.where(np.isin(tags, SYNTHETIC), 1, max(1, args.real_repeat))
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch,
                 device=args.device, batch=args.batch, lr=args.lr, max_seconds=args.max_seconds,
-                init=args.init, repeats=repeats)
+                init=args.init, repeats=repeats,
+                turnable=~np.isin(tags, UPRIGHT_TAGS) if args.upright else None)
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth,
             "special_scenes": args.special,
             "arch": args.arch,
@@ -578,6 +628,8 @@ def main(argv=None) -> int:
                         + " ".join(argv if argv is not None else sys.argv[1:]))}
     if args.init is not None:
         info["fine_tuned_from"] = args.init.name
+    if args.upright:
+        info["upright"] = True
     if args.dev:
         per = {str(t): round(evaluate(net, dev_crops[dev_tags == t], dev_ys[dev_tags == t]), 4)
                for t in np.unique(dev_tags)}
