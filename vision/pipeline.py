@@ -21,7 +21,7 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .dice import Die, Roll
 from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .find import DieFinder, rotated_rect, same_die, to_bgr
-from .read import FaceReader, crops_for_boxes, mean_over_turns
+from .read import FaceReader, crops_for_boxes
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced",
            "read_image_file", "read_image_bytes", "header_size", "MAX_PIXELS", "select_dice",
@@ -256,7 +256,8 @@ class DiceReader:
     min_die: float = 0.9  # chosen on the training photos (precision vs recall), see docs/vision.md
     work_size: int = 640  # the OpenCV finder's working copy (the detector's: vision.detect.WORK)
     threads: int | None = None
-    # read each chosen die in its four quarter turns and average (see docs/vision.md)
+    # read each chosen die in three more views and average: quarter turns, or for an upright
+    # reader the mirror and small turns (FaceReader.mean_over_views, docs/vision.md)
     turns: bool = True
     # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
     turn_below: float = 0.9
@@ -425,7 +426,7 @@ class DiceReader:
 
     def read_faces(self, image, boxes) -> list[tuple[int, float]]:
         """(value, confidence) of dice whose boxes are known (a crop, a box the user drew), read
-        like the dice a photo is found to hold: the allowed faces, the quarter turns."""
+        like the dice a photo is found to hold: the allowed faces, the second views."""
         bgr = as_bgr(image)
         boxes = [tuple(b) for b in boxes]
         if not boxes:
@@ -439,14 +440,16 @@ class DiceReader:
 
     def _read_turned(self, bgr, boxes, probs, chosen):
         """The chosen dice the first reading is not sure of (value confidence under
-        ``turn_below``) read again in three more quarter turns; their value comes from the mean of
-        the four readings (a pip pattern is the same face turned, the model's errors are not)."""
+        ``turn_below``) read again in three more views (``FaceReader.mean_over_views``: quarter
+        turns, or for an upright reader the mirror and small turns); their value comes from the
+        mean of the four readings (a pip pattern is the same face turned, the model's errors are
+        not)."""
         unsure = [k for k, (_, _, vc, _) in enumerate(chosen) if vc < self.turn_below]
         if not unsure:
             return chosen
         crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size,
                                 self.reader.context)
-        mean = mean_over_turns(probs[[chosen[k][0] for k in unsure]], crops, self.reader.read_crops)
+        mean = self.reader.mean_over_views(probs[[chosen[k][0] for k in unsure]], crops)
         out = list(chosen)
         for j, k in enumerate(unsure):
             i, _, _, dc = chosen[k]
