@@ -214,3 +214,13 @@ class TestUprightReader:
         assert len(second) == 3  # three more views
         # the first of them is the mirror; a quarter turn would be first[..., ::-1].swapaxes
         np.testing.assert_allclose(second[:1], first[:, :, :, ::-1], atol=1e-5)
+
+
+def test_the_shipped_readers_are_upright_and_so_read_with_upright_views():
+    from vision.pipeline import CAMERA_FRAME, DiceReader
+    from vision.read import BIG_MODEL, DEFAULT_MODEL, load_session
+    sessions = {path: load_session(path, threads=1) for path in (DEFAULT_MODEL, BIG_MODEL)}
+    for path, session in sessions.items():
+        assert is_upright(session), path.name
+    assert DiceReader(threads=1).reader.upright  # the settled tier's vote
+    assert DiceReader(sessions[DEFAULT_MODEL], **CAMERA_FRAME).reader.upright  # camera frames
