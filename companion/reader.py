@@ -89,9 +89,9 @@ class Vision:
     `threads`: onnxruntime's threads per model run. Tables' frames are read in parallel by the
     server's request threads, so one each by default: 4 threads reading one 640x480 frame each
     at once read 315 frames/s with one onnxruntime thread a run and 254/s with its default (two
-    on the 2-core machine), 27 Nov 2026. `loaders` (face reader, detector[, settled reader
-    from the face reader's session]) load the sessions (tests inject their own); `loads` counts
-    the loads."""
+    on the 2-core machine), 27 Nov 2026. `loaders` (face reader, detector, the settled reader
+    made from the face reader's session) load the sessions (tests inject their own); `loads`
+    counts the loads."""
 
     def __init__(self, kept: int = 16, threads: int | None = 1, loaders=None) -> None:
         from .bounded import Bounded
@@ -106,14 +106,13 @@ class Vision:
         """(face-reader session, detector session, settled-tier face reader), loaded on the
         first call only; `ReaderUnavailable` (with the reason) when vision or a model is
         missing. The settled tier's reader is the face reader voted with the larger one
-        (`vision.read.load_settled_session`); with `loaders` of two (tests), the face reader."""
+        (`vision.read.load_settled_session`)."""
         with self._lock:
             if self._sessions is None:
                 try:
-                    face, detect, *settled = self.loaders or _model_loaders(self.threads)
+                    face, detect, settled = self.loaders or _model_loaders(self.threads)
                     face_session = face()
-                    self._sessions = (face_session, detect(),
-                                      settled[0](face_session) if settled else face_session)
+                    self._sessions = (face_session, detect(), settled(face_session))
                 except (FileNotFoundError, OSError, RuntimeError, ImportError) as exc:
                     raise ReaderUnavailable(f"camera reading unavailable: {exc}") from None
                 self.loads += 1

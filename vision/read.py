@@ -14,6 +14,7 @@ The inference session is injected: anything with ``run(None, {name: array})`` an
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,22 +60,31 @@ class ReadResult:
         return self.classes[j], float(self.probs[i, j])
 
 
-def crop_square(bgr: np.ndarray, box, size: int, context: float = CONTEXT) -> np.ndarray:
-    """A ``size``x``size`` crop of the square of side ``context * longer side`` centred on box."""
+def crop_square(bgr: np.ndarray, box, size: int, context: float = CONTEXT,
+                angle: float = 0.0) -> np.ndarray:
+    """A ``size``x``size`` crop of the square of side ``context * longer side`` centred on box,
+    turned by ``angle`` degrees about the box's centre (positive: the content turns
+    anticlockwise as seen; the training's upright crops, ``vision.training.upright``)."""
     x0, y0, x1, y1 = (float(v) for v in box)
     side = max(x1 - x0, y1 - y0, 1.0) * context
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
     s = size / side
-    M = np.array([[s, 0, size / 2.0 - s * cx], [0, s, size / 2.0 - s * cy]], np.float32)
+    # picture -> crop: scale by s and turn by angle about the box's centre, which lands on the
+    # crop's centre (cv2.getRotationMatrix2D's matrix, its translation written so that an
+    # unturned crop's is exactly size/2 - s * centre)
+    a, b = s * math.cos(math.radians(angle)), s * math.sin(math.radians(angle))
+    M = np.array([[a, b, size / 2.0 - (a * cx + b * cy)],
+                  [-b, a, size / 2.0 - (a * cy - b * cx)]], np.float32)
     # big boxes: blur first so that INTER_LINEAR does not alias (warpAffine has no AREA)
     if s < 0.5:
         k = int(1 / s) | 1
-        x0i, y0i = max(0, int(cx - side / 2)), max(0, int(cy - side / 2))
-        x1i, y1i = min(bgr.shape[1], int(cx + side / 2) + 1), min(bgr.shape[0],
-                                                                  int(cy + side / 2) + 1)
+        # the region read: the square, or for a turned one its corners and the blur's reach
+        half = side / 2 if angle == 0 else side * 0.7072 + k
+        x0i, y0i = max(0, int(cx - half)), max(0, int(cy - half))
+        x1i, y1i = min(bgr.shape[1], int(cx + half) + 1), min(bgr.shape[0], int(cy + half) + 1)
         region = cv2.blur(bgr[y0i:y1i, x0i:x1i], (k, k)) if x1i > x0i and y1i > y0i else bgr[:1, :1]
-        M[0, 2] += s * x0i
-        M[1, 2] += s * y0i
+        M[0, 2] += a * x0i + b * y0i  # the region's pixels are the picture's, shifted
+        M[1, 2] += a * y0i - b * x0i
         return cv2.warpAffine(region, M, (size, size), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     return cv2.warpAffine(bgr, M, (size, size), flags=cv2.INTER_LINEAR,

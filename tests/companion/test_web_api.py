@@ -721,7 +721,8 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     from vision.training.synth import render_scene
     from vision.detect import load_detector
     from companion import reader as R
-    vision = R.Vision(loaders=(_EverythingIsAThree, load_detector))
+    # the settled roll reads with the same fake reader
+    vision = R.Vision(loaders=(_EverythingIsAThree, load_detector, lambda face: face))
     scene = render_scene(np.random.default_rng(3), size=(480, 640), n_dice=3,
                          colours=["orange", "yellow", "purple"])
     table = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,

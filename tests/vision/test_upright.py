@@ -17,7 +17,7 @@ import pytest
 from vision.read import CONTEXT, crop_square, is_upright, mean_over_upright_views
 from vision.training.scene3d import (FACE_NORMALS, CameraSpec, project, sample_scene,
                                       up_rotation)
-from vision.training.upright import OBLIQUE, crop_turned, scene_for_labels, up_views
+from vision.training.upright import OBLIQUE, scene_for_labels, up_views
 
 
 def _camera(tilt_deg: float, roll: float, lens: float = 120.0) -> CameraSpec:
@@ -88,20 +88,30 @@ def _label_boxes(spec):
     return [(r["x_min"], r["y_min"], r["x_max"], r["y_max"]) for r in rows]
 
 
-class TestCropTurned:
-    def test_no_turn_is_the_readers_crop(self):
+class TestTurnedCrop:
+    """``crop_square``'s ``angle``: the training's upright crops."""
+
+    @pytest.mark.parametrize("side", [30, 400])  # read as it is; blurred first (a big box)
+    def test_a_positive_turn_is_anticlockwise(self, side):
+        bgr = np.zeros((1000, 1000, 3), np.uint8)
+        c, r = 500, side * 0.4
+        cv2.circle(bgr, (c, int(c - r)), max(2, side // 10), (255, 255, 255), -1)  # above centre
+        box = (c - side / 2, c - side / 2, c + side / 2, c + side / 2)
+        for angle, where in ((0.0, "top"), (90.0, "left"), (-90.0, "right"), (180.0, "bottom")):
+            crop = crop_square(bgr, box, 32, 1.0, angle)
+            ys, xs = np.nonzero(crop[:, :, 0] > 100)
+            y, x = ys.mean() - 15.5, xs.mean() - 15.5
+            assert {"top": y < -8, "left": x < -8, "right": x > 8, "bottom": y > 8}[where], \
+                (angle, x, y)
+
+    def test_no_turn_keeps_the_crop_the_reader_reads(self):
         rng = np.random.default_rng(0)
         bgr = rng.integers(0, 256, (120, 160, 3), np.uint8)
         box = (40, 30, 70, 58)
-        np.testing.assert_array_equal(crop_turned(bgr, box, 32, CONTEXT, 0.0),
-                                      crop_square(bgr, box, 32, CONTEXT))
-
-    def test_a_positive_turn_is_anticlockwise(self):
-        bgr = np.zeros((100, 100, 3), np.uint8)
-        cv2.circle(bgr, (50, 38), 3, (255, 255, 255), -1)  # above the box's centre (50, 50)
-        crop = crop_turned(bgr, (35, 35, 65, 65), 32, 1.0, 90.0)
-        ys, xs = np.nonzero(crop[:, :, 0] > 128)
-        assert xs.mean() < 12 and abs(ys.mean() - 15.5) < 3  # now left of the centre
+        s = 32 / (30 * CONTEXT)
+        M = np.float32([[s, 0, 16 - s * 55], [0, s, 16 - s * 44]])
+        np.testing.assert_array_equal(crop_square(bgr, box, 32, CONTEXT), cv2.warpAffine(
+            bgr, M, (32, 32), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
 
 
 class TestTrainingCrops:

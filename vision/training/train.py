@@ -133,6 +133,7 @@ def _task_samples(task):
     # each kind's scenes drawn from their own stream (the special scenes' is 7)
     rng = np.random.default_rng([seed, {"synth": 0, "special": 7}.get(kind, 1), index])
     samples, dev, bgr = [], False, None
+    angles = None  # per sample: the turn of its crop in degrees (upright render crops)
     if kind == "synth":
         shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
         sc = render_scene(rng, size=shape, compact_pips=compact_pips)
@@ -153,8 +154,8 @@ def _task_samples(task):
         bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
         if bgr is not None:
             samples = _render_samples(rng, im, proposals(bgr, find))
-        if bgr is not None and len(task) > 7 and task[7]:
-            return _upright_render_crops(rng, im, bgr, samples, sizes)
+        if samples and len(task) > 7 and task[7]:
+            angles, tag = _upright_turns(rng, im, samples)
     else:
         im = task[4]
         tag, dev = im.set_name, is_dev(im.set_name, im.path.name, im.source_photo)
@@ -168,17 +169,19 @@ def _task_samples(task):
         elif bgr is not None:
             labels = [(d.box, d.box_kind, d.value) for d in im.dice]
             samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.5)
-    crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT) for b, _ in samples]) if samples
+    angles = angles or [0.0] * len(samples)
+    crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT, a)
+                           for (b, _), a in zip(samples, angles)]) if samples
                  else np.zeros((0, s, s, 3), np.uint8)) for s in sizes}
     return crops, np.array([y for _, y in samples], np.int64), tag, dev
 
 
-def _upright_render_crops(rng, im, bgr, samples, sizes):
-    """A render's crops with per-crop tags: each crop of a die seen obliquely (``OBLIQUE``) is
-    turned so that its top face is up, give or take 8 degrees (a camera held about level), and
-    tagged ``upright``; the others (near top-down dice, "not a die") are cut as usual and
-    tagged ``render``. A render whose scene cannot be drawn again is cut as usual."""
-    from .upright import OBLIQUE, crop_turned, scene_for_labels, up_views
+def _upright_turns(rng, im, samples) -> tuple[list[float], list[str]]:
+    """Per sample of a render: the turn of its crop (degrees) and its tag. A die seen obliquely
+    (``OBLIQUE``) is turned so that its top face is up, give or take 8 degrees (a camera held
+    about level), and tagged ``upright``; the others (near top-down dice, "not a die") are not
+    turned and tagged ``render``, as are all of a render whose scene cannot be drawn again."""
+    from .upright import OBLIQUE, scene_for_labels, up_views
 
     views = []
     try:
@@ -187,21 +190,14 @@ def _upright_render_crops(rng, im, bgr, samples, sizes):
         views = up_views(spec) if spec is not None else []
     except ValueError:
         pass
-    turns, tags = [], []
+    angles, tags = [], []
     for box, y in samples:
-        angle = None
-        if y > 0 and views:
-            ious = [box_iou(box, d.box) for d in im.dice]
-            j = int(np.argmax(ious))
-            if ious[j] >= 0.3 and views[j][1] > OBLIQUE:
-                angle = views[j][0] + float(rng.uniform(-8, 8))
-        turns.append(angle)
-        tags.append("render" if angle is None else "upright")
-    crops = {s: (np.stack([crop_square(bgr, b, s, CONTEXT) if a is None
-                           else crop_turned(bgr, b, s, CONTEXT, a)
-                           for (b, _), a in zip(samples, turns)]) if samples
-                 else np.zeros((0, s, s, 3), np.uint8)) for s in sizes}
-    return crops, np.array([y for _, y in samples], np.int64), tags, False
+        ious = [box_iou(box, d.box) for d in im.dice] if y > 0 and views else [0.0]
+        j = int(np.argmax(ious))
+        upright = ious[j] >= 0.3 and views[j][1] > OBLIQUE
+        angles.append(views[j][0] + float(rng.uniform(-8, 8)) if upright else 0.0)
+        tags.append("upright" if upright else "render")
+    return angles, tags
 
 
 def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,),
@@ -214,7 +210,7 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     ``render``); ``exclude``: names of real sets left out; ``special``: scenes of special dice
     (tag ``special``); ``compact_pips``: the share of synthetic dice with pips nearer the centre
     (``vision.training.synth.render_scene``); ``upright``: the renders' oblique dice are cut
-    turned top face up and tagged ``upright`` (``_upright_render_crops``)."""
+    turned top face up and tagged ``upright`` (``_upright_turns``)."""
     from tqdm import tqdm
 
     sizes = tuple(sizes)

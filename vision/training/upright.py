@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
 from .scene3d import FACE_NORMALS, SceneSpec, camera_matrix, die_box, project, sample_scene
 
-__all__ = ["TILT_RANGES", "OBLIQUE", "scene_for_labels", "up_views", "crop_turned"]
+__all__ = ["TILT_RANGES", "OBLIQUE", "scene_for_labels", "up_views"]
 
 TILT_RANGES = (None, (45.0, 72.0))  # the render commands' --tilt ranges (models/README.md)
 # the sine of the angle between the view and the top face's normal above which a crop is kept
@@ -59,9 +58,9 @@ def scene_for_labels(seed: int, index: int, size: tuple[int, int], boxes, dice_k
 
 def up_views(spec: SceneSpec) -> list[tuple[float, float]]:
     """Per labelled die (``labels.csv``'s rows in order): ``(angle, lean)``. ``angle``, in
-    degrees, turns the die's crop (``crop_turned``) so that its top face's normal points to the
-    picture's top; ``lean`` is the sine of the angle between the line of sight and that normal
-    (0 straight above, 1 seen edge-on)."""
+    degrees, turns the die's crop (``vision.read.crop_square``'s ``angle``) so that its top
+    face's normal points to the picture's top; ``lean`` is the sine of the angle between the
+    line of sight and that normal (0 straight above, 1 seen edge-on)."""
     cam = spec.camera
     m = camera_matrix(cam)
     out = []
@@ -79,21 +78,3 @@ def up_views(spec: SceneSpec) -> list[tuple[float, float]]:
         angle = math.degrees(math.atan2(v[0], -v[1])) if np.hypot(*v) > 1e-6 else 0.0
         out.append((angle, lean))
     return out
-
-
-def crop_turned(bgr: np.ndarray, box, size: int, context: float, angle: float) -> np.ndarray:
-    """``vision.read.crop_square``'s crop of ``box``, turned by ``angle`` degrees about the box's
-    centre (positive: the picture's content turns anticlockwise as seen)."""
-    x0, y0, x1, y1 = (float(v) for v in box)
-    side = max(x1 - x0, y1 - y0, 1.0) * context
-    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-    s = size / side
-    src = bgr
-    if s < 0.5:  # as crop_square: blur big boxes first so that the resampling does not alias
-        k = int(1 / s) | 1
-        src = cv2.blur(bgr, (k, k))
-    M = cv2.getRotationMatrix2D((cx, cy), angle, s)
-    M[0, 2] += size / 2.0 - cx
-    M[1, 2] += size / 2.0 - cy
-    return cv2.warpAffine(src, M, (size, size), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
