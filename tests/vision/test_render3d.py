@@ -124,6 +124,31 @@ class TestSampling:
         tc = sample_scene(2, 0, dice_kind="the_choice")
         assert all(len(d.face_colours) == 6 for d in tc.dice)
 
+    @pytest.mark.parametrize("game", ["qwinto", "twenty_one"])
+    def test_a_game_set_is_one_opaque_pip_die_of_each_of_its_palettes_colours(self, game):
+        """``--dice-set``: a roll of the game's own dice, so that the game palette's naming is
+        measured on renders (bench/vision_game_colours.py)."""
+        from vision.colour import PALETTES, name_colour
+        from vision.training.render3d import GAME_SETS
+        assert GAME_SETS[game] == PALETTES[game].names
+        for index in range(12):
+            spec = sample_scene(31, index, dice_set=GAME_SETS[game])
+            assert sorted(d.colour for d in spec.dice) == sorted(PALETTES[game].names)
+            assert all(d.material == "opaque" and d.kind == "pips" for d in spec.dice)
+            # each body is made in its name's colour range: the palette names it so unlit
+            for d in spec.dice:
+                assert name_colour([d.body_bgr], PALETTES["general"],
+                                   estimate_light=False)[0][0] == d.colour, d
+            img = np.zeros((spec.camera.height, spec.camera.width, 3), np.uint8)
+            rows = label_rows(spec, img, "x.jpg", [(0.0, 0.0)] * len(spec.dice))
+            assert sorted(r["colour"] for r in rows) == sorted(PALETTES[game].names)
+
+    def test_a_game_set_names_only_colours_the_renderer_has(self):
+        with pytest.raises(ValueError, match="named colours"):
+            sample_scene(31, 0, dice_set=("orange", "teal"))
+        with pytest.raises(ValueError, match="named colours"):
+            sample_scene(31, 0, dice_kind="kuh_vadis", dice_set=("orange",))
+
     def test_pips_are_told_from_the_body(self):
         from vision.training.scene3d import _lum
         for i in range(30):

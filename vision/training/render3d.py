@@ -24,7 +24,8 @@ cut by the frame), ``tilt`` (degrees between the up face and vertical), ``materi
 Run it in the render environment (``bpy==5.0.1`` needs ``numpy<2``; see ``docs/render3d.md``)::
 
     python -m vision.training.render3d --out DIR --scenes N [--seed S] [--start K] [--size 640x480]
-        [--samples 32] [--dice pips|kuh_vadis|the_choice|mixed] [--threads T] [--device cpu|gpu]
+        [--samples 32] [--dice pips|kuh_vadis|the_choice|mixed] [--dice-set qwinto|twenty_one]
+        [--threads T] [--device cpu|gpu]
 """
 from __future__ import annotations
 
@@ -36,7 +37,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..colour import PALETTES
 from .scene3d import LABEL_COLUMNS, label_rows, sample_scene
+
+# the games whose dice set is one die of each colour of their palette (--dice-set)
+GAME_SETS = {name: p.names for name, p in PALETTES.items() if p.one_each}
 
 
 # ---- command line -----------------------------------------------------------------------------
@@ -75,6 +80,9 @@ def main(argv=None) -> int:
                     help="comma-separated sizes drawn per scene, e.g. 640x480,480x640,640x640")
     ap.add_argument("--samples", type=int, default=32)
     ap.add_argument("--dice", choices=["pips", "kuh_vadis", "the_choice", "mixed"], default="pips")
+    ap.add_argument("--dice-set", choices=sorted(GAME_SETS), default=None,
+                    help="each scene a roll of this game's dice set, one opaque die of each of "
+                         "its palette's colours (instead of --dice, --min-dice, --max-dice)")
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
     ap.add_argument("--tilt", type=_range, default=None,
@@ -108,7 +116,8 @@ def main(argv=None) -> int:
         for k in range(args.start, args.start + args.scenes):
             size = sizes[int(np.random.default_rng([args.seed, k, 1]).integers(len(sizes)))]
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
-                                args.samples, args.tilt)
+                                args.samples, args.tilt,
+                                GAME_SETS[args.dice_set] if args.dice_set else None)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

@@ -251,6 +251,11 @@ def _named_colour(rng, name: str) -> tuple:
     return _hsv_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
 
 
+def _synth_colours() -> dict:
+    from .synth import SYNTH_COLOURS
+    return SYNTH_COLOURS
+
+
 def _body_colour(rng, material: str) -> tuple[tuple, str]:
     from .synth import SYNTH_COLOURS
     if material == "wood":
@@ -368,11 +373,16 @@ def _reach(kind: str) -> float:
 
 def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice_kind: str = "pips",
                  n_dice: tuple[int, int] = (2, 40), samples: int = 32,
-                 tilt: tuple[float, float] | None = None) -> SceneSpec:
+                 tilt: tuple[float, float] | None = None,
+                 dice_set: tuple[str, ...] | None = None) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
     scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
     the camera's angle from vertical, in degrees, drawn from this range instead of the default
-    (three scenes in four 0-60, the others 0-15); the scene's other draws are the same."""
+    (three scenes in four 0-60, the others 0-15); the scene's other draws are the same.
+    ``dice_set``: a game's roll instead of ``n_dice`` random pip dice, one opaque pip die of each
+    named colour (``vision.training.synth.SYNTH_COLOURS`` names; e.g. Qwinto's orange, yellow and
+    purple die), so that a game palette's colour naming is measured on renders; scenes without
+    it are drawn as before."""
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
@@ -381,6 +391,11 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     lo, hi = n_dice
     n = (int(min(hi, lo + rng.geometric(0.12) - 1)) if rng.random() < 0.8
          else int(rng.integers(lo, hi + 1)))
+    if dice_set:
+        unknown = sorted(set(dice_set) - set(_synth_colours()))
+        if kind != "pips" or unknown:
+            raise ValueError(f"dice_set: pip dice of named colours only (unknown: {unknown})")
+        n = len(dice_set)
     base = rng.uniform(0.012, 0.022)
     sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7
                     else rng.uniform(0.012, 0.022, n), 0.012, 0.022)
@@ -409,7 +424,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
         material = material_set or str(rng.choice(MATERIALS, p=MATERIAL_SHARES))
         face_cols: tuple = ()
         design = ""
-        if kind == "pips":
+        if dice_set:  # a game's set: opaque plastic of its named colours
+            material = "opaque"
+            body, colour = _named_colour(rng, dice_set[i]), dice_set[i]
+            ink = _ink_for(rng, body)
+            faces = (1, 2, 3, 4, 5, 6)
+        elif kind == "pips":
             body, colour = _body_colour(rng, material)
             ink = _ink_for(rng, body)
             faces = (1, 2, 3, 4, 5, 6)
