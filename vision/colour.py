@@ -238,7 +238,19 @@ def _distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     return np.minimum.reduceat(dist, starts, axis=-1)
 
 
-_ONE_EACH_FLOOR = 0.02  # the least probability an assigned colour may have for its die
+# Two dice of one photo whose colours (Lab, lightness weighted by _L_WEIGHT) are nearer than this
+# look alike: the one-to-one naming of a game's set is not used. On renders of the games' own
+# sets (bench/vision_game_colours.py, seeds 31 and 32; docs/vision.md) every value from 4 to 12
+# named the same; two dice of one plastic under one light differ by a few units, a deep yellow
+# and an orange die by 15-20.
+_ALIKE = 8.0
+
+
+def _two_alike(lab: np.ndarray) -> bool:
+    diff = lab[:, None, :] - lab[None, :, :]
+    diff[..., 0] *= _L_WEIGHT
+    near = np.sqrt((diff ** 2).sum(-1)) < _ALIKE
+    return bool(np.triu(near, 1).any())
 
 _GAIN_GRID = np.exp(np.linspace(-np.log(1.43), np.log(1.43), 9))  # 0.7 .. 1.43, 1.0 in the middle
 _GAIN_PRIOR = 1000.0  # cost of a gain of e (in squared Lab units): one die moves the light little
@@ -317,9 +329,8 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
 
     ``calibration``: the table's light, stored from a calibration photo; without one the light is
     estimated from these dice (``estimate_light``). With ``palette.one_each`` and no more dice than
-    colours, the names are a one-to-one assignment, unless it would give some die a colour of
-    probability under 2 % (then each die gets its nearest colour); a die's confidence is the
-    softmax share of the name it got."""
+    colours, the names are a one-to-one assignment, unless two of the dice look alike (then each
+    die gets its nearest colour); a die's confidence is the softmax share of the name it got."""
     m = np.asarray(measured_bgr, np.float64).reshape(-1, 3)
     if len(m) == 0:
         return (), ()
@@ -332,12 +343,13 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
     p = _shares(d)
     idx = p.argmax(1)
     if palette.one_each and 1 < len(m) <= len(palette.names):
-        # one die per colour, unless that would give a die a colour it plainly does not have
-        # (two dice that both look orange: then something else is wrong, and the low confidence
-        # of a forced "purple" would hide which; each keeps its nearest colour instead)
-        assigned = assign_one_each(d ** 2)
-        if p[np.arange(len(m)), assigned].min() >= _ONE_EACH_FLOOR:
-            idx = assigned
+        # one die per colour, unless two of the dice look alike: two dice that both look orange
+        # cannot be told apart by the assignment, something else is wrong (a die of another set,
+        # a second box on one die), and a forced "purple" would hide which; each keeps its
+        # nearest colour instead. Dice that merely all look far from their colours (a dim room,
+        # a warm lamp that washes them out) are still told apart by the assignment.
+        if not _two_alike(bgr_to_lab(seen.astype(np.float32))):
+            idx = assign_one_each(d ** 2)
     return tuple(palette.names[i] for i in idx), tuple(float(p[k, i]) for k, i in enumerate(idx))
 
 

@@ -102,6 +102,17 @@ class TestOneDieOfEachColour:
                                   estimate_light=False)
         assert names == ("orange", "orange") and min(conf) > 0.5
 
+    @pytest.mark.parametrize("measured", [
+        [(4, 31, 32), (6, 14, 32), (17, 6, 11)],         # a dim room: all three near black
+        [(244, 254, 254), (201, 204, 251), (255, 160, 184)],  # a warm lamp washing them out
+    ])
+    def test_three_dice_far_from_their_colours_are_still_told_apart(self, measured):
+        # measured on renders of Qwinto's set (bench/vision_game_colours.py, seed 31): each die
+        # alone is nearest to purple, yet they are plainly three different dice
+        assert name_colour(measured, GENERAL)[0] != ("yellow", "orange", "purple")
+        names, _ = name_colour(measured, PALETTES["qwinto"])
+        assert names == ("yellow", "orange", "purple")
+
     def test_the_general_palette_allows_repeats(self):
         names, _ = name_colour([(40, 30, 200), (45, 35, 190)], GENERAL)
         assert names == ("red", "red")
