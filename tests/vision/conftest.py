@@ -1,6 +1,8 @@
 """Fixtures for the vision tests: a fake ONNX session, the shipped model, the real data folder."""
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -66,3 +68,16 @@ def data_root():
         pytest.skip(f"real dice photos not available: {DATA} is absent (they live in the shared "
                     "data folder)")
     return DATA
+
+
+@pytest.fixture(scope="session")
+def bench_module():
+    """``bench_module(name)``: the script ``bench/<name>.py`` as a module (the scripts import each
+    other by name, so ``bench/`` is on the path while it loads)."""
+    def load(name: str):
+        sys.path.insert(0, str(ROOT / "bench"))
+        try:
+            return importlib.import_module(name)
+        finally:
+            sys.path.remove(str(ROOT / "bench"))
+    return load

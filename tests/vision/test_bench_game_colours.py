@@ -3,7 +3,6 @@ dice set (a miss, a wrong name, a hidden die, an extra box)."""
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,17 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
-def bench():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import vision_game_colours
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return vision_game_colours
+def bench(bench_module):
+    return bench_module("vision_game_colours")
 
 
 def _folder(tmp_path: Path, dice: list[tuple[tuple, str, float]]) -> Path:

@@ -2,23 +2,15 @@
 bench/vision_colour.py reads and scores them."""
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def bench_colour():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import vision_colour
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return vision_colour
+def bench_colour(bench_module):
+    return bench_module("vision_colour")
 
 
 def test_shipped_labels_are_well_formed(bench_colour):
