@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 
 
-
 @pytest.fixture(scope="module")
 def bench_colour(bench_module):
     return bench_module("vision_colour")
