@@ -714,8 +714,8 @@ class _EverythingIsAThree:
 
 def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     """The adapter against the real vision pipeline (finder, reader, colour naming, tracker)
-    with only the model session replaced: a rendered scene of Qwinto dice is read as dice of
-    Qwinto colours showing 3, and settles after a few identical frames."""
+    with only the model session replaced: a rendered roll of Qwinto's dice (one of each colour)
+    is read as dice of Qwinto colours showing 3, and settles after a few identical frames."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.pipeline", reason="vision has no pipeline")
     from vision.training.synth import render_scene
@@ -724,7 +724,7 @@ def test_reader_adapter_speaks_visions_pipeline(monkeypatch):
     # the settled roll reads with the same fake reader
     vision = R.Vision(loaders=(_EverythingIsAThree, load_detector, lambda face: face))
     scene = render_scene(np.random.default_rng(3), size=(480, 640), n_dice=3,
-                         colours=["orange", "yellow", "purple"])
+                         colours=["orange", "yellow", "purple"], distinct=True)
     table = R.TableReader(["orange", "purple", "yellow"], [1, 2, 3, 4, 5, 6], frames=3,
                           vision=vision)
     results = [table.feed(scene.image) for _ in range(6)]
