@@ -247,6 +247,7 @@ _ALIKE = 8.0
 
 
 def _two_alike(lab: np.ndarray) -> bool:
+    """Whether two of these Lab colours are nearer than ``_ALIKE``."""
     diff = lab[:, None, :] - lab[None, :, :]
     diff[..., 0] *= _L_WEIGHT
     near = np.sqrt((diff ** 2).sum(-1)) < _ALIKE
@@ -337,7 +338,8 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
     if calibration is None and estimate_light:
         calibration = estimate_gains(m, palette)
     seen = m if calibration is None else calibration.apply(m)
-    d = _distances(bgr_to_lab(seen.astype(np.float32)), palette)
+    lab = bgr_to_lab(seen.astype(np.float32))
+    d = _distances(lab, palette)
     if calibration is not None and calibration.dice:
         d = _dice_distances(m, palette, calibration.dice, d)
     p = _shares(d)
@@ -348,7 +350,7 @@ def name_colour(measured_bgr, palette: Palette, calibration: Calibration | None 
         # a second box on one die), and a forced "purple" would hide which; each keeps its
         # nearest colour instead. Dice that merely all look far from their colours (a dim room,
         # a warm lamp that washes them out) are still told apart by the assignment.
-        if not _two_alike(bgr_to_lab(seen.astype(np.float32))):
+        if not _two_alike(lab):
             idx = assign_one_each(d ** 2)
     return tuple(palette.names[i] for i in idx), tuple(float(p[k, i]) for k, i in enumerate(idx))
 

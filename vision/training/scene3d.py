@@ -245,19 +245,18 @@ def _hsv_bgr(h: float, s: float, v: float) -> tuple:
     return (round(b * 255, 1), round(g * 255, 1), round(r * 255, 1))
 
 
-def _named_colour(rng, name: str) -> tuple:
-    from .synth import SYNTH_COLOURS
-    (h0, h1), (s0, s1), (v0, v1) = SYNTH_COLOURS[name]
-    return _hsv_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
-
-
 def _synth_colours() -> dict:
+    """The 2-D renderer's named colour ranges (imported when first needed)."""
     from .synth import SYNTH_COLOURS
     return SYNTH_COLOURS
 
 
+def _named_colour(rng, name: str) -> tuple:
+    (h0, h1), (s0, s1), (v0, v1) = _synth_colours()[name]
+    return _hsv_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
+
+
 def _body_colour(rng, material: str) -> tuple[tuple, str]:
-    from .synth import SYNTH_COLOURS
     if material == "wood":
         return _hsv_bgr(rng.uniform(22, 38), rng.uniform(0.3, 0.65),
                         rng.uniform(0.45, 0.85)), "brown"
@@ -267,7 +266,7 @@ def _body_colour(rng, material: str) -> tuple[tuple, str]:
                 "copper": (60, 110, 190)}[name], ""
     if rng.random() < 0.12:  # any hue and value: pastels, dark shades, between the named ranges
         return _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 1), rng.uniform(0.1, 1)), ""
-    name = str(rng.choice(sorted(SYNTH_COLOURS)))
+    name = str(rng.choice(sorted(_synth_colours())))
     return _named_colour(rng, name), name
 
 
@@ -392,9 +391,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     n = (int(min(hi, lo + rng.geometric(0.12) - 1)) if rng.random() < 0.8
          else int(rng.integers(lo, hi + 1)))
     if dice_set:
+        if kind != "pips":
+            raise ValueError(f"dice_set: a game's set is pip dice, not {kind} dice")
         unknown = sorted(set(dice_set) - set(_synth_colours()))
-        if kind != "pips" or unknown:
-            raise ValueError(f"dice_set: pip dice of named colours only (unknown: {unknown})")
+        if unknown:
+            raise ValueError(f"dice_set: no named colour {', '.join(unknown)} (the named colours: "
+                             f"{', '.join(sorted(_synth_colours()))})")
         n = len(dice_set)
     base = rng.uniform(0.012, 0.022)
     sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7
