@@ -15,7 +15,6 @@ die whose top face is mostly hidden (``LabelledDie.readable``) counts neither wa
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections import Counter
@@ -27,52 +26,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vision.colour import PALETTES  # noqa: E402
 from vision.pipeline import CAMERA_FRAME, DiceReader, read_image_file  # noqa: E402
 from vision.read import load_session  # noqa: E402
-from vision.training.data import UNREADABLE_TOP  # noqa: E402
+from vision.training.data import load_folder  # noqa: E402
+from vision.training.metrics import greedy_match  # noqa: E402
 from vision_colour import MISSED, confusion_text, score_photo, summary  # noqa: E402
 
 GAME = "render"  # the split name score_photo carries
 
 
-def load_render_colours(folder: Path) -> dict[str, list[dict]]:
-    """filename -> its labelled dice in labels.csv order: box, box kind, colour, readable."""
-    out: dict[str, list[dict]] = {}
-    with open(folder / "labels.csv", newline="") as fh:
-        for r in csv.DictReader(fh):
-            if "colour" not in r:
-                raise SystemExit(f"{folder}/labels.csv has no colour column: not a render folder")
-            out.setdefault(r["filename"], []).append({
-                "box": tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max")),
-                "box_kind": r.get("box_kind") or "die", "colour": r["colour"],
-                "readable": float(r.get("top_hidden") or 0) <= UNREADABLE_TOP})
-    return out
-
-
 def evaluate(reader: DiceReader, folder: Path) -> tuple[Counter, int, int, int]:
     """(Counter of (truth, read), scenes, scenes entirely right, extra dice read)."""
+    images = load_folder(folder)
+    if not any(d.colour for im in images for d in im.dice):
+        raise SystemExit(f"{folder}/labels.csv names no die's colour: not renders of a dice set")
     counts: Counter = Counter()
     scenes = right = extra = 0
-    for name, dice in sorted(load_render_colours(folder).items()):
-        roll = reader(read_image_file(folder / "images" / name))
-        readable = [d for d in dice if d["readable"]]
-        hidden = [d for d in dice if not d["readable"]]
+    for im in images:
+        roll = reader(read_image_file(im.path))
+        readable = [d for d in im.dice if d.readable]
+        hidden = [(d.box, d.box_kind) for d in im.dice if not d.readable]
         read = [(d.box, d.colour) for d in roll.dice]
         # a die read where a hidden one lies counts neither way
-        taken = {j for _, j in _pairs(hidden, read)}
+        taken = {j for _, j in greedy_match(hidden, [b for b, _ in read])}
         read = [r for j, r in enumerate(read) if j not in taken]
-        rows = score_photo({k: (d["colour"], GAME) for k, d in enumerate(readable)},
-                           [(d["box"], d["box_kind"]) for d in readable], read)
+        rows = score_photo({k: (d.colour, GAME) for k, d in enumerate(readable)},
+                           [(d.box, d.box_kind) for d in readable], read)
         counts.update((t, r) for _, t, r in rows)
         scenes += 1
         extra += max(0, len(read) - sum(r != MISSED for _, _, r in rows))
         right += all(t == r for _, t, r in rows)
     return counts, scenes, right, extra
-
-
-def _pairs(labelled: list[dict], read: list) -> list[tuple[int, int]]:
-    from vision.training.metrics import greedy_match
-    if not labelled or not read:
-        return []
-    return greedy_match([(d["box"], d["box_kind"]) for d in labelled], [b for b, _ in read])
 
 
 def main(argv=None) -> int:

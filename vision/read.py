@@ -78,8 +78,8 @@ def crop_square(bgr: np.ndarray, box, size: int, context: float = CONTEXT,
     # big boxes: blur first so that INTER_LINEAR does not alias (warpAffine has no AREA)
     if s < 0.5:
         k = int(1 / s) | 1
-        # the region read: the square, or for a turned one its corners and the blur's reach
-        half = side / 2 if angle == 0 else side * 0.7072 + k
+        # the region read: the square, or for a turned one its half-diagonal and the blur's reach
+        half = side / 2 if angle == 0 else side * math.sqrt(0.5) + k
         x0i, y0i = max(0, int(cx - half)), max(0, int(cy - half))
         x1i, y1i = min(bgr.shape[1], int(cx + half) + 1), min(bgr.shape[0], int(cy + half) + 1)
         region = cv2.blur(bgr[y0i:y1i, x0i:x1i], (k, k)) if x1i > x0i and y1i > y0i else bgr[:1, :1]

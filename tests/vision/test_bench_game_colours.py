@@ -56,6 +56,6 @@ def test_a_scene_is_right_only_when_every_readable_die_is_found_and_named(bench,
 
 
 def test_a_folder_without_colours_is_refused(bench, tmp_path):
-    (tmp_path / "labels.csv").write_text("filename,die,value\nx.jpg,0,3\n")
-    with pytest.raises(SystemExit, match="no colour column"):
-        bench.load_render_colours(tmp_path)
+    folder = _folder(tmp_path, [((10, 10, 50, 50), "", 0.0)])   # a real set's labels: no colour
+    with pytest.raises(SystemExit, match="names no die's colour"):
+        bench.evaluate(_reader([]), folder)

@@ -35,6 +35,20 @@ def test_photos_without_dice_come_from_images_csv(tmp_path):
     assert im.dice == () and im.width == 320
 
 
+def test_a_renders_colour_and_hidden_share_are_read_and_a_photo_has_none(tmp_path):
+    _write(tmp_path / "r",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split,box_kind,"
+           "colour,top_hidden\n"
+           "r1.jpg,640,480,0,3,10,10,50,50,render,die,orange,0.0\n"
+           "r1.jpg,640,480,1,2,60,10,99,50,render,die,purple,0.8\n")
+    (im,) = load_folder(tmp_path / "r")
+    assert [(d.colour, d.readable) for d in im.dice] == [("orange", True), ("purple", False)]
+    _write(tmp_path / "p",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+           "a.jpg,640,480,0,3,10,10,50,50,train\n")
+    assert load_folder(tmp_path / "p")[0].dice[0].colour == ""
+
+
 def test_missing_labels(tmp_path):
     with pytest.raises(FileNotFoundError, match="labels.csv"):
         load_folder(tmp_path)

@@ -36,6 +36,8 @@ class LabelledDie:
     box_kind: str = "die"  # "die" (whole die) or "pips" (bounding box of the top face's pips)
     # share of the top face hidden by other objects (renders label it; photos 0)
     top_hidden: float = 0.0
+    # the body's colour name (renders label it, The Choice: the up face's colour; photos "")
+    colour: str = ""
 
     @property
     def readable(self) -> bool:
@@ -132,7 +134,8 @@ def load_folder(folder: str | Path) -> list[LabelledImage]:
             LabelledDie(int(r["value"]),
                         (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]),
                          float(r["y_max"])),
-                        r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0))
+                        r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0),
+                        r.get("colour") or "")
             for r in rs)
         is_crop = len(dice) == 1 and dice[0].box_kind == "die" \
             and dice[0].box[0] <= 0 and dice[0].box[1] <= 0 \
