@@ -216,39 +216,80 @@ class TestKnisterPlayouts:
 
     def test_a_playout_fills_every_empty_field_and_scores_the_grid_by_the_rules(self):
         game = load_game("knister")
-        playouts = evaluator_for(game).playouts
+        values = evaluator_for(game).values
         grid = [row[:] for row in self.GRID]
         grid[0][1] = grid[2][3] = None
-        states, empty = playouts.codes(grid)
-        assert empty == [1, 13, 24]
+        states, filled = values.codes(grid)
+        assert np.flatnonzero(~filled).tolist() == [1, 13, 24]
         sums = [6, 4, 11]
         scores = set()
         for order in ([6, 4, 11], [6, 11, 4], [4, 6, 11], [4, 11, 6], [11, 6, 4], [11, 4, 6]):
-            for f, v in zip(empty, order):
+            for f, v in zip([1, 13, 24], order):
                 grid[f // 5][f % 5] = v
             scores.add(game.score(game.sheet_from_json({"grid": grid})).total)
-        assert playouts.play(states, empty, sums) in scores
+        _, played = values.play(np.array([sums]), states[None], filled[None])
+        assert played[0] in scores
         # one field left: the sum goes there
         grid = [row[:] for row in self.GRID]
-        states, empty = playouts.codes(grid)
+        states, filled = values.codes(grid)
         grid[4][4] = 6
-        assert playouts.play(states, empty, [6]) == \
+        assert values.play(np.array([[6]]), states[None], filled[None])[1][0] == \
             game.score(game.sheet_from_json({"grid": grid})).total
 
-    def test_games_played_many_at_once_are_the_games_played_one_by_one(self):
+    def test_each_sum_goes_where_the_grid_is_then_worth_most(self):
+        """Greedy play by the stage values, checked against the values recomputed field
+        by field from the grid in plain Python."""
         game = load_game("knister")
-        playouts = evaluator_for(game).playouts
+        values = evaluator_for(game).values
+        lines = [cells for _, _, cells in game._lines]
+
+        def worth(k, grid):
+            return values.constant[k] + sum(
+                values.line_value(k, i, tuple(v for r, c in cells
+                                              if (v := grid[r][c]) is not None))
+                for i, cells in enumerate(lines))
+
         rng = random.Random(5)
-        for case in range(40):
-            grid = [[None] * 5 for _ in range(5)]
-            for f in rng.sample(range(25), rng.randint(0, 24)):
-                grid[f // 5][f % 5] = rng.randint(2, 12)
-            states, empty = playouts.codes(grid)
-            sums = Dice(str(case), len(empty)).first(6)
-            filled = np.ones((6, 25), dtype=bool)
-            filled[:, empty] = False
-            many = playouts.play_many(np.array([states] * 6), filled, sums)
-            assert many.tolist() == [playouts.play(states, empty, row) for row in sums.tolist()]
+        for case in range(12):
+            start = [[None] * 5 for _ in range(5)]
+            for f in rng.sample(range(25), rng.randint(0, 22)):
+                start[f // 5][f % 5] = rng.randint(2, 12)
+            states, filled = values.codes(start)
+            sums = Dice(str(case), 25 - int(filled.sum())).first(3)
+            _, together = values.play(sums, np.array([states] * 3), np.array([filled] * 3))
+            for g in range(3):
+                record, alone = values.play(sums[g:g + 1], states[None], filled[None],
+                                            record=True)
+                assert alone[0] == together[g]          # a batch plays each game alone
+                grid = [row[:] for row in start]
+                for step, v in enumerate(sums[g].tolist()):
+                    k = 25 - len(sums[g]) + step
+                    written = record[step][1][0]
+                    now = record[step + 1][1][0] if step + 1 < len(record) else ~written
+                    (chosen,) = np.flatnonzero(now & ~written)
+                    options = {}
+                    for f in np.flatnonzero(~written):
+                        grid[f // 5][f % 5] = v
+                        options[f] = worth(k + 1, grid)
+                        grid[f // 5][f % 5] = None
+                    assert options[chosen] >= max(options.values()) - 1e-9
+                    grid[chosen // 5][chosen % 5] = v
+                assert alone[0] == game.score(game.sheet_from_json({"grid": grid})).total
+
+    def test_the_value_of_an_empty_grid_is_the_points_its_games_average(self):
+        """The figures the hints show are final points: an empty grid's value is what
+        greedy games by the same values score on average."""
+        values = evaluator_for(load_game("knister")).values
+        sums = Dice("calibration", 25).first(4000)
+        _, scores = values.play(sums)
+        empty = values.value(0, np.zeros((1, 12), dtype=np.intp))[0]
+        assert abs(empty - scores.mean()) < 1.5, (empty, scores.mean())
+        assert scores.mean() > 63          # the random-fill line values alone reach 57
+
+    def test_tables_of_the_wrong_shape_are_refused(self):
+        from engine.advice.knister_values import StageValues
+        with pytest.raises(ValueError, match="shape"):
+            StageValues(load_game("knister"), np.zeros((25, 2, 1365)), np.zeros(26))
 
     def test_the_nth_sequence_of_sums_is_the_same_however_many_are_drawn(self):
         stepwise, at_once = Dice("3:7", 18), Dice("3:7", 18)
@@ -287,8 +328,8 @@ class TestKnisterPlayouts:
         counts = []
         for seconds, step in ((0.001, 1.0), (10.0, 1e-6)):
             evaluator = evaluator_for(game)
-            play, games = evaluator.playouts.play_many, []
-            evaluator.playouts.play_many = lambda *a: games.append(len(a[0])) or play(*a)
+            play, games = evaluator.values.play, []
+            evaluator.values.play = lambda *a: games.append(len(a[0])) or play(*a)
             again = evaluator.play_out(sheet, ranked, 0, Budget(seconds, FakeClock(step)))
             n = PLAYOUT_OPTIONS
             assert [t[1] for t in again[:n]] == [PLAYED_OUT] * n
