@@ -527,6 +527,40 @@ def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
     assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
 
 
+def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
+    """A player turns hints on on their own sheet: every legal field is shaded, the best is
+    ringed and named once below the sheet, and the switch stays on after a reload."""
+    ann, _ = players
+    ann.goto(base_url + "/")
+    code = ann.evaluate("""async () => {
+        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
+        const t = await post('/api/tables', {game: 'knister', players: ['Ann'], claim: 0});
+        await post('/api/tables/' + t.code + '/actions', {type: 'roll', roll: '3 4'});
+        return t.code; }""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#hint-switch")
+    assert not ann.is_checked("#hint-switch")            # off until turned on
+    assert ann.locator(".cell.hint-best").count() == 0
+    ann.click("#hint-switch")
+    for reload in (False, True):
+        if reload:
+            ann.reload()
+            ann.wait_for_selector("#hint-switch")
+            assert ann.is_checked("#hint-switch")        # remembered on this phone
+        ann.wait_for_selector("#advice")
+        ann.wait_for_timeout(1000)       # renders still under way have landed
+        assert ann.locator("#advice").count() == 1
+        assert ann.text_content("#advice").startswith("Best: ")
+        assert " 7 (" in ann.text_content("#advice")
+        assert at_once(ann, ".cell.legal", "cs => cs.length") == 25
+        shaded = at_once(ann, ".cell.legal", "cs => cs.filter(c => "
+                         "/hint-(high|mid|low)/.test(c.className)).length")
+        assert shaded == 25
+        assert ann.locator(".cell.hint-best").count() == 1
+    shot(ann, "knister_hints")
+
+
 def test_check_my_paper_asks_whose_move_it_is_in_kuh_vadis(base_url, players):
     """A typed-in Kuh Vadis pad: whose move it is is asked (after a quad the crosses may move
     again with more marks on the pad), not guessed from the counts of marks."""

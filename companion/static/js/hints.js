@@ -23,13 +23,13 @@ export function hintSwitch(code, seat, changed) {
 export async function showHints(code, seq, seat, opt, box, view, still) {
   if (!on(code, seat) || !opt.legal.length) return;
   const asked = seq + ":" + seat;
-  let advice = answers.get(asked);
-  if (!advice) {
-    const r = await fetch("/api/tables/" + code + "/advice?seat=" + seat);
-    if (!r.ok) return;
-    advice = await r.json();
-    answers.set(asked, advice);
+  // one request per roll and seat, shared by the renders that ask while it is on its way
+  if (!answers.has(asked)) {
+    answers.set(asked, fetch("/api/tables/" + code + "/advice?seat=" + seat)
+      .then(r => r.ok ? r.json() : null).catch(() => null));
   }
+  const advice = await answers.get(asked);
+  if (!advice) { answers.delete(asked); return; }
   if (!still(asked) || !box.isConnected || !advice.options.length) return;
   const best = new Map();     // field -> the most expected points of a placement writing there
   for (const o of advice.options) {
@@ -51,6 +51,8 @@ export async function showHints(code, seq, seat, opt, box, view, still) {
     const c = box.querySelector(`.cell[data-key="${fieldOf(m)}"]`);
     if (c) c.classList.add("hint-best");
   }
+  // a render that came back later than another for the same roll names the best once
+  box.querySelector("#advice")?.remove();
   box.append(el("p", { id: "advice", class: "note" }, T.hint_best + ": " +
     answerText(top.parts, view) + " (" + top.expected.toFixed(1) + "): " + top.reason));
 }
