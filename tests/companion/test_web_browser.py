@@ -504,21 +504,28 @@ def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     assert state_of(ann, code)["players"][0]["sheet"]["rows"]["orange"][0] == "x"
 
 
-def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
-    ann, _ = players
-    ann.goto(base_url + "/")
-    code = ann.evaluate("""async () => {
+def solo_knister_table(page, base_url, actions):
+    """The code of a one-player Knister table `page` creates and sits at, after `actions`
+    (JavaScript, with `act(action)` posting one action to the table) have been sent."""
+    page.goto(base_url + "/")
+    return page.evaluate("""async () => {
         const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
             headers: {'Content-Type': 'application/json'}}).then(r => r.json());
         const t = await post('/api/tables', {game: 'knister', players: ['Ann'], claim: 0});
+        const act = action => post('/api/tables/' + t.code + '/actions', action);
+        %s
+        return t.code; }""" % actions)
+
+
+def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
+    ann, _ = players
+    code = solo_knister_table(ann, base_url, """
         const dice = ['1 1', '1 2', '2 2', '2 3', '3 3'];     // five of a kind in every row
         for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) {
-            await post('/api/tables/' + t.code + '/actions', {type: 'roll', roll: dice[r]});
+            await act({type: 'roll', roll: dice[r]});
             const total = dice[r].split(' ').map(Number).reduce((a, b) => a + b);
-            await post('/api/tables/' + t.code + '/actions',
-                       {type: 'place', seat: 0, placement: 'ABCDE'[r] + total + '@' + c});
-        }
-        return t.code; }""")
+            await act({type: 'place', seat: 0, placement: 'ABCDE'[r] + total + '@' + c});
+        }""")
     ann.goto(f"{base_url}/t/{code}")
     ann.wait_for_selector("#ranking li")
     assert ann.text_content("#ranking li") == "Ann · 158 · amazing: 100 points or more"
@@ -531,13 +538,7 @@ def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
     """A player turns hints on on their own sheet: every legal field is shaded, the best is
     ringed and named once below the sheet, and the switch stays on after a reload."""
     ann, _ = players
-    ann.goto(base_url + "/")
-    code = ann.evaluate("""async () => {
-        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
-            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
-        const t = await post('/api/tables', {game: 'knister', players: ['Ann'], claim: 0});
-        await post('/api/tables/' + t.code + '/actions', {type: 'roll', roll: '3 4'});
-        return t.code; }""")
+    code = solo_knister_table(ann, base_url, "await act({type: 'roll', roll: '3 4'});")
     ann.goto(f"{base_url}/t/{code}/sheet")
     ann.wait_for_selector("#hint-switch")
     assert not ann.is_checked("#hint-switch")            # off until turned on
