@@ -58,7 +58,9 @@ def _shipped_bytes() -> bytes:
 
 
 class StageValues:
-    """The fitted tables of one Knister layout and greedy play by them."""
+    """The fitted tables of one Knister layout and greedy play by them. The full lines'
+    entries are the layout's own points; the shipped open entries were fitted for the rule
+    book's points and are kept for a layout with others."""
 
     def __init__(self, game: Knister, tables: np.ndarray, constant: np.ndarray) -> None:
         tables = np.asarray(tables, dtype=np.float64)
