@@ -541,7 +541,10 @@ def _table_reader(rec: TableRecord, game_name: str) -> TableReader:
         taught, calibration = table_reading(rec)
         frames, symbols = current_app.config["SETTLE_FRAMES"], spec["symbol_sides"]
         if taught is not None:   # the table's own dice, taught on its teaching page
-            r = TableReader(palette, faces, frames, reader=taught, symbols=symbols)
+            # frames by the taught dice's cheap tier, the frame a roll settles on by the whole
+            # taught reader (quarter turns and ink contrast of the unsure dice)
+            r = TableReader(palette, faces, frames, reader=taught.camera_frame(),
+                            settled_reader=taught, symbols=symbols)
         else:
             make = current_app.config.get("READER_FACTORY") or functools.partial(
                 TableReader, body_colours=body_colours(spec) is not None,

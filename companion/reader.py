@@ -301,7 +301,8 @@ class TableReader:
     once more by the settled-roll reader (`vision_reader(..., settled=True)`), whose dice are the
     roll when it finds as many as the vote (a different count means that frame is not like the
     others the vote saw, and the vote stands). `reader` and `settled_reader` may be injected
-    (tests; a table's taught reader serves as both)."""
+    (tests; a table's taught dice: `DiceSetReader.camera_frame` for the frames, the whole taught
+    reader for the settled roll); `reader` alone serves as both."""
 
     def __init__(self, palette: Sequence[str | None], faces: Sequence[Any],
                  frames: int = 3, reader=None, body_colours: bool = False,

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
-from .find import DieFinder, box_area, box_intersection, same_die
+from .find import DieFinder, box_area, box_intersection, iou_matrix, same_die
 from .dice import Die, Roll
 from .pipeline import as_bgr
 from .read import CONTEXT, crop_square, mean_over_turns
@@ -58,6 +58,12 @@ SAME_DIE_SHARE = 0.4
 SAME_SCORE = 0.03  # similarities this close: the smaller of two boxes around one die is the die's
 # ...if its side is at least this share of the larger one's (a box of the die with some
 INNER_MIN_SIDE = 0.6
+# a camera frame's box is read as the last frame's box at its place (IoU at least REUSE_IOU) when
+# their crops differ by at most REUSE_DIFF grey levels on average: a resting die under the same
+# light (the tracker reads only still frames). A die turned to another face in place, or a hand
+# over it, changes its crop by far more
+REUSE_IOU = 0.8
+REUSE_DIFF = 4.0
 # table around it is 1.2-1.6 die sides; a pip's box
 # inside the die, which the embedding may also read as a
 # face, is a fifth of it and must not take the die's place)
@@ -344,7 +350,11 @@ class DiceSetReader:
     # stands where it is at least pip_sure sure (see _pip_values)
     pip_reader: object | None = None
     pip_sure: float = 0.4
+    # a box of the last frame read again whose crop has not changed (a resting die in a stream)
+    # keeps its reading instead of being embedded again (camera_frame; see _seen_before)
+    reuse: bool = False
     finder: object = field(init=False)
+    _last: list = field(init=False, default_factory=list, repr=False)
 
     def __post_init__(self):
         if self.find_with == "detector":
@@ -362,7 +372,22 @@ class DiceSetReader:
                                f"{self.embedder.model_id!r}: teach the dice again")
 
     def with_calibration(self, calibration: Calibration | None) -> "DiceSetReader":
-        return replace(self, calibration=calibration)
+        return replace(self, calibration=calibration, detector_session=self._detector_session())
+
+    def camera_frame(self) -> "DiceSetReader":
+        """The same taught dice read as a camera frame is read: one embedding per box, no quarter
+        turns and no ink-contrast view of the unsure dice. Those cost up to eight more embeddings
+        a die (~2.6 ms each) and are most of a frame's time; in a stream the tracker's vote over
+        the still frames does their work, and the frame a roll settles on is read once more by
+        this reader (the companion's ``TableReader``). Shares this reader's embedder and
+        detector session."""
+        return replace(self, turns=False, contrast=False, reuse=True,
+                       detector_session=self._detector_session())
+
+    def _detector_session(self):
+        """The session this reader's detector runs on (a copy made by ``replace`` reuses it
+        instead of loading the model again)."""
+        return getattr(self.finder, "session", None) or self.detector_session
 
     def read_boxes(self, bgr: np.ndarray, boxes):
         """For boxes in ``bgr``, each around one die: (values, value confidences, die scores, is-die
@@ -426,6 +451,27 @@ class DiceSetReader:
             out[unsure] = (out[unsure] + q) / 2
         return out
 
+    def _seen_before(self, bgr: np.ndarray, boxes) -> list:
+        """For each box, the (face features, reading) of the last frame's box at the same place
+        (IoU at least ``REUSE_IOU``: the detector's boxes move by a pixel or two from frame to
+        frame) when what that box holds has not changed: this frame's crop of the last frame's box
+        is its crop then up to sensor noise (mean absolute difference at most ``REUSE_DIFF`` grey
+        levels); else None. Only with ``reuse``."""
+        out: list = [None] * len(boxes)
+        if not self.reuse or not self._last or not len(boxes):
+            return out
+        last_boxes = np.array([b for b, *_ in self._last], np.float32)
+        iou = iou_matrix(np.asarray(boxes, np.float32).reshape(-1, 4), last_boxes)
+        for i in range(len(boxes)):
+            j = int(iou[i].argmax())
+            if iou[i, j] < REUSE_IOU:
+                continue
+            box, crop, *reading = self._last[j]
+            now = self.embedder.crops(bgr, [box])[0].astype(np.int16)
+            if float(np.abs(now - crop).mean()) <= REUSE_DIFF:
+                out[i] = reading
+        return out
+
     def _read(self, bgr: np.ndarray, boxes, fitting_only: bool = False):
         """One reading of every box: (label probabilities, die scores, is-die flags, face Labs, ink
         Labs).
@@ -436,7 +482,11 @@ class DiceSetReader:
         if len(boxes) == 0:
             return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool),
                     np.zeros((0, 3)), np.zeros((0, 3)))
-        feats = [face_features(crop_square(bgr, b, CROP, CONTEXT)) for b in boxes]
+        crops = self.embedder.crops(bgr, boxes)
+        seen = self._seen_before(bgr, boxes)
+        feats = [seen[i][0] if seen[i] is not None
+                 else face_features(crop_square(bgr, b, CROP, CONTEXT))
+                 for i, b in enumerate(boxes)]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)
         # and every face has a symbol: a crop without ink is table, not a die
@@ -450,9 +500,15 @@ class DiceSetReader:
         p = np.full((len(boxes), n_labels), 1.0 / n_labels)
         best = np.full(len(boxes), -1.0)
         neg = np.zeros(len(boxes))
-        if len(read):
-            emb = self.embedder(self.embedder.crops(bgr, [boxes[i] for i in read]))
-            p[read], best[read], neg[read] = self.dice_set.classify(emb)
+        for i in read:
+            if seen[i] is not None:
+                p[i], best[i], neg[i] = seen[i][1]
+        new = [i for i in read if seen[i] is None]
+        if new:
+            p[new], best[new], neg[new] = self.dice_set.classify(self.embedder(crops[new]))
+        if self.reuse:
+            self._last = [(tuple(boxes[i]), crops[i], feats[i], (p[i], best[i], neg[i]))
+                          for i in range(len(boxes))]
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
         return (p, best, is_die, np.array([f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))

@@ -85,6 +85,13 @@ def test_a_player_teaches_kuh_vadis_dice_and_the_camera_reads_them(app, make_tab
     seen = read_roll(client, code, values)
     assert sorted(str(d["face"]) for d in seen["dice"]) == sorted(str(v) for v in values)
     assert seen["problem"] is None
+    # two tiers, as for the shipped reader: each frame one embedding a die, the frame the roll
+    # settled on read once more with the unsure dice's quarter turns and ink contrast
+    table = app.extensions["readers"].get(code)
+    assert (table.reader.turns, table.reader.contrast) == (False, False)
+    assert (table.settled_reader.turns, table.settled_reader.contrast) == (True, True)
+    assert table.reader.embedder is table.settled_reader.embedder
+    assert table.reader.finder.session is table.settled_reader.finder.session
 
     # the taught dice travel: the dice-set file reads with the shipped embedding
     f = client.get(f"/api/tables/{code}/dice-set.npz")

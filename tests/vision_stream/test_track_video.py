@@ -117,3 +117,61 @@ def test_with_the_shipped_onnx_reader(video):
         assert not video.moving[i] and truth.rest_frame <= i <= truth.rest_frame + 5
         assert sorted(roll.values) == truth.values
     assert stream.frames_read < len(video.frames)  # busy frames are not read
+
+
+class CountingEmbedder:
+    """The shipped embedder, counting the crops it embeds."""
+
+    def __init__(self, embedder):
+        self.inner, self.embedded = embedder, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def __call__(self, crops):
+        self.embedded += len(crops)
+        return self.inner(crops)
+
+
+def frame_tier(ds):
+    from vision.embedding import default_embedder
+    counting = CountingEmbedder(default_embedder())
+    return DiceSetReader(ds, embedder=counting).camera_frame(), counting
+
+
+def test_the_frame_tier_reads_a_resting_die_once(video_and_reader):
+    """A camera frame of a taught table embeds each new box once; the next still frame's boxes
+    whose crops did not change keep their reading, and read as a fresh reader reads them."""
+    video, reader, ds = video_and_reader
+    rest = video.rolls[0].rest_frame
+    frames = video.frames[rest:rest + 3]
+    tier, counting = frame_tier(ds)
+    first = tier(frames[0])
+    assert len(first.dice) == len(video.rolls[0].dice) and counting.embedded >= len(first.dice)
+    before = counting.embedded
+    for frame in frames[1:]:
+        again = tier(frame)
+        fresh = frame_tier(ds)[0](frame)
+        assert [(d.box, d.value) for d in again.dice] == [(d.box, d.value) for d in fresh.dice]
+    assert counting.embedded == before          # nothing embedded again
+    assert not tier.turns and not tier.contrast and reader.turns and reader.contrast
+
+
+def test_the_frame_tier_reads_a_die_turned_in_place_again(video_and_reader):
+    """A die turned to another face where it lay: its crop changed, so it is embedded again and
+    read as a fresh reader reads that frame, never as the face it showed before."""
+    video, _, ds = video_and_reader
+    rest = video.rolls[0].rest_frame
+    frame = video.frames[rest]
+    tier, counting = frame_tier(ds)
+    dice = tier(frame).dice
+    a, b = next((a, b) for a in dice for b in dice if a.value != b.value)
+    turned = frame.copy()   # die a shows what die b shows: b's pixels pasted over a's box
+    x0, y0, x1, y1 = a.box
+    turned[y0:y1, x0:x1] = cv2.resize(frame[b.box[1]:b.box[3], b.box[0]:b.box[2]],
+                                      (x1 - x0, y1 - y0))
+    before = counting.embedded
+    now = {d.box: d.value for d in tier(turned).dice}
+    fresh = {d.box: d.value for d in frame_tier(ds)[0](turned).dice}
+    assert counting.embedded > before and now == fresh
+    assert b.value in now.values() and list(now.values()).count(b.value) >= 2
