@@ -108,8 +108,8 @@ def _camera_frames(spec: str, fps: float, max_seconds: float | None):
 
 def make_reader(args):
     palette = palette_for(args.game)
-    if args.dice_set:
-        return dice_set_reader(args.dice_set, palette, None)
+    if args.dice_set:   # taught dice read as the companion reads a taught table's frames
+        return dice_set_reader(args.dice_set, palette, None).camera_frame()
     from vision.pipeline import CAMERA_FRAME, DiceReader
     from vision.read import DEFAULT_MODEL, load_session
     try:
