@@ -52,6 +52,23 @@ def test_a_careful_reading_with_another_count_of_dice_leaves_the_vote(monkeypatc
     assert sorted(d.value for d in settled[0].dice) == [3, 5]
 
 
+@pytest.mark.parametrize("tracker", [True, False], ids=["stream tracker", "settler"])
+def test_a_die_the_careful_reader_does_not_see_at_all_never_settles(tracker, monkeypatch):
+    """The frame reader reads a die in the mottled cloth of an empty table, frame after frame;
+    the careful reader finds no die in the frame: nothing settles, the players are shown no roll
+    (bench/tracker.py's video 4 reported such a 4 before the dice came in)."""
+    from companion import reader as R
+    fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 4, "orange")], [])
+    if not tracker:
+        monkeypatch.setattr(R.importlib, "import_module", _no_tracker(R.importlib.import_module))
+    table = R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
+                          settled_reader=careful)
+    frame = textured_table(4)
+    results = [table.feed(frame) for _ in range(6)]
+    assert not any(done for _, done in results) and table.settled is None
+    assert calls["careful"] >= 1
+
+
 def test_a_taught_reader_reads_frames_and_settled_rolls_alike():
     from companion import reader as R
     fast, _, calls = _readers([_FakeDie((40, 40, 80, 80), 4, "orange")], [])
