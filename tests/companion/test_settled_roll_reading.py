@@ -19,17 +19,23 @@ def _readers(fast_dice, careful_dice):
     return fast, careful, calls
 
 
+def _table(fast, careful, tracker: bool, monkeypatch):
+    """An orange/yellow table reading with `fast` and `careful`; settled by vision's stream
+    tracker, or (`tracker` False) by the companion's own `Settler`."""
+    from companion import reader as R
+    if not tracker:
+        monkeypatch.setattr(R.importlib, "import_module", _no_tracker(R.importlib.import_module))
+    return R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
+                         settled_reader=careful)
+
+
 @pytest.mark.parametrize("tracker", [True, False], ids=["stream tracker", "settler"])
 def test_the_settled_roll_is_the_careful_reading_of_the_still_frame(tracker, monkeypatch):
-    from companion import reader as R
     fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 3, "orange"),
                                      _FakeDie((120, 40, 160, 80), 5, "yellow")],
                                     [_FakeDie((40, 40, 80, 80), 3, "orange"),
                                      _FakeDie((120, 40, 160, 80), 6, "yellow")])
-    if not tracker:
-        monkeypatch.setattr(R.importlib, "import_module", _no_tracker(R.importlib.import_module))
-    table = R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
-                          settled_reader=careful)
+    table = _table(fast, careful, tracker, monkeypatch)
     frame = textured_table(1)
     results = [table.feed(frame) for _ in range(6)]
     settled = [reading for reading, done in results if done]
@@ -57,12 +63,8 @@ def test_a_die_the_careful_reader_does_not_see_at_all_never_settles(tracker, mon
     """The frame reader reads a die in the mottled cloth of an empty table, frame after frame;
     the careful reader finds no die in the frame: nothing settles, the players are shown no roll
     (bench/tracker.py's video 4 reported such a 4 before the dice came in)."""
-    from companion import reader as R
     fast, careful, calls = _readers([_FakeDie((40, 40, 80, 80), 4, "orange")], [])
-    if not tracker:
-        monkeypatch.setattr(R.importlib, "import_module", _no_tracker(R.importlib.import_module))
-    table = R.TableReader(["orange", "yellow"], [1, 2, 3, 4, 5, 6], frames=3, reader=fast,
-                          settled_reader=careful)
+    table = _table(fast, careful, tracker, monkeypatch)
     frame = textured_table(4)
     results = [table.feed(frame) for _ in range(6)]
     assert not any(done for _, done in results) and table.settled is None
