@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.reader import settled_dice  # noqa: E402
 from vision.detect import load_detector  # noqa: E402
 from vision.dice_set import DiceSetReader  # noqa: E402
 from vision.training.synth_video import render_video, teach_examples  # noqa: E402
@@ -66,7 +68,8 @@ def score(video, reports):
 
 def run(name, make_reader, videos, still_frames, make_settled=None):
     """``make_settled(reader)``: the reader of the frame a roll settles on (the companion's
-    second tier), whose dice are the roll when it finds as many as the frames' vote."""
+    second tier), its reading and the frames' vote made one as the companion makes them
+    (``companion.reader.settled_dice``)."""
     tot = {"expected": 0, "reported": 0, "false": 0, "moving": 0, "latency": [], "right": 0,
            "misread": 0, "dice": 0}
     read_ms, read_frames, frames = 0.0, 0, 0
@@ -81,10 +84,9 @@ def run(name, make_reader, videos, still_frames, make_settled=None):
             r = stream.feed(frame, t=i / video.fps)
             if r is not None and settled is not None:
                 t0 = time.perf_counter()
-                again = settled(frame)
+                dice = settled_dice(r.dice, settled(frame).dice)
                 settled_ms.append((time.perf_counter() - t0) * 1000)
-                if len(again.dice) == len(r.dice):
-                    r = again
+                r = replace(r, dice=dice) if dice else None
             if r is not None:
                 reports.append((i, r))
         s = score(video, reports)

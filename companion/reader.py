@@ -372,21 +372,12 @@ class TableReader:
         return self.last
 
     def _read_settled(self, image, voted) -> tuple[tuple, float]:
-        """(the settled roll's dice, ms): the settled-roll reader's reading of the frame the
-        roll settled on when it finds as many dice as the frames' vote, else the vote; no dice
-        when it finds none at all: what the frames saw there was no die (the camera-frame
-        reader read a die on an empty mottled cloth for three still frames, bench/tracker.py
-        video 4; over 811 labelled photos and renders with dice the settled reader found none
-        where the frame reader found some once; docs/vision.md, "Two tiers"), and nothing
-        settles."""
+        """(the settled roll's dice by `settled_dice`, ms)."""
         if self.settled_reader is self.reader:
             return tuple(voted), 0.0
         t0 = time.perf_counter()
         dice = tuple(self.settled_reader(image).dice)
-        ms = (time.perf_counter() - t0) * 1000
-        if not dice:
-            return (), ms
-        return (dice if len(dice) == len(voted) else tuple(voted)), ms
+        return settled_dice(voted, dice), (time.perf_counter() - t0) * 1000
 
     def feed(self, image, still: bytes | None = None) -> tuple[Roll, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps
@@ -437,6 +428,19 @@ class TableReader:
                     self.settler.settled = self.settled
                     return self.settled, True
             return reading, False
+
+
+def settled_dice(voted, careful) -> tuple:
+    """A settled roll's dice from the frames' vote and the settled-roll reader's reading of
+    the frame it settled on: that reading when it finds as many dice as the vote; the vote
+    when it finds another number (that frame is not like the others the vote saw); no dice,
+    so nothing settles, when it finds none at all: what the frames saw there was no die (the
+    camera-frame reader read a die on an empty mottled cloth for three still frames,
+    bench/tracker.py video 4; over 811 labelled photos and renders with dice the settled
+    reader found none where the frame reader found some once; docs/vision.md, "Two tiers")."""
+    if not careful:
+        return ()
+    return tuple(careful) if len(careful) == len(voted) else tuple(voted)
 
 
 @dataclass

@@ -494,20 +494,22 @@ def surround_lightness(bgr: np.ndarray, boxes, calibration: Calibration | None =
     of that side), after ``calibration``; NaN where too little of the ring lies in the photo.
     All rings in one colour conversion (a ring alone cost 0.7 ms, mostly call overhead)."""
     rings = [_ring_pixels(bgr, b) for b in boxes]
+    sizes = np.array([len(r) for r in rings], dtype=np.intp)
     out = np.full(len(rings), np.nan)
-    if not rings or not sum(len(r) for r in rings):
+    if not sizes.sum():
         return out
     px = np.concatenate(rings).astype(np.float32)
     if calibration is not None:
         px = calibration.apply(px)
     light = bgr_to_lab(np.clip(px, 0, 255).astype(np.float32).reshape(-1, 1, 3))[:, 0, 0]
-    ends = np.cumsum([len(r) for r in rings])
-    for k, (lo, hi) in enumerate(zip(ends - [len(r) for r in rings], ends)):
+    ends = np.cumsum(sizes)
+    for k, (lo, hi) in enumerate(zip(ends - sizes, ends)):
         if hi - lo >= 16:
             out[k] = float(np.percentile(light[lo:hi], _SURROUND_SHARE))
     return out
 
 
+@functools.lru_cache(maxsize=64)
 def shaded_white(palette: Palette) -> float | None:
     """How light against its surroundings a die named grey must be, as a share of the same ratio
     of the photo's dice named white, to be a white die in shade: where the palette's grey and

@@ -452,24 +452,25 @@ class DiceSetReader:
         return out
 
     def _seen_before(self, bgr: np.ndarray, boxes) -> list:
-        """For each box, the (face features, reading) of the last frame's box at the same place
-        (IoU at least ``REUSE_IOU``: the detector's boxes move by a pixel or two from frame to
-        frame) when what that box holds has not changed: this frame's crop of the last frame's box
-        is its crop then up to sensor noise (mean absolute difference at most ``REUSE_DIFF`` grey
-        levels); else None. Only with ``reuse``."""
+        """For each box, the kept reading ``(box, crop, face features, (p, best, neg))`` of the
+        last frame at the same place (IoU at least ``REUSE_IOU``: the detector's boxes move by a
+        pixel or two from frame to frame) when what its box holds has not changed: this frame's
+        crop of that box is the crop the reading was made from, up to sensor noise (mean
+        absolute difference at most ``REUSE_DIFF`` grey levels); else None. Only with
+        ``reuse``."""
         out: list = [None] * len(boxes)
         if not self.reuse or not self._last or not len(boxes):
             return out
-        last_boxes = np.array([b for b, *_ in self._last], np.float32)
+        last_boxes = np.array([kept[0] for kept in self._last], np.float32)
         iou = iou_matrix(np.asarray(boxes, np.float32).reshape(-1, 4), last_boxes)
         for i in range(len(boxes)):
             j = int(iou[i].argmax())
             if iou[i, j] < REUSE_IOU:
                 continue
-            box, crop, *reading = self._last[j]
+            box, crop = self._last[j][:2]
             now = self.embedder.crops(bgr, [box])[0].astype(np.int16)
             if float(np.abs(now - crop).mean()) <= REUSE_DIFF:
-                out[i] = reading
+                out[i] = self._last[j]
         return out
 
     def _read(self, bgr: np.ndarray, boxes, fitting_only: bool = False):
@@ -482,9 +483,8 @@ class DiceSetReader:
         if len(boxes) == 0:
             return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool),
                     np.zeros((0, 3)), np.zeros((0, 3)))
-        crops = self.embedder.crops(bgr, boxes)
         seen = self._seen_before(bgr, boxes)
-        feats = [seen[i][0] if seen[i] is not None
+        feats = [seen[i][2] if seen[i] is not None
                  else face_features(crop_square(bgr, b, CROP, CONTEXT))
                  for i, b in enumerate(boxes)]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
@@ -502,13 +502,15 @@ class DiceSetReader:
         neg = np.zeros(len(boxes))
         for i in read:
             if seen[i] is not None:
-                p[i], best[i], neg[i] = seen[i][1]
+                p[i], best[i], neg[i] = seen[i][3]
         new = [i for i in read if seen[i] is None]
+        crops = self.embedder.crops(bgr, [boxes[i] for i in new])
         if new:
-            p[new], best[new], neg[new] = self.dice_set.classify(self.embedder(crops[new]))
-        if self.reuse:
-            self._last = [(tuple(boxes[i]), crops[i], feats[i], (p[i], best[i], neg[i]))
-                          for i in range(len(boxes))]
+            p[new], best[new], neg[new] = self.dice_set.classify(self.embedder(crops))
+        if self.reuse:   # each reading with the box and crop it was made from
+            made = {i: (tuple(boxes[i]), crop, feats[i], (p[i], best[i], neg[i]))
+                    for i, crop in zip(new, crops)}
+            self._last = [seen[i] if seen[i] is not None else made[i] for i in read]
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
         return (p, best, is_die, np.array([f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))

@@ -83,6 +83,11 @@ class StageValues:
         through = [[i for i, cells in enumerate(self.cells) if divmod(f, 5) in cells]
                    for f in range(FIELDS)]
         self.lines_of = np.array([t + [NONE] * (4 - len(t)) for t in through], dtype=np.intp)
+        # which lines (rows) run through which field (columns)
+        self._on = np.zeros((len(self.cells) + 1, FIELDS), dtype=bool)
+        for f, lines in enumerate(self.lines_of):
+            self._on[lines, f] = True
+        self._on = self._on[:-1]
         self.chance = np.array([CHANCE[s] for s in SUMS])
         self.constant = constant.copy()
         self.tables = tables.copy()
@@ -108,10 +113,6 @@ class StageValues:
 
     def copy(self) -> "StageValues":
         return StageValues(self.game, self.tables, self.constant)
-
-    def tables_full(self) -> np.ndarray:
-        """(26, 2, 4368): the open entries and the full lines' points."""
-        return self._full.copy()
 
     def set_full(self, full: np.ndarray) -> None:
         """Take the open entries of `full` (the full lines' entries stay their points)."""
@@ -153,13 +154,21 @@ class StageValues:
         """(n x 25) how much V_k changes by writing sum index j (one per grid) in each
         field, filled or not: the gains of the lines through the field, added in a fixed
         order."""
-        k = np.broadcast_to(np.asarray(k), (len(states),))
-        at, kinds = k[:, None], self.kind[None, :]
+        return self._gains(k, states, j)[1]
+
+    def _gains(self, k, states: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(each line's code after sum index j, `field_gains`); k a number or one per grid."""
         after = self.next[states, j[:, None]]
-        gain = np.zeros((len(states), states.shape[1] + 1))
-        gain[:, :-1] = self._full[at, kinds, after] - self._full[at, kinds, states]
+        if np.ndim(k) == 0:
+            table, kinds = self._full[k], self.kind[None, :]
+            line_gain = table[kinds, after] - table[kinds, states]
+        else:
+            at, kinds = np.asarray(k)[:, None], self.kind[None, :]
+            line_gain = self._full[at, kinds, after] - self._full[at, kinds, states]
+        gain = np.zeros((len(states), states.shape[1] + 1))     # the last: NONE, no gain
+        gain[:, :-1] = line_gain
         a, b, c, d = self.lines_of.T
-        return gain[:, a] + gain[:, b] + gain[:, c] + gain[:, d]
+        return after, gain[:, a] + gain[:, b] + gain[:, c] + gain[:, d]
 
     def play(self, sums: np.ndarray, states: np.ndarray | None = None,
              filled: np.ndarray | None = None, record: bool = False):
@@ -180,25 +189,14 @@ class StageValues:
         if sums.shape[1] != FIELDS - k0:
             raise ValueError(f"play: {FIELDS - k0} sums per game needed, got {sums.shape[1]}")
         rows = np.arange(games)
-        lines = np.arange(states.shape[1])
-        on = np.zeros((states.shape[1] + 1, FIELDS), dtype=bool)
-        for f, through in enumerate(self.lines_of):
-            on[through, f] = True
-        on = on[:-1]
         kept = []
         for step, j in enumerate((sums - SUMS[0]).T):
             if record:
                 kept.append((states.copy(), filled.copy()))
-            k = k0 + step + 1
-            after = self.next[states, j[:, None]]
-            table = self._full[k]
-            gain = np.zeros((games, states.shape[1] + 1))
-            gain[:, :-1] = table[self.kind[lines], after] - table[self.kind[lines], states]
-            a, b, c, d = self.lines_of.T
-            field = gain[:, a] + gain[:, b] + gain[:, c] + gain[:, d]
+            after, field = self._gains(k0 + step + 1, states, j)
             field[filled] = -np.inf
             at = field.argmax(axis=1)
             filled[rows, at] = True
-            states = np.where(on[:, at].T, after, states)
+            states = np.where(self._on[:, at].T, after, states)
         scores = self.points[self.kind[None, :], states].sum(axis=1)
         return kept, scores
