@@ -261,6 +261,9 @@ class DiceReader:
     turns: bool = True
     # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
     turn_below: float = 0.9
+    # ...and in their ink-contrast view and its mirror too (vision.read.mean_with_ink_views;
+    # docs/vision.md, "Ink views")
+    ink_views: bool = True
     # read the finder's boxes in two rounds (see _read_candidates)
     skip_sure_duplicates: bool = False
     # ...a die this sure (die and value) is not read again in the boxes overlapping it
@@ -441,15 +444,16 @@ class DiceReader:
     def _read_turned(self, bgr, boxes, probs, chosen):
         """The chosen dice the first reading is not sure of (value confidence under
         ``turn_below``) read again in three more views (``FaceReader.mean_over_views``: quarter
-        turns, or for an upright reader the mirror and small turns); their value comes from the
-        mean of the four readings (a pip pattern is the same face turned, the model's errors are
-        not)."""
+        turns, or for an upright reader the mirror and small turns; with ``ink_views`` also
+        the ink-contrast view and its mirror); their value comes from the mean of the readings
+        (a pip pattern is the same face turned, the model's errors are not)."""
         unsure = [k for k, (_, _, vc, _) in enumerate(chosen) if vc < self.turn_below]
         if not unsure:
             return chosen
         crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size,
                                 self.reader.context)
-        mean = self.reader.mean_over_views(probs[[chosen[k][0] for k in unsure]], crops)
+        mean = self.reader.mean_over_views(probs[[chosen[k][0] for k in unsure]], crops,
+                                           ink=self.ink_views)
         out = list(chosen)
         for j, k in enumerate(unsure):
             i, _, _, dc = chosen[k]

@@ -129,3 +129,46 @@ def test_mean_over_turns_averages_the_four_quarter_turns():
     assert seen == [2, 6]  # one batch for the three turns of both crops
     assert mean.shape == (2, 2) and np.allclose(mean.sum(1), 1.0)
     assert np.allclose(mean[0], [0.25, 0.75]) and np.allclose(mean[1], [0.25, 0.75])
+
+
+class TestInkViews:
+    """An unsure die is also read in its ink-contrast view: its pips' colour distance from the
+    face, so that red pips on a smoky die or yellow pips on an orange one stand out."""
+
+    @staticmethod
+    def _faint_die() -> np.ndarray:
+        """A 32-px crop: a smoky grey die on a pale table, dark red pips (grey levels 60 / 72)."""
+        import cv2
+        crop = np.full((32, 32, 3), (200, 200, 200), np.uint8)
+        cv2.rectangle(crop, (4, 4), (27, 27), (60, 60, 60), -1)
+        for x, y in ((10, 10), (21, 21)):
+            cv2.circle(crop, (x, y), 3, (40, 40, 150), -1)
+        return crop
+
+    def test_the_view_shows_the_pips_in_strong_contrast(self):
+        from vision.face_colour import ink_contrast_view
+        crop = self._faint_die()
+        grey = crop.astype(float) @ [0.114, 0.587, 0.299]
+        view = ink_contrast_view(crop)
+        assert view.dtype == np.uint8 and view.shape == crop.shape
+        assert (view[..., 0] == view[..., 2]).all()  # grey
+        # in the photo's brightness the pips hardly differ from the face; in the view they do
+        assert abs(grey[10, 10] - grey[16, 13]) < 15
+        assert view[16, 13, 0] - view[10, 10, 0] > 150
+
+    def test_each_ink_view_weighs_as_one_view(self):
+        from vision.read import mean_with_ink_views
+        crops = np.stack([self._faint_die(), self._faint_die()[:, ::-1]])
+        seen = []
+
+        def read(batch):  # column 0 for grey crops (the ink views), column 1 for the others
+            seen.append(batch.copy())
+            grey = (batch[..., 0] == batch[..., 2]).all(axis=(1, 2))
+            return np.stack([grey, ~grey], 1).astype(np.float32)
+
+        mean4 = np.array([[0.0, 1.0], [0.25, 0.75]])
+        mean = mean_with_ink_views(mean4, 4, crops, read)
+        assert len(seen) == 1 and len(seen[0]) == 4  # both views of both crops, one batch
+        np.testing.assert_array_equal(seen[0][2], seen[0][0][:, ::-1])  # the mirror
+        np.testing.assert_allclose(mean, [[2 / 6, 4 / 6], [3 / 6, 3 / 6]])
+        assert mean_with_ink_views(np.zeros((0, 2)), 4, crops[:0], read).shape == (0, 2)

@@ -220,10 +220,17 @@ class TestUprightReader:
         reader = DiceReader(session)
         assert reader.reader.upright
         reader.read_faces(bgr, [(80, 80, 120, 120)])
-        first, second = session.calls
+        first, second, ink = session.calls
         assert len(second) == 3  # three more views
         # the first of them is the mirror; a quarter turn would be first[..., ::-1].swapaxes
         np.testing.assert_allclose(second[:1], first[:, :, :, ::-1], atol=1e-5)
+        # then the ink-contrast view, grey, and its mirror (vision.read.mean_with_ink_views)
+        assert len(ink) == 2
+        np.testing.assert_allclose(ink[0, 0], ink[0, 1], atol=1e-5)
+        np.testing.assert_allclose(ink[1], ink[0, :, :, ::-1], atol=1e-5)
+        session.calls.clear()
+        DiceReader(session, ink_views=False).read_faces(bgr, [(80, 80, 120, 120)])
+        assert [len(c) for c in session.calls] == [1, 3]
 
 
 def test_the_shipped_readers_are_upright_and_so_read_with_upright_views():
