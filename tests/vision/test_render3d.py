@@ -149,6 +149,24 @@ class TestSampling:
         with pytest.raises(ValueError, match="pip dice, not kuh_vadis"):
             sample_scene(31, 0, dice_kind="kuh_vadis", dice_set=("orange",))
 
+    @pytest.mark.parametrize("kind", ["kuh_vadis", "the_choice"])
+    def test_one_set_is_the_same_dice_in_every_scene(self, kind):
+        """``--one-set S``: a table's own dice, taught on some renders and read on others
+        (bench/vision_special_renders.py); without it each die is drawn apart."""
+        def looks(spec):
+            return {(d.design, d.faces, d.face_colours, d.body_bgr, d.ink_bgr, d.material)
+                    for d in spec.dice}
+        same = set()
+        for seed, index in ((101, 0), (102, 3), (7, 11)):
+            spec = sample_scene(seed, index, dice_kind=kind, n_dice=(3, 8), one_set=4)
+            assert all(d.kind == kind for d in spec.dice)
+            same |= looks(spec)
+        assert len(same) == 1
+        assert looks(sample_scene(101, 0, dice_kind=kind, n_dice=(3, 8), one_set=5)) != same
+        assert len(looks(sample_scene(101, 0, dice_kind=kind, n_dice=(8, 8)))) > 1
+        with pytest.raises(ValueError, match="special dice"):
+            sample_scene(101, 0, one_set=4)
+
     def test_pips_are_told_from_the_body(self):
         from vision.training.scene3d import _lum
         for i in range(30):

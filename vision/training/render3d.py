@@ -83,6 +83,10 @@ def main(argv=None) -> int:
     ap.add_argument("--dice-set", choices=sorted(GAME_SETS), default=None,
                     help="each scene a roll of this game's dice set, one opaque die of each of "
                          "its palette's colours (instead of --dice, --min-dice, --max-dice)")
+    ap.add_argument("--one-set", type=int, default=None, metavar="S",
+                    help="with --dice kuh_vadis or the_choice: every die one physical set drawn "
+                         "from seed S (design, faces, colours), the same set in every scene of "
+                         "any --seed")
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
     ap.add_argument("--tilt", type=_range, default=None,
@@ -117,7 +121,8 @@ def main(argv=None) -> int:
             size = sizes[int(np.random.default_rng([args.seed, k, 1]).integers(len(sizes)))]
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
                                 args.samples, args.tilt,
-                                GAME_SETS[args.dice_set] if args.dice_set else None)
+                                GAME_SETS[args.dice_set] if args.dice_set else None,
+                                args.one_set)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

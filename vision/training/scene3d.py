@@ -373,7 +373,8 @@ def _reach(kind: str) -> float:
 def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice_kind: str = "pips",
                  n_dice: tuple[int, int] = (2, 40), samples: int = 32,
                  tilt: tuple[float, float] | None = None,
-                 dice_set: tuple[str, ...] | None = None) -> SceneSpec:
+                 dice_set: tuple[str, ...] | None = None,
+                 one_set: int | None = None) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
     scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
     the camera's angle from vertical, in degrees, drawn from this range instead of the default
@@ -381,7 +382,11 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     ``dice_set``: a game's roll instead of ``n_dice`` random pip dice, one opaque pip die of each
     named colour (``vision.training.synth.SYNTH_COLOURS`` names; e.g. Qwinto's orange, yellow and
     purple die), so that a game palette's colour naming is measured on renders; scenes without
-    it are drawn as before."""
+    it are drawn as before. ``one_set``: special dice (``dice_kind`` kuh_vadis or the_choice)
+    that are all one physical set, as a table's dice are: every die has the design, the faces'
+    order and the colours drawn from a generator seeded by ``one_set`` alone, so that scenes of
+    other seeds and indices with the same ``one_set`` show the same dice (a set taught on some
+    of them is read on the others); without it each die is drawn apart."""
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
@@ -398,6 +403,11 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
             raise ValueError(f"dice_set: no named colour {', '.join(unknown)} (the named colours: "
                              f"{', '.join(sorted(_synth_colours()))})")
         n = len(dice_set)
+    one = None
+    if one_set is not None:
+        if kind not in ("kuh_vadis", "the_choice"):
+            raise ValueError(f"one_set: a set of special dice (kuh_vadis, the_choice), not {kind}")
+        one = _special_faces(np.random.default_rng([one_set, 5]), kind)
     base = rng.uniform(0.012, 0.022)
     sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7
                     else rng.uniform(0.012, 0.022, n), 0.012, 0.022)
@@ -436,8 +446,9 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
             ink = _ink_for(rng, body)
             faces = (1, 2, 3, 4, 5, 6)
         else:
-            material = "opaque" if material in ("translucent", "metal", "marbled") else material
-            design, faces, face_cols, body, ink, colour = _special_faces(rng, kind)
+            material = "opaque" if material in ("translucent", "metal", "marbled") or one \
+                else material
+            design, faces, face_cols, body, ink, colour = one or _special_faces(rng, kind)
             body = tuple(float(c) for c in body)
             ink = tuple(float(c) for c in ink)
             if "wood" in design:

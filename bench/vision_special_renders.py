@@ -1,0 +1,183 @@
+"""Teaching on photoreal renders: one physical set of special dice, taught and read as a table is.
+
+    python bench/vision_special_renders.py --teach TEACH_DIR --test TEST_DIR [--per-face 6]
+                                           [--untaught]
+
+Both folders are renders of ``vision.training.render3d --dice kuh_vadis|the_choice --one-set S``
+with the same ``S`` (the same dice: design, faces' order, colours) and other seeds, e.g.
+
+    .venv-render/bin/python -m vision.training.render3d --out work_data/kv4_teach --scenes 12 \\
+        --seed 101 --dice kuh_vadis --one-set 4 --min-dice 2 --max-dice 5 --tilt 20,50 \\
+        --size 480x360 --threads 2
+    (the same with --out work_data/kv4_test --scenes 24 --seed 102 --max-dice 8)
+
+The set is taught (``vision.teach.teach``) with ``--per-face`` dice per face taken from the
+teaching renders (in file order, dice of which at most a tenth is hidden), as a player teaches
+it from photos of their dice; The Choice's dice are taught with their face colours. Then the
+test renders are read by the taught reader (``DiceSetReader``, as the companion reads a taught
+table's settled roll):
+
+* on their labelled boxes: value, colour (The Choice) and both right;
+* whole scenes (detector boxes, the taught reader): recall and precision of the dice (IoU >= 0.3
+  with the labelled box), value and value+colour right of the matched dice, scenes entirely
+  right.
+
+A die whose top face is more than half hidden (``UNREADABLE_TOP``) is neither a miss when it is
+not found nor an extra when it is, as ``bench/vision_accuracy.py`` counts renders.
+``--untaught`` also reads the test scenes with the shipped pip reader, untaught (Kuh Vadis: its
+sixth face named the cow, as the companion names it).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.dice_set import DiceSetReader  # noqa: E402
+from vision.find import box_iou  # noqa: E402
+from vision.teach import teach  # noqa: E402
+from vision.training.data import UNREADABLE_TOP  # noqa: E402
+
+MAX_HIDDEN_TO_TEACH = 0.1
+
+
+def _value(text: str):
+    return int(text) if text.isdigit() else text
+
+
+def load_renders(folder: Path) -> list[tuple[Path, list[dict]]]:
+    """(image path, its label rows) per render, in file order; a row's ``value`` is 1..6 or
+    ``"cow"``, its box a float tuple."""
+    rows: dict[str, list[dict]] = {}
+    with open(folder / "labels.csv", newline="") as fh:
+        for r in csv.DictReader(fh):
+            rows.setdefault(r["filename"], []).append(
+                {"value": _value(r["value"]), "colour": r["colour"],
+                 "box": tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max")),
+                 "hidden": float(r["hidden"]), "top_hidden": float(r["top_hidden"]),
+                 "game": r["dice_kind"], "design": r["design"]})
+    with open(folder / "images.csv", newline="") as fh:
+        names = [r["filename"] for r in csv.DictReader(fh)]
+    return [(folder / "images" / n, rows.get(n, [])) for n in sorted(names)]
+
+
+def teaching_examples(renders, per_face: int):
+    """Up to ``per_face`` dice per face, each ``(bgr, box, value, colour or None)``."""
+    out, count = [], {}
+    for path, dice in renders:
+        bgr = None
+        for d in dice:
+            if d["hidden"] > MAX_HIDDEN_TO_TEACH or count.get(d["value"], 0) >= per_face:
+                continue
+            bgr = cv2.imread(str(path)) if bgr is None else bgr
+            colour = d["colour"] if d["game"] == "the_choice" else None
+            out.append((bgr, tuple(int(round(v)) for v in d["box"]), d["value"], colour))
+            count[d["value"]] = count.get(d["value"], 0) + 1
+    return out, count
+
+
+def matched(truth: list[dict], read) -> list[tuple[int, int]]:
+    """(labelled die, read die) index pairs: each labelled die takes the read die of largest
+    overlap not taken yet, when they overlap by IoU >= 0.3 (``bench/vision_special.py``)."""
+    used, pairs = set(), []
+    for i, d in enumerate(truth):
+        best, bi = 0.0, -1
+        for j, r in enumerate(read):
+            iou = box_iou(d["box"], r.box) if j not in used else 0.0
+            if iou > best:
+                best, bi = iou, j
+        if best >= 0.3:
+            used.add(bi)
+            pairs.append((i, bi))
+    return pairs
+
+
+def evaluate(reader, renders, colours: bool, name_value=lambda v: v) -> dict:
+    n = v_ok = c_ok = both_ok = 0
+    tp = fp = fn = sv_ok = sboth_ok = scenes_ok = 0
+    for path, dice in renders:
+        bgr = cv2.imread(str(path))
+        readable = [d for d in dice if d["top_hidden"] <= UNREADABLE_TOP]
+        hidden = [d for d in dice if d["top_hidden"] > UNREADABLE_TOP]
+        if readable and hasattr(reader, "read_boxes"):
+            boxes = [tuple(int(round(v)) for v in d["box"]) for d in readable]
+            values, _, _, _, face_labs, ink_labs = reader.read_boxes(bgr, boxes)
+            names = (reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours
+                     else [None] * len(boxes))
+            for d, v, c in zip(readable, values, names):
+                n += 1
+                v_ok += v == d["value"]
+                c_ok += (c == d["colour"]) if colours else 1
+                both_ok += v == d["value"] and ((c == d["colour"]) if colours else True)
+        roll = reader(bgr).dice
+        # a read die on a hidden die is neither right nor an extra
+        gone = {j for _, j in matched(hidden, roll)}
+        roll = [r for j, r in enumerate(roll) if j not in gone]
+        pairs = matched(readable, roll)
+        right = 0
+        for i, j in pairs:
+            d, r = readable[i], roll[j]
+            value = name_value(r.value) == d["value"]
+            sv_ok += value
+            ok = value and ((r.colour == d["colour"]) if colours else True)
+            sboth_ok += ok
+            right += ok
+        tp += len(pairs)
+        fn += len(readable) - len(pairs)
+        fp += len(roll) - len(pairs)
+        scenes_ok += len(pairs) == len(readable) == len(roll) == right
+    return {"dice": n, "value": v_ok / max(1, n), "colour": c_ok / max(1, n),
+            "both": both_ok / max(1, n), "recall": tp / max(1, tp + fn),
+            "precision": tp / max(1, tp + fp), "scene_value": sv_ok / max(1, tp),
+            "scene_both": sboth_ok / max(1, tp), "scenes": len(renders),
+            "scenes_right": scenes_ok / max(1, len(renders)), "readable": tp + fn}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--teach", type=Path, required=True)
+    ap.add_argument("--test", type=Path, required=True)
+    ap.add_argument("--per-face", type=int, default=6)
+    ap.add_argument("--untaught", action="store_true")
+    args = ap.parse_args(argv)
+    teach_renders, test_renders = load_renders(args.teach), load_renders(args.test)
+    designs = {d["design"] for _, ds in teach_renders + test_renders for d in ds}
+    if len(designs) != 1:
+        print(f"vision_special_renders: the folders show {len(designs)} designs ({designs}); "
+              "render both with the same --one-set", file=sys.stderr)
+        return 2
+    game = next(d["game"] for _, ds in test_renders for d in ds)
+    colours = game == "the_choice"
+    examples, count = teaching_examples(teach_renders, args.per_face)
+    t0 = time.perf_counter()
+    dice_set = teach(examples)
+    teach_s = time.perf_counter() - t0
+    per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
+    print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")
+    r = evaluate(DiceSetReader(dice_set), test_renders, colours)
+    print(f"taught, boxes given ({r['dice']} dice): value {r['value']:.2%}"
+          + (f", colour {r['colour']:.2%}, both {r['both']:.2%}" if colours else ""))
+    print(f"taught, whole scenes ({r['scenes']} scenes, {r['readable']} readable dice): "
+          f"recall {r['recall']:.2%}, precision {r['precision']:.2%}, value {r['scene_value']:.2%}"
+          + (f", value and colour {r['scene_both']:.2%}" if colours else "")
+          + f", scenes entirely right {r['scenes_right']:.2%}")
+    if args.untaught:
+        from vision.pipeline import DiceReader
+        sixth = "cow" if game == "kuh_vadis" else 6
+        u = evaluate(DiceReader(), test_renders, False,
+                     name_value=lambda v: sixth if v == 6 else v)
+        print(f"untaught pip reader, whole scenes: recall {u['recall']:.2%}, precision "
+              f"{u['precision']:.2%}, value {u['scene_value']:.2%}, scenes entirely right "
+              f"{u['scenes_right']:.2%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
