@@ -1,7 +1,6 @@
 """bench/vision_special_renders.py: a table's own special dice taught on some renders and read on
 others; the counting rules (hidden dice, teaching picks) are checked here on a tiny folder."""
 import csv
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,16 +10,10 @@ import pytest
 
 from vision.training.scene3d import LABEL_COLUMNS
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("vision_special_renders",
-                                                  ROOT / "bench" / "vision_special_renders.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture
+def bench(bench_module):
+    return bench_module("vision_special_renders")
 
 
 def _folder(tmp_path: Path, scenes) -> Path:
