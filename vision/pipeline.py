@@ -20,6 +20,7 @@ import numpy as np
 from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .dice import Die, Roll
 from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
+from .face_colour import ink_contrast_view
 from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes
 
@@ -261,7 +262,7 @@ class DiceReader:
     turns: bool = True
     # ...only the dice whose first reading's value confidence is below this (docs/vision.md)
     turn_below: float = 0.9
-    # ...and in their ink-contrast view and its mirror too (vision.read.mean_with_ink_views;
+    # ...and in their ink-contrast view and its mirror too (vision.read.mean_with_view;
     # docs/vision.md, "Ink views")
     ink_views: bool = True
     # read the finder's boxes in two rounds (see _read_candidates)
@@ -453,7 +454,7 @@ class DiceReader:
         crops = crops_for_boxes(bgr, [boxes[k] for k in unsure], self.reader.size,
                                 self.reader.context)
         mean = self.reader.mean_over_views(probs[[chosen[k][0] for k in unsure]], crops,
-                                           ink=self.ink_views)
+                                           ink_contrast_view if self.ink_views else None)
         out = list(chosen)
         for j, k in enumerate(unsure):
             i, _, _, dc = chosen[k]

@@ -147,21 +147,21 @@ def mean_over_upright_views(first: np.ndarray, crops: np.ndarray, read,
     return (np.asarray(first) + q.sum(0)) / 4.0
 
 
-def mean_with_ink_views(mean: np.ndarray, views: int, crops: np.ndarray, read) -> np.ndarray:
+def mean_with_view(mean: np.ndarray, views: int, crops: np.ndarray, read, view) -> np.ndarray:
     """(n, k): ``mean`` (the mean of ``views`` readings of ``crops``) averaged with the readings
-    of each crop's ink-contrast view (``vision.face_colour.ink_contrast_view``: each pixel's
-    colour distance from the face colour, face white, pips and table dark) and its mirror, each
-    reading weighing as one view.
+    of each crop's ``view`` (a function from one crop to another of its size) and its mirror,
+    each reading weighing as one view. The settled tier passes the ink-contrast view
+    (``vision.face_colour.ink_contrast_view``: each pixel's colour distance from the face colour,
+    face white, pips and table dark).
 
     Why: the face reader sees a crop standardised in brightness, where red pips on a smoky
     dark die or yellow pips on an orange one are faint; their colour distance from the face is
     not. Grey and negative crops are part of the reader's training, so the view is no stranger
     to it. Measured on the settled tier's unsure dice (docs/vision.md, "Ink views")."""
-    from .face_colour import ink_contrast_view  # face_colour builds on this module's crops
     if len(crops) == 0:
         return np.asarray(mean)
-    ink = np.stack([ink_contrast_view(c) for c in crops])
-    q = np.asarray(read(np.ascontiguousarray(np.concatenate([ink, ink[:, :, ::-1]]))))
+    seen = np.stack([view(c) for c in crops])
+    q = np.asarray(read(np.ascontiguousarray(np.concatenate([seen, seen[:, :, ::-1]]))))
     q = q.reshape(2, len(crops), -1)
     return (np.asarray(mean) * views + q.sum(0)) / (views + 2)
 
@@ -270,15 +270,14 @@ class FaceReader:
         probs = self.read_crops(crops)
         return ReadResult(probs, self.classes, (time.perf_counter() - t0) * 1000)
 
-    def mean_over_views(self, first: np.ndarray, crops: np.ndarray,
-                        ink: bool = False) -> np.ndarray:
+    def mean_over_views(self, first: np.ndarray, crops: np.ndarray, view=None) -> np.ndarray:
         """``first`` (this reader's reading of ``crops``) averaged with its readings of other
         views of the same crops: ``mean_over_upright_views`` for an upright reader, else
-        ``mean_over_turns``; with ``ink``, also the ink-contrast view and its mirror
-        (``mean_with_ink_views``)."""
+        ``mean_over_turns``; with ``view`` (a crop -> crop function), also that view of each
+        crop and its mirror (``mean_with_view``)."""
         views = mean_over_upright_views if self.upright else mean_over_turns
         mean = views(first, crops, self.read_crops)
-        return mean_with_ink_views(mean, 4, crops, self.read_crops) if ink else mean
+        return mean if view is None else mean_with_view(mean, 4, crops, self.read_crops, view)
 
     def read_crops(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:

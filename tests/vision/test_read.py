@@ -157,7 +157,8 @@ class TestInkViews:
         assert view[16, 13, 0] - view[10, 10, 0] > 150
 
     def test_each_ink_view_weighs_as_one_view(self):
-        from vision.read import mean_with_ink_views
+        from vision.face_colour import ink_contrast_view
+        from vision.read import mean_with_view
         crops = np.stack([self._faint_die(), self._faint_die()[:, ::-1]])
         seen = []
 
@@ -167,8 +168,9 @@ class TestInkViews:
             return np.stack([grey, ~grey], 1).astype(np.float32)
 
         mean4 = np.array([[0.0, 1.0], [0.25, 0.75]])
-        mean = mean_with_ink_views(mean4, 4, crops, read)
+        mean = mean_with_view(mean4, 4, crops, read, ink_contrast_view)
         assert len(seen) == 1 and len(seen[0]) == 4  # both views of both crops, one batch
         np.testing.assert_array_equal(seen[0][2], seen[0][0][:, ::-1])  # the mirror
         np.testing.assert_allclose(mean, [[2 / 6, 4 / 6], [3 / 6, 3 / 6]])
-        assert mean_with_ink_views(np.zeros((0, 2)), 4, crops[:0], read).shape == (0, 2)
+        assert mean_with_view(np.zeros((0, 2)), 4, crops[:0], read,
+                              ink_contrast_view).shape == (0, 2)

@@ -224,7 +224,7 @@ class TestUprightReader:
         assert len(second) == 3  # three more views
         # the first of them is the mirror; a quarter turn would be first[..., ::-1].swapaxes
         np.testing.assert_allclose(second[:1], first[:, :, :, ::-1], atol=1e-5)
-        # then the ink-contrast view, grey, and its mirror (vision.read.mean_with_ink_views)
+        # then the ink-contrast view, grey, and its mirror (vision.read.mean_with_view)
         assert len(ink) == 2
         np.testing.assert_allclose(ink[0, 0], ink[0, 1], atol=1e-5)
         np.testing.assert_allclose(ink[1], ink[0, :, :, ::-1], atol=1e-5)
