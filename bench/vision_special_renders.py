@@ -25,7 +25,9 @@ table's settled roll):
 A die whose top face is more than half hidden (``UNREADABLE_TOP``) is neither a miss when it is
 not found nor an extra when it is, as ``bench/vision_accuracy.py`` counts renders.
 ``--untaught`` also reads the test scenes with the shipped pip reader, untaught (Kuh Vadis: its
-sixth face named the cow, as the companion names it).
+sixth face named the cow, as the companion names it). For Kuh Vadis it prints the companion's
+check before a table uses its taught dice (``companion.teaching.shipped_check``): whether the
+shipped reader reads the teaching dice clearly better than the taught set reads them left out.
 """
 from __future__ import annotations
 
@@ -161,6 +163,19 @@ def main(argv=None) -> int:
     teach_s = time.perf_counter() - t0
     per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
     print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")
+    if game == "kuh_vadis":    # the companion's check before a table uses its taught dice
+        from vision.dice_set import shipped_reads_better
+        from vision.read import FaceReader
+        pip = FaceReader()
+        shipped = {}
+        for g, (bgr, box, _, _) in enumerate(examples):
+            k = int(pip(bgr, [box]).probs[0, 1:].argmax()) + 1
+            shipped[g] = "cow" if k == 6 else k
+        better = shipped_reads_better(dice_set, shipped)
+        print("teaching check (companion.teaching.shipped_check): "
+              + ("passed, the table would use the taught dice" if better is None else
+                 f"the shipped reader reads the teaching dice better ({better[0]} of {better[2]} "
+                 f"against {better[1]} left out): the table keeps the shipped reader"))
     r = evaluate(DiceSetReader(dice_set), test_renders, colours)
     print(f"taught, boxes given ({r['dice']} dice): value {r['value']:.2%}"
           + (f", colour {r['colour']:.2%}, both {r['both']:.2%}" if colours else ""))

@@ -7,7 +7,9 @@
 - `GET  /tables/<code>/teach/<seq>.jpg` what the reader took of a taught photo
 - `POST /tables/<code>/teach/withdraw` take back an example (`{"seq": N}`, default the last)
 - `POST /tables/<code>/teach/use`      `{"use": true}`: read this table's frames with the taught
-                                       dice (every face taught first); `false`: the shipped reader
+                                       dice (every face taught first; refused when the shipped
+                                       reader reads the taught photos clearly better,
+                                       `teaching.shipped_check`); `false`: the shipped reader
 - `GET  /tables/<code>/dice-set.npz`   the taught dice as a dice-set file, for
                                        `dice-companion read --dice-set` and `watch --dice-set`
 - `POST /tables/<code>/teach/colours`  Qwinto, twenty one: one photo of the table's dice
@@ -183,7 +185,13 @@ def teach_use(code: str):
         if not prog["ready"]:
             raise ApiError(409, "teach every face first: " + "; ".join(prog["missing"]),
                            missing=prog["missing"])
-        _taught_reader(rec, state)   # built now, so a problem shows here and not on the next frame
+        # built now, so a problem shows here and not on the next frame
+        _, dice_set = _taught_reader(rec, state)
+        worse = T.shipped_check(_examples(rec, state), dice_set,
+                                T.shipped_names(G.dice_spec(rec.game), _labels(rec)),
+                                _pip_session())
+        if worse is not None:   # teaching would read worse than the shipped reader: not used
+            raise ApiError(409, worse)
     store.teach_append(rec, "use" if body["use"] else "stop")
     _forget_reader(rec.code)
     return _answer(rec)

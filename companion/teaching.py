@@ -299,6 +299,45 @@ def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette, pip_se
                          pip_reader=FaceReader(pip_session) if pips else None), ds
 
 
+def shipped_names(dice_spec: dict, labels: TeachLabels) -> dict[int, Any] | None:
+    """The face each of the shipped reader's values 1-6 names on this game's dice: itself, or a
+    picture face on its side (`symbol_sides`: Kuh Vadis' cow on the sixth); None when it names
+    no face of these dice (colours printed on the faces, or faces that are not 1-6 and pictures
+    on known sides)."""
+    if labels.colours:
+        return None
+    names = {side: name for name, side in dice_spec.get("symbol_sides", {}).items()}
+    names = {k: names.get(k, k) for k in PIP_FACES}
+    return names if set(map(str, names.values())) == set(map(str, labels.faces)) else None
+
+
+def shipped_check(examples: Sequence[tuple], dice_set, names: dict[int, Any] | None,
+                  pip_session) -> str | None:
+    """Why the table should keep the shipped reader instead of its taught dice, or None: the
+    shipped reader (`pip_session`, naming faces by `names`) reads the taught photos clearly
+    better than the taught set reads them with each left out (`vision.dice_set
+    .shipped_reads_better`). Teaching must not make the table read worse than it does untaught."""
+    if names is None or pip_session is None:
+        return None
+    import numpy as np
+
+    from vision.dice_set import shipped_reads_better
+    from vision.read import FaceReader
+    reader = FaceReader(pip_session)
+    shipped = {}
+    for g, (bgr, box, _, _) in enumerate(examples):
+        probs = np.asarray(reader(bgr, [box if box is not None
+                                        else (0, 0, bgr.shape[1], bgr.shape[0])]).probs)[0, 1:]
+        shipped[g] = names[int(probs.argmax()) + 1]
+    better = shipped_reads_better(dice_set, shipped)
+    if better is None:
+        return None
+    right_shipped, right_taught, judged = better
+    return (f"the shipped reader reads your photos better than the taught dice do ({right_shipped} "
+            f"of {judged} against {right_taught}, each photo read by the others): the table keeps "
+            f"the shipped reader; photos taken at the table, in its light, teach better")
+
+
 def read_colour_photo(bgr, reader, dice: int | None = None
                       ) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[str, ...]]:
     """The dice in a photo of the table's dice and the colour `reader` (the table's uncalibrated

@@ -265,3 +265,27 @@ def test_the_set_taught_to_judge_a_photo_is_kept_not_taught_again(app, make_tabl
     assert built == [1]
     r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
     assert r.status_code == 200 and r.json["in_use"] and built == [1]
+
+
+def test_teaching_that_reads_worse_than_the_shipped_reader_is_not_used(app, make_table, photo,
+                                                                         monkeypatch):
+    """Teaching must not make a table read worse than it reads untaught: when the taught set reads
+    its own photos, each left out, clearly worse than the shipped reader reads them (photoreal
+    dice taught from a few photos, docs/vision-special.md), switching to it is refused (409,
+    saying so), and the table keeps the shipped reader."""
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    teach_every_kuh_vadis_face(client, code, photo)
+    real = DiceSet.read_by_the_others
+
+    def misread_half(self):   # a set whose photos do not carry to one another
+        reads = real(self)
+        return {g: (v if g % 2 else ("cow" if str(v) != "cow" else 1)) for g, v in reads.items()}
+
+    monkeypatch.setattr(DiceSet, "read_by_the_others", misread_half)
+    r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
+    assert r.status_code == 409 and "shipped reader reads your photos better" in r.json["error"]
+    assert not client.get(f"/api/tables/{code}/teach").json["in_use"]
+    monkeypatch.undo()
+    r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
+    assert r.status_code == 200 and r.json["in_use"]

@@ -56,3 +56,18 @@ def test_without_the_shipped_model_the_taught_set_reads_alone(examples):
     pips = [e for e in examples if e[2] != "cow"]
     reader, _ = T.build_reader(pips, T.TeachLabels((1, 2, 3, 4, 5, 6), None), None)
     assert reader.pip_reader is None
+
+
+@pytest.mark.parametrize("game,sixth", [("kuh_vadis", "cow"), ("knister", 6), ("qwinto", 6),
+                                        ("the_choice", None)])
+def test_the_shipped_reader_names_the_faces_of_pip_and_cow_dice_only(game, sixth):
+    """What the shipped reader's values stand for when teaching is checked against it
+    (`teaching.shipped_check`): Kuh Vadis' cow is its sixth face; The Choice's colours on the
+    faces it cannot name."""
+    from companion import games as G
+    spec = G.dice_spec(game)
+    names = T.shipped_names(spec, T.labels_for(spec))
+    if sixth is None:
+        assert names is None
+    else:
+        assert names == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: sixth}

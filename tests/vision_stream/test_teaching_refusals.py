@@ -63,3 +63,41 @@ def _set(examples):
     return DiceSet.build(np.array(emb), values, groups, np.zeros((0, 3), np.float32),
                          np.zeros((n, 3)), np.zeros((n, 3)), [None] * n)
 
+
+
+class TestShippedReadsBetter:
+    """A taught set is not used where the shipped reader reads its photos clearly better than the
+    set reads them with each photo left out (`vision.dice_set.shipped_reads_better`)."""
+
+    @staticmethod
+    def _set(values, left_out):
+        from types import SimpleNamespace
+        groups = list(range(len(values)))
+        return SimpleNamespace(groups=groups, values=list(values),
+                               read_by_the_others=lambda: dict(left_out))
+
+    def test_clearly_better_is_refused_with_the_counts(self):
+        from vision.dice_set import shipped_reads_better
+        values = [1, 2, 3, 4, 5, "cow"] * 3
+        # left out, the taught set reads 9 photos as the wrong face; the shipped reader reads all
+        left_out = {g: (v if g % 2 else ("cow" if v != "cow" else 1)) for g, v in enumerate(values)}
+        ds = self._set(values, left_out)
+        assert shipped_reads_better(ds, dict(enumerate(values))) == (18, 9, 18)
+
+    def test_a_photo_or_two_of_difference_is_no_reason(self):
+        from vision.dice_set import shipped_reads_better
+        values = [1, 2, 3, 4, 5, 6] * 5
+        left_out = dict(enumerate(values))
+        left_out[0], left_out[1] = 2, 3       # the set misses two photos the shipped reader reads
+        assert shipped_reads_better(self._set(values, left_out), dict(enumerate(values))) is None
+        # the shipped reader missing as many as the set: no better
+        shipped = dict(enumerate(values))
+        shipped.update({g: 1 for g in range(2, 12)})
+        left_out.update({g: 1 for g in range(12, 22)})
+        assert shipped_reads_better(self._set(values, left_out), shipped) is None
+
+    def test_only_photos_the_set_can_judge_count(self):
+        from vision.dice_set import shipped_reads_better
+        values = [1, 2, 3, 4, 5, 6] * 3
+        # faces with one photo cannot be judged left out: absent from read_by_the_others
+        assert shipped_reads_better(self._set(values, {}), dict(enumerate(values))) is None
