@@ -88,6 +88,10 @@ COMPANION: dict[str, str] = {
     "app.teach_looks_like":
         "this photo looks like {seen}, not {label}, next to the photos taught so far: check the "
         "face you chose, or take the photo again",
+    "app.teach_builtin_better":
+        "the built-in reader reads your photos better than the taught dice do ({right} of "
+        "{judged} against {taught}, each photo read by the others): the table keeps the built-in "
+        "reader; photos taken at the table, in its light, teach better",
     "app.players_exactly": "{game} is played by {a} players, not {n}",
     "app.rejoin_host": "only the table's creator can show a rejoin code",
     "app.rejoin_free":
@@ -285,6 +289,10 @@ CATALOGUE: dict[str, str] = {
     "app.teach_looks_like":
         "neben den bisher gezeigten Fotos sieht dieses Foto nach {seen} aus, nicht nach {label}: "
         "die gewählte Seite prüfen oder das Foto neu aufnehmen",
+    "app.teach_builtin_better":
+        "der eingebaute Leser liest deine Fotos besser als die gelernten Würfel ({right} von "
+        "{judged} gegen {taught}, jedes Foto von den anderen gelesen): der Tisch behält den "
+        "eingebauten Leser; Fotos am Tisch, in seinem Licht, lehren besser",
     "app.players_exactly": "{game} wird von {a} Spielern gespielt, nicht von {n}",
     "app.rejoin_host": "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen",
     "app.rejoin_free":

@@ -333,9 +333,11 @@ def shipped_check(examples: Sequence[tuple], dice_set, names: dict[int, Any] | N
     if better is None:
         return None
     right_shipped, right_taught, judged = better
-    return (f"the shipped reader reads your photos better than the taught dice do ({right_shipped} "
-            f"of {judged} against {right_taught}, each photo read by the others): the table keeps "
-            f"the shipped reader; photos taken at the table, in its light, teach better")
+    # companion.reasons: "app.teach_builtin_better"
+    return (f"the built-in reader reads your photos better than the taught dice do "
+            f"({right_shipped} of {judged} against {right_taught}, each photo read by the "
+            f"others): the table keeps the built-in reader; photos taken at the table, in its "
+            f"light, teach better")
 
 
 def read_colour_photo(bgr, reader, dice: int | None = None

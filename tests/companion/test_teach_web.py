@@ -284,7 +284,9 @@ def test_teaching_that_reads_worse_than_the_shipped_reader_is_not_used(app, make
 
     monkeypatch.setattr(DiceSet, "read_by_the_others", misread_half)
     r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
-    assert r.status_code == 409 and "shipped reader reads your photos better" in r.json["error"]
+    assert r.status_code == 409 and "built-in reader reads your photos better" in r.json["error"]
+    from companion.reasons import translate
+    assert translate(r.json["error"], "de").startswith("der eingebaute Leser liest deine Fotos")
     assert not client.get(f"/api/tables/{code}/teach").json["in_use"]
     monkeypatch.undo()
     r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
