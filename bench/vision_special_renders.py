@@ -35,36 +35,44 @@ import argparse
 import csv
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.dice_set import DiceSetReader  # noqa: E402
-from vision.find import box_iou  # noqa: E402
 from vision.teach import teach  # noqa: E402
 from vision.training.data import UNREADABLE_TOP  # noqa: E402
+from vision_special import matched  # noqa: E402
 
 MAX_HIDDEN_TO_TEACH = 0.1
 
 
-def _value(text: str):
-    return int(text) if text.isdigit() else text
+@dataclass(frozen=True)
+class RenderedDie:
+    """One labelled die of a special-dice render (``labels.csv``)."""
+    value: object  # 1..6 or "cow"
+    colour: str
+    box: tuple[float, float, float, float]
+    hidden: float  # share of the die hidden
+    top_hidden: float  # share of its top face hidden
+    game: str
+    design: str
 
 
-def load_renders(folder: Path) -> list[tuple[Path, list[dict]]]:
-    """(image path, its label rows) per render, in file order; a row's ``value`` is 1..6 or
-    ``"cow"``, its box a float tuple."""
-    rows: dict[str, list[dict]] = {}
+def load_renders(folder: Path) -> list[tuple[Path, list[RenderedDie]]]:
+    """(image path, its labelled dice) per render, in file order."""
+    rows: dict[str, list[RenderedDie]] = {}
     with open(folder / "labels.csv", newline="") as fh:
         for r in csv.DictReader(fh):
-            rows.setdefault(r["filename"], []).append(
-                {"value": _value(r["value"]), "colour": r["colour"],
-                 "box": tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max")),
-                 "hidden": float(r["hidden"]), "top_hidden": float(r["top_hidden"]),
-                 "game": r["dice_kind"], "design": r["design"]})
+            rows.setdefault(r["filename"], []).append(RenderedDie(
+                int(r["value"]) if r["value"].isdigit() else r["value"], r["colour"],
+                tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max")),
+                float(r["hidden"]), float(r["top_hidden"]), r["dice_kind"], r["design"]))
     with open(folder / "images.csv", newline="") as fh:
         names = [r["filename"] for r in csv.DictReader(fh)]
     return [(folder / "images" / n, rows.get(n, [])) for n in sorted(names)]
@@ -76,59 +84,44 @@ def teaching_examples(renders, per_face: int):
     for path, dice in renders:
         bgr = None
         for d in dice:
-            if d["hidden"] > MAX_HIDDEN_TO_TEACH or count.get(d["value"], 0) >= per_face:
+            if d.hidden > MAX_HIDDEN_TO_TEACH or count.get(d.value, 0) >= per_face:
                 continue
             bgr = cv2.imread(str(path)) if bgr is None else bgr
-            colour = d["colour"] if d["game"] == "the_choice" else None
-            out.append((bgr, tuple(int(round(v)) for v in d["box"]), d["value"], colour))
-            count[d["value"]] = count.get(d["value"], 0) + 1
+            colour = d.colour if d.game == "the_choice" else None
+            out.append((bgr, tuple(int(round(v)) for v in d.box), d.value, colour))
+            count[d.value] = count.get(d.value, 0) + 1
     return out, count
 
 
-def matched(truth: list[dict], read) -> list[tuple[int, int]]:
-    """(labelled die, read die) index pairs: each labelled die takes the read die of largest
-    overlap not taken yet, when they overlap by IoU >= 0.3 (``bench/vision_special.py``)."""
-    used, pairs = set(), []
-    for i, d in enumerate(truth):
-        best, bi = 0.0, -1
-        for j, r in enumerate(read):
-            iou = box_iou(d["box"], r.box) if j not in used else 0.0
-            if iou > best:
-                best, bi = iou, j
-        if best >= 0.3:
-            used.add(bi)
-            pairs.append((i, bi))
-    return pairs
-
-
 def evaluate(reader, renders, colours: bool, name_value=lambda v: v) -> dict:
+    """Boxes given (a reader with ``read_boxes``: the taught one) and whole scenes, matched as
+    ``bench/vision_special.py`` matches (``matched``: IoU >= 0.3)."""
     n = v_ok = c_ok = both_ok = 0
     tp = fp = fn = sv_ok = sboth_ok = scenes_ok = 0
     for path, dice in renders:
         bgr = cv2.imread(str(path))
-        readable = [d for d in dice if d["top_hidden"] <= UNREADABLE_TOP]
-        hidden = [d for d in dice if d["top_hidden"] > UNREADABLE_TOP]
+        readable = [d for d in dice if d.top_hidden <= UNREADABLE_TOP]
+        hidden = [d for d in dice if d.top_hidden > UNREADABLE_TOP]
         if readable and hasattr(reader, "read_boxes"):
-            boxes = [tuple(int(round(v)) for v in d["box"]) for d in readable]
+            boxes = [tuple(int(round(v)) for v in d.box) for d in readable]
             values, _, _, _, face_labs, ink_labs = reader.read_boxes(bgr, boxes)
             names = (reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours
                      else [None] * len(boxes))
             for d, v, c in zip(readable, values, names):
                 n += 1
-                v_ok += v == d["value"]
-                c_ok += (c == d["colour"]) if colours else 1
-                both_ok += v == d["value"] and ((c == d["colour"]) if colours else True)
+                v_ok += v == d.value
+                c_ok += (c == d.colour) if colours else 1
+                both_ok += v == d.value and ((c == d.colour) if colours else True)
         roll = reader(bgr).dice
         # a read die on a hidden die is neither right nor an extra
-        gone = {j for _, j in matched(hidden, roll)}
-        roll = [r for j, r in enumerate(roll) if j not in gone]
+        gone = {id(r) for _, r in matched(hidden, roll)}
+        roll = [r for r in roll if id(r) not in gone]
         pairs = matched(readable, roll)
         right = 0
-        for i, j in pairs:
-            d, r = readable[i], roll[j]
-            value = name_value(r.value) == d["value"]
+        for d, r in pairs:
+            value = name_value(r.value) == d.value
             sv_ok += value
-            ok = value and ((r.colour == d["colour"]) if colours else True)
+            ok = value and ((r.colour == d.colour) if colours else True)
             sboth_ok += ok
             right += ok
         tp += len(pairs)
@@ -150,12 +143,12 @@ def main(argv=None) -> int:
     ap.add_argument("--untaught", action="store_true")
     args = ap.parse_args(argv)
     teach_renders, test_renders = load_renders(args.teach), load_renders(args.test)
-    designs = {d["design"] for _, ds in teach_renders + test_renders for d in ds}
+    designs = {d.design for _, ds in teach_renders + test_renders for d in ds}
     if len(designs) != 1:
         print(f"vision_special_renders: the folders show {len(designs)} designs ({designs}); "
               "render both with the same --one-set", file=sys.stderr)
         return 2
-    game = next(d["game"] for _, ds in test_renders for d in ds)
+    game = next(d.game for _, ds in test_renders for d in ds)
     colours = game == "the_choice"
     examples, count = teaching_examples(teach_renders, args.per_face)
     t0 = time.perf_counter()
@@ -164,18 +157,14 @@ def main(argv=None) -> int:
     per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
     print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")
     if game == "kuh_vadis":    # the companion's check before a table uses its taught dice
-        from vision.dice_set import shipped_reads_better
-        from vision.read import FaceReader
-        pip = FaceReader()
-        shipped = {}
-        for g, (bgr, box, _, _) in enumerate(examples):
-            k = int(pip(bgr, [box]).probs[0, 1:].argmax()) + 1
-            shipped[g] = "cow" if k == 6 else k
-        better = shipped_reads_better(dice_set, shipped)
+        from companion import games as G
+        from companion import teaching as T
+        from vision.read import load_session
+        spec = G.dice_spec(game)
+        refused = T.shipped_check(examples, dice_set, T.shipped_names(spec, T.labels_for(spec)),
+                                  load_session())
         print("teaching check (companion.teaching.shipped_check): "
-              + ("passed, the table would use the taught dice" if better is None else
-                 f"the shipped reader reads the teaching dice better ({better[0]} of {better[2]} "
-                 f"against {better[1]} left out): the table keeps the shipped reader"))
+              + (refused or "passed, the table would use the taught dice"))
     r = evaluate(DiceSetReader(dice_set), test_renders, colours)
     print(f"taught, boxes given ({r['dice']} dice): value {r['value']:.2%}"
           + (f", colour {r['colour']:.2%}, both {r['both']:.2%}" if colours else ""))

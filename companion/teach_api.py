@@ -185,11 +185,7 @@ def teach_use(code: str):
         if not prog["ready"]:
             raise ApiError(409, "teach every face first: " + "; ".join(prog["missing"]),
                            missing=prog["missing"])
-        # built now, so a problem shows here and not on the next frame
-        _, dice_set = _taught_reader(rec, state)
-        worse = T.shipped_check(_examples(rec, state), dice_set,
-                                T.shipped_names(G.dice_spec(rec.game), _labels(rec)),
-                                _pip_session())
+        worse = _shipped_check(rec, state)
         if worse is not None:   # teaching would read worse than the shipped reader: not used
             raise ApiError(409, worse)
     store.teach_append(rec, "use" if body["use"] else "stop")
@@ -383,6 +379,18 @@ def _taught_reader(rec: TableRecord, state: T.TeachState):
             raise ApiError(503, f"the taught reader cannot be built: {exc}") from None
     # switching on and off changes no example
     return _built_once("taught", rec, tuple(e.seq for e in state.examples), make)
+
+
+def _shipped_check(rec: TableRecord, state: T.TeachState) -> str | None:
+    """Why the table keeps the shipped reader instead of its taught dice, or None
+    (`teaching.shipped_check`). Builds the taught reader now, so a problem shows here and not on
+    the next frame; judged once per set of examples: it reads every stored photo again."""
+    def make():
+        _, dice_set = _taught_reader(rec, state)
+        return T.shipped_check(_examples(rec, state), dice_set,
+                               T.shipped_names(G.dice_spec(rec.game), _labels(rec)),
+                               _pip_session())
+    return _built_once("shipped_checks", rec, tuple(e.seq for e in state.examples), make)
 
 
 def taught_reader_if_used(rec: TableRecord, state: T.TeachState | None = None):

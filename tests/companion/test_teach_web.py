@@ -288,6 +288,15 @@ def test_teaching_that_reads_worse_than_the_shipped_reader_is_not_used(app, make
     from companion.reasons import translate
     assert translate(r.json["error"], "de").startswith("der eingebaute Leser liest deine Fotos")
     assert not client.get(f"/api/tables/{code}/teach").json["in_use"]
-    monkeypatch.undo()
+    # judged once per set of photos: asking again reads no photo again
+    from companion import teaching
+    checks = []
+    real_check = teaching.shipped_check
+    monkeypatch.setattr(teaching, "shipped_check", lambda *a: checks.append(1) or real_check(*a))
+    assert client.post(f"/api/tables/{code}/teach/use", json={"use": True}).status_code == 409
+    assert checks == []
+    # another photo makes another set, judged again: this one reads its photos as they are
+    monkeypatch.setattr(DiceSet, "read_by_the_others", real)
+    assert teach(client, code, "cow", photo(KV, "cow", seed=187)).status_code == 201
     r = client.post(f"/api/tables/{code}/teach/use", json={"use": True})
-    assert r.status_code == 200 and r.json["in_use"]
+    assert r.status_code == 200 and r.json["in_use"] and checks == [1]

@@ -59,7 +59,7 @@ def test_teaching_takes_each_face_up_to_its_count_and_no_hidden_die(bench, tmp_p
     folder = _folder(tmp_path, [[(1, (0, 0, 20, 20), 0.0, 0.0), ("cow", (30, 0, 50, 20), 0.5, 0.0)],
                                 [(1, (0, 0, 20, 20), 0.0, 0.0), (1, (30, 0, 50, 20), 0.0, 0.0)]])
     renders = bench.load_renders(folder)
-    assert [d["value"] for _, ds in renders for d in ds] == [1, "cow", 1, 1]
+    assert [d.value for _, ds in renders for d in ds] == [1, "cow", 1, 1]
     examples, count = bench.teaching_examples(renders, 2)
     assert count == {1: 2} and [e[2] for e in examples] == [1, 1]
     assert all(e[3] is None for e in examples)  # Kuh Vadis: no colours taught
