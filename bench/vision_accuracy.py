@@ -26,6 +26,9 @@ entirely right (every die found with its value, nothing else found) and the conf
   made with ``vision.training.train --exclude SET`` and ``vision.training.train_detect --exclude
   SET``). A set the shipped models never saw is read whole (its figure is already an unseen-setup
   figure); a set they trained on is read on its validation split, by both.
+* Dice to check (``vision.dice.Die.check_face``): how many misread dice the reading marks for the
+  player to check, how many read right it marks, and the share of images right once the marked
+  dice are checked (every die found, nothing else, every misread die marked).
 * ``--synth N`` renders N scenes per palette (general; qwinto and twenty_one each as the game's own
   dice set, one die per colour, and with repeated colours) with a seed the
   training never used, and prints detection, face and colour accuracy on them.
@@ -44,6 +47,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.colour import PALETTES  # noqa: E402
+from vision.dice import CHECK_FACE_BELOW  # noqa: E402
 from vision.training.data import STRETCHED, as_taken, default_data_root, load_folder  # noqa: E402
 from vision.training.metrics import greedy_match  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
@@ -64,14 +68,16 @@ def _confusion_text(conf: np.ndarray) -> str:
 LOOSE_CROPS = {"tomitomi3_crops"}
 
 
-def _loose_crop_value(reader: DiceReader, bgr: np.ndarray) -> int | None:
-    """The value of the die found nearest the crop's centre, or None when none is found."""
+def _loose_crop_value(reader: DiceReader, bgr: np.ndarray) -> tuple[int | None, float]:
+    """(value, value confidence) of the die found nearest the crop's centre; (None, 0.0) when
+    none is found."""
     dice = reader(bgr).dice
     if not dice:
-        return None
+        return None, 0.0
     h, w = bgr.shape[:2]
-    return min(dice, key=lambda d: ((d.box[0] + d.box[2]) / 2 - w / 2) ** 2
-               + ((d.box[1] + d.box[3]) / 2 - h / 2) ** 2).value
+    d = min(dice, key=lambda d: ((d.box[0] + d.box[2]) / 2 - w / 2) ** 2
+            + ((d.box[1] + d.box[3]) / 2 - h / 2) ** 2)
+    return d.value, d.value_confidence
 
 
 def evaluate_folder(reader: DiceReader, folder: Path, split: str,
@@ -83,6 +89,9 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         images = [im for im in images if im.validation == (split == "val")]
     conf = np.zeros((7, 7), int)  # rows: truth 1..6, extra; cols: read 1..6, missed
     tp = fp = fn = right_faces = n_images_right = 0
+    # dice marked for the player to check (``Die.check_face``): misread and read right; photos
+    # whose every die is found, nothing else is, and every misread die is marked
+    wrong_marked = right_marked = n_images_checked = 0
     unreadable = 0
     crop_mode = bool(images) and all(im.is_crop for im in images)
     loose = Path(folder).resolve().name in LOOSE_CROPS
@@ -98,7 +107,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         if crop_mode:
             d = im.dice[0]
             box = tuple(int(v) for v in d.box)
-            v = _loose_crop_value(reader, bgr) if loose else reader.read_faces(bgr, [box])[0][0]
+            v, vc = (_loose_crop_value(reader, bgr) if loose
+                     else reader.read_faces(bgr, [box])[0])
             if v is None:  # no die found: a miss
                 conf[d.value - 1, 6] += 1
                 tp += 1
@@ -108,6 +118,10 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             tp += 1
             right_faces += v == d.value
             n_images_right += v == d.value
+            marked = vc < CHECK_FACE_BELOW
+            wrong_marked += marked and v != d.value
+            right_marked += marked and v == d.value
+            n_images_checked += v == d.value or marked
             if v != d.value:
                 wrong.append(im.path.name)
             continue
@@ -127,11 +141,17 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         matched_l = {i for i, _ in pairs}
         matched_b = {j for _, j in pairs}
         ok = len(pairs) == len(im.dice) == len(boxes)
+        checked = ok
         for i, j in pairs:
             t, r = im.dice[i].value, roll.dice[j].value
             conf[t - 1, r - 1] += 1
             right_faces += t == r
             ok &= t == r
+            marked = roll.dice[j].check_face
+            wrong_marked += marked and t != r
+            right_marked += marked and t == r
+            checked &= t == r or marked
+        n_images_checked += checked
         for i, d in enumerate(im.dice):
             if i not in matched_l:
                 conf[d.value - 1, 6] += 1
@@ -155,6 +175,9 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         "recall": None if crop_mode else (tp / (tp + fn) if tp + fn else 1.0),
         "face_accuracy": right_faces / tp if tp else None,
         "images_right": n_images_right / n if n else None,
+        "misread_marked": wrong_marked, "misread": tp - right_faces,
+        "right_marked": right_marked, "right": right_faces,
+        "images_right_once_checked": n_images_checked / n if n else None,
         "confusion": conf.tolist(), "wrong_images": wrong,
     }
 
@@ -305,6 +328,16 @@ def print_loso(rows: list[dict]) -> None:
         if "shipped_as_exported" in r:
             print(f"| {r['set']}, as exported (stretched) | {r['shipped']['images']} "
                   f"({r['split']}) | {seen} | {_row(r['shipped_as_exported'])} | – | – | – | – |")
+    print()
+    print("| set, shipped models | misread dice marked to check | dice read right marked | "
+          "photos entirely right | right once the marked dice are checked |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        s = r["shipped"]
+        pct = lambda v: "–" if v is None else f"{100 * v:.1f} %"  # noqa: E731
+        print(f"| {r['set']} | {s['misread_marked']} of {s['misread']} | {s['right_marked']} of "
+              f"{s['right']} | {pct(s['images_right'])} | "
+              f"{pct(s['images_right_once_checked'])} |")
 
 
 def _without(text: str) -> tuple[str, tuple[Path, Path | None]]:
@@ -379,6 +412,9 @@ def main(argv=None) -> int:
               f"face accuracy {pct(r['face_accuracy'])}  images entirely right "
               f"{pct(r['images_right'])}"
               + (f"  unreadable {r['unreadable']}" if r["unreadable"] else ""))
+        print(f"   marked to check: {r['misread_marked']} of {r['misread']} misread dice, "
+              f"{r['right_marked']} of {r['right']} read right; images right once the marked "
+              f"dice are checked {pct(r['images_right_once_checked'])}")
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
         for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice,

@@ -141,6 +141,12 @@ STRINGS: dict[str, dict[str, str]] = {
                             "number in the pad.",
                       "de": "Ein Würfel mit ? wurde ohne sichere Farbe erkannt: tippe seine Farbe "
                             "und Zahl im Feld unten an."},
+    "check_die": {"en": "check", "de": "prüfen"},
+    "check_faces": {"en": "The reader was unsure of the dice marked check: compare them with the "
+                          "table, and tap the right number in the pad where one is wrong.",
+                    "de": "Bei den Würfeln mit „prüfen“ war die Erkennung unsicher: vergleiche "
+                          "sie mit dem Tisch und tippe im Feld die richtige Zahl, wo eine falsch "
+                          "ist."},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
     "demo_picture": {"en": "Demo: sample picture {i} of {n} of this game",
                      "de": "Demo: Beispielbild {i} von {n} zu diesem Spiel"},

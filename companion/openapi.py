@@ -75,7 +75,8 @@ SCHEMAS: dict[str, dict] = {
     "Reading": _obj(("dice", "settled", "state"),
                     dice={"type": "array", "items": _obj(
                         ("face", "box", "confidence"), colour=_nullable(STR), face=FACE,
-                        box={"type": "array", "items": NUM}, confidence=NUM)},
+                        box={"type": "array", "items": NUM}, confidence=NUM,
+                        check=BOOL)},
                     settled=BOOL, state=STR, width=INT, height=INT, elapsed_ms=NUM,
                     superseded=BOOL,
                     roll=STR, problem=_nullable(STR), legal={"type": "array", "items": STR},

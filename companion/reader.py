@@ -37,9 +37,11 @@ class ReaderUnavailable(RuntimeError):
 
 def read_die_json(d: Die) -> dict:
     """A die as the API answers it: its colour (None: not named surely, or a game without
-    colours), its face, its box, and the reader's confidence in the two (the lower)."""
+    colours), its face, its box, the reader's confidence in the two (the lower), and whether
+    the player should check its face (`check`: `vision.dice.Die.check_face`)."""
     return {"colour": d.colour, "face": d.value, "box": list(d.box),
-            "confidence": round(float(min(d.value_confidence, d.colour_confidence)), 3)}
+            "confidence": round(float(min(d.value_confidence, d.colour_confidence)), 3),
+            "check": d.check_face}
 
 
 def roll_key(roll: Roll) -> tuple:

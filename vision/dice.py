@@ -17,6 +17,14 @@ import numpy as np
 from .colour import Calibration
 from .find import to_bgr
 
+# A settled reading asks the player to check a die whose face it read with less confidence than
+# this. Chosen on byler's training photos (the knee: 0.7 and 0.8 both mark 13 of its 18 misread
+# dice, 0.7 marks fewer read right: 5.9 against 7.9 %); on photos it was not chosen on it marks
+# all 11 misread dice of byler's validation photos (9.7 % of those read right; photos right once
+# the marked dice are checked 80.6 -> 96.8 %) and 54 of epanemu_own's 62 (12.2 %; 40.3 -> 62.7 %)
+# (`python bench/vision_accuracy.py --loso`, 2 Dec 2026; docs/vision.md, "Dice to check").
+CHECK_FACE_BELOW = 0.7
+
 
 @dataclass(frozen=True)
 class Die:
@@ -38,6 +46,14 @@ class Die:
     colour_votes: tuple[tuple[str | None, int], ...] = ()
 
     @property
+    def check_face(self) -> bool:
+        """The reader was unsure of the face (``CHECK_FACE_BELOW``): the page and the ``read``
+        command mark the die for the player to look at before the roll is sent. Why: the
+        misread dice are mostly the unsure ones, and a marked die costs a glance where an
+        unmarked misread costs a wrong roll."""
+        return self.value_confidence < CHECK_FACE_BELOW
+
+    @property
     def disagrees(self) -> bool:
         """The frames of its vote did not all read it alike."""
         return len(self.value_votes) > 1 or len(self.colour_votes) > 1
@@ -56,7 +72,8 @@ class Die:
         confidence of a die read in a picture, the vote of a die of a settled roll."""
         out = {"box": list(self.box), "value": self.value, "colour": self.colour,
                "value_confidence": round(self.value_confidence, 4),
-               "colour_confidence": round(self.colour_confidence, 4)}
+               "colour_confidence": round(self.colour_confidence, 4),
+               "check_face": self.check_face}
         if self.colour_bgr is not None:
             b, g, r = self.colour_bgr
             out["colour_rgb"] = [r, g, b]

@@ -112,7 +112,9 @@ def run(args) -> int:
             d = {"image": str(path), **roll.to_dict()}
             print(json.dumps(d))
         else:
-            dice = ", ".join(f"{d.value} {d.colour}" for d in roll.dice) or "no dice"
+            # a die whose face the reader was unsure of: "(check)", for the player to look at
+            dice = ", ".join(f"{d.value} {d.colour}" + (" (check)" if d.check_face else "")
+                             for d in roll.dice) or "no dice"
             print(f"{path}: {len(roll.dice)} dice: {dice} ({roll.elapsed_ms:.1f} ms)")
         if args.draw:
             out = _draw_path(args.draw, n, len(args.images))

@@ -214,7 +214,7 @@ def test_the_toy_games_symbol_face_is_taught_and_read_by_its_declaration(tally, 
         read = client.post(f"/api/tables/{code}/frame", data=frame,
                            content_type="image/png").json
         assert read["dice"] == [{"colour": None, "face": face, "box": [20, 20, 60, 60],
-                                 "confidence": 0.95}], read
+                                 "confidence": 0.95, "check": False}], read
         assert read["roll"] == roll and read["problem"] is None
         assert read["legal"][0] == f"A{face}@0"
 

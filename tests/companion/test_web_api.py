@@ -664,9 +664,10 @@ class TestFramesRead:
         assert sorted((d["colour"], d["face"]) for d in r["dice"]) == [("orange", 3),
                                                                        ("yellow", 4)]
         assert all(0 < d["confidence"] <= 1 for d in r["dice"])
-        # a die: its colour, face, box and the lower of the reader's two confidences
-        assert {"colour": "orange", "face": 3, "box": [10, 10, 60, 60], "confidence": 0.9} \
-            in r["dice"]
+        # a die: its colour, face, box, the lower of the reader's two confidences, and whether
+        # the player should check its face (read at 0.9: no)
+        assert {"colour": "orange", "face": 3, "box": [10, 10, 60, 60], "confidence": 0.9,
+                "check": False} in r["dice"]
         assert r["state"] == "reading" and (r["width"], r["height"]) == (160, 120)
         assert r["problem"] is None and "O7@2" in r["legal"] and "fail" in r["legal"]
         # a corrupt frame is refused and the last good reading is kept

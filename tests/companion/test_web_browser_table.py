@@ -485,6 +485,34 @@ def test_a_die_read_without_a_sure_colour_is_given_one_with_a_tap(base_url, brow
             == [("orange", 3), ("yellow", 5)]
 
 
+def test_a_die_whose_face_the_reader_was_unsure_of_is_marked_to_check(base_url, browser):
+    """The camera gives a die whose face it was unsure of (`check`): the roll entry marks it
+    "check" and says why, the roll may be sent as it is, and a tap on the pad puts the right
+    face in its place."""
+    with phones(browser, "360x640") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector("#send-roll")
+        ann.evaluate("window.fillRoll([{colour: 'yellow', face: 5, confidence: 0.55, "
+                     "check: true}, {colour: 'orange', face: 3, confidence: 0.99, check: false}])")
+        assert ann.eval_on_selector_all("#picked .die.check", "ds => ds.map(d => d.dataset.die)") \
+            == ["yellow:5"]
+        assert ann.inner_text("#picked .conf.check") == "55% check"
+        assert ann.inner_text("#roll-why").startswith("The reader was unsure of the dice marked "
+                                                      "check")
+        assert not ann.is_disabled("#send-roll")
+        shot(ann, "camera-check-die-360")
+        ann.click('#roll-entry .pad [data-die="yellow:6"]')    # the die showed a 6
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") \
+            == ["yellow:6", "orange:3"]
+        assert ann.locator("#picked .die.check").count() == 0
+        assert ann.inner_text("#roll-why") == ""
+        ann.click("#send-roll")
+        wait_seq([ann], 1)
+        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) \
+            == [("orange", 3), ("yellow", 6)]
+
+
 def test_smaller_things_of_a_first_game(base_url, browser):
     """Equal scores share a rank ("1. Ann, 1. Bob", not "1., 2."); Knister's sheet numbers its
     columns as its score lines name them ("column 0"); German pages show the layouts' notes in

@@ -124,10 +124,12 @@ class TestVoting:
             '{"source": "x", "roll": 0, "frame": 2, "time_s": 0.8, "still_since_s": 0.0, '
             '"values": [3, "cow"], "colours": ["red", null], "dice": [{"box": [100, 100, 140, '
             '140], "value": 3, "colour": "red", "value_confidence": 0.6333, '
-            '"colour_confidence": 0.6, "frames": 3, "value_votes": {"3": 2, "4": 1}, '
+            '"colour_confidence": 0.6, "check_face": true, "frames": 3, '
+            '"value_votes": {"3": 2, "4": 1}, '
             '"colour_votes": {"red": 2, "blue": 1}}, {"box": [200, 120, 240, 160], "value": '
             '"cow", "colour": null, "value_confidence": 0.6333, "colour_confidence": 1.0, '
-            '"frames": 3, "value_votes": {"cow": 2, "6": 1}, "colour_votes": {"None": 3}}], '
+            '"check_face": true, "frames": 3, "value_votes": {"cow": 2, "6": 1}, '
+            '"colour_votes": {"None": 3}}], '
             '"disagreeing": [0, 1]}')
         assert rolls[0].settled.still_since_frame == 0 and isinstance(rolls[0], Roll)
 

@@ -39,7 +39,7 @@ export function camera(box, state, code) {
   useBtn.onclick = () => {
     if (!lastReading || !window.fillRoll) return;
     window.fillRoll(lastReading.dice.map(d =>
-      ({ colour: d.colour, face: d.face, confidence: d.confidence })));
+      ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
   };
   // one picture at a time under the overlay: the phone's camera or the table camera's
   let serverImg = null, stopServerCam = () => {};
@@ -108,15 +108,16 @@ export function camera(box, state, code) {
     const coloured = state.game.dice.colours.some(c => c.colour);
     for (const d of drawn.dice) {
       const [x0, y0, x1, y1] = d.box;
-      g.strokeStyle = restingOn ? "#1a7f37" : "#d4a106";
+      // a settled die whose face the reader was not sure of: orange, its face with "?"
+      g.strokeStyle = restingOn ? (d.check ? "#e8590c" : "#1a7f37") : "#d4a106";
       g.strokeRect(x0, y0, x1 - x0, y1 - y0);
       // values are shown only once the dice have settled; a colour the reader was not sure of
       // is not named: "?"
       const name = d.colour ? (T[d.colour] || d.colour) : coloured ? "?" : "";
       if (restingOn) {
         g.fillStyle = "#fff";
-        g.fillText(name + " " + d.face + " " + Math.round(d.confidence * 100) + "%",
-          x0, Math.max(18, y0 - 4));
+        g.fillText(name + " " + d.face + (d.check ? "?" : "") + " " +
+          Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4));
       }
     }
     status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :

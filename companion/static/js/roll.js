@@ -7,13 +7,16 @@ import { dieNode, diceRow } from "./dice.js";
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
 
 /* A die read with its confidence, kept together; a die whose colour the reader was not sure of
- * shows "?" and is given its colour with a pad tap. */
+ * shows "?" and is given its colour with a pad tap; a die whose face it was not sure of
+ * (`check`) is marked for the player to look at, and may be sent as it is. */
 function seenDie(d, opts, coloured) {
   const unsure = coloured && !d.colour;
   const node = dieNode(unsure ? { colour: null, face: d.face } : d, opts);
   if (unsure) { node.classList.add("unsure"); node.prepend(el("span", { class: "q" }, "?")); }
+  if (d.check) node.classList.add("check");
   return el("span", { class: "seen" }, node, d.confidence !== undefined ?
-    el("span", { class: "conf" }, Math.round(d.confidence * 100) + "%") : null);
+    el("span", { class: d.check ? "conf check" : "conf" }, Math.round(d.confidence * 100) + "%" +
+      (d.check ? " " + T.check_die : "")) : null);
 }
 
 export function rollEntry(box, state, code, refresh) {
@@ -52,7 +55,8 @@ export function rollEntry(box, state, code, refresh) {
     correctBtn.disabled = sendBtn.disabled;
     // why the roll cannot be sent yet, in words
     why.textContent = unsure ? T.unsure_colour : wrongCount && picked.length ? rolls + ": " +
-      T.chosen_count.replace("{k}", picked.length) : "";
+      T.chosen_count.replace("{k}", picked.length) :
+      picked.some(d => d.check) ? T.check_faces : "";
   }
   function tapPad(colour, f) {
     const i = picked.findIndex(d => d.colour === colour);
