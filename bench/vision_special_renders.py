@@ -1,7 +1,7 @@
 """Teaching on photoreal renders: one physical set of special dice, taught and read as a table is.
 
     python bench/vision_special_renders.py --teach TEACH_DIR --test TEST_DIR [--per-face 6]
-                                           [--untaught]
+                                           [--untaught] [--model EMBEDDING.onnx]
 
 Both folders are renders of ``vision.training.render3d --dice kuh_vadis|the_choice --one-set S``
 with the same ``S`` (the same dice: design, faces' order, colours) and other seeds, e.g.
@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.dice_set import DiceSetReader  # noqa: E402
+from vision.embedding import FaceEmbedder  # noqa: E402
 from vision.teach import teach  # noqa: E402
 from vision.training.data import UNREADABLE_TOP  # noqa: E402
 from vision_special import matched  # noqa: E402
@@ -141,7 +142,12 @@ def main(argv=None) -> int:
     ap.add_argument("--test", type=Path, required=True)
     ap.add_argument("--per-face", type=int, default=6)
     ap.add_argument("--untaught", action="store_true")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="another face embedding (default: the shipped models/face_embed.onnx)")
     args = ap.parse_args(argv)
+    embedder = FaceEmbedder(args.model) if args.model else None
+    if embedder is not None:
+        print(f"face embedding: {args.model} ({embedder.model_id})")
     teach_renders, test_renders = load_renders(args.teach), load_renders(args.test)
     designs = {d.design for _, ds in teach_renders + test_renders for d in ds}
     if len(designs) != 1:
@@ -152,7 +158,7 @@ def main(argv=None) -> int:
     colours = game == "the_choice"
     examples, count = teaching_examples(teach_renders, args.per_face)
     t0 = time.perf_counter()
-    dice_set = teach(examples)
+    dice_set = teach(examples, embedder=embedder)
     teach_s = time.perf_counter() - t0
     per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
     print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")
@@ -165,7 +171,7 @@ def main(argv=None) -> int:
                                   load_session())
         print("teaching check (companion.teaching.shipped_check): "
               + (refused or "passed, the table would use the taught dice"))
-    r = evaluate(DiceSetReader(dice_set), test_renders, colours)
+    r = evaluate(DiceSetReader(dice_set, embedder=embedder), test_renders, colours)
     print(f"taught, boxes given ({r['dice']} dice): value {r['value']:.2%}"
           + (f", colour {r['colour']:.2%}, both {r['both']:.2%}" if colours else ""))
     print(f"taught, whole scenes ({r['scenes']} scenes, {r['readable']} readable dice): "

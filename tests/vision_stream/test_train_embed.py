@@ -101,6 +101,49 @@ class TestRenders:
         assert X.shape == (5, SIZE, SIZE, 3) and set(Y.tolist()) == {dataset.NOT_DIE}
 
 
+HEAD = ("filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split,box_kind,colour,"
+        "top_hidden,dice_kind,design\n")
+
+
+class TestPhotorealRenders:
+    """``--renders``: the dice of photoreal special-dice renders join the classes of their seen
+    design's faces, as its 2-D renders are labelled."""
+
+    def folder(self, tmp_path, rows):
+        (tmp_path / "images").mkdir()
+        cv2.imwrite(str(tmp_path / "images" / "r.jpg"), np.full((120, 160, 3), 90, np.uint8))
+        (tmp_path / "labels.csv").write_text(HEAD + "".join(
+            f"r.jpg,160,120,{k},{v},10,10,60,60,render,die,red,{hidden},{kind},{design}\n"
+            for k, (v, hidden, kind, design) in enumerate(rows)))
+        return tmp_path
+
+    def test_a_rendered_face_is_its_seen_designs_class(self, tmp_path):
+        from vision.training.special_dice import SEEN_DESIGNS
+        kv = SEEN_DESIGNS[0]
+        tc = next(d for d in SEEN_DESIGNS if d.game == "the_choice")
+        folder = self.folder(tmp_path, [("cow", 0.0, "kuh_vadis", kv.name),
+                                        (2, 0.05, "kuh_vadis", kv.name),
+                                        (4, 0.6, "kuh_vadis", kv.name),      # top face hidden
+                                        (6, 0.0, "the_choice", tc.name),
+                                        (3, 0.0, "pips", "")])                # a pip die
+        items = dataset.render_die_boxes([folder])
+        seen = {d.name: i for i, d in enumerate(SEEN_DESIGNS)}
+        cls = lambda design, face: dataset.class_of({"kind": "seen", "seen": seen[design]},  # noqa: E731
+                                                    -1, face)
+        assert [c for _, _, c in items] == [cls(kv.name, 5), cls(kv.name, 1), cls(tc.name, 5)]
+        assert items[0][1] == (10.0, 10.0, 60.0, 60.0)
+        X, Y, info = dataset.render_dataset([folder], 3, 0)
+        assert X.shape == (9, SIZE, SIZE, 3) and X.dtype == np.uint8
+        assert Y.tolist() == [c for _, _, c in items for _ in range(3)]
+        assert (info["render_dice"], info["render_crops"]) == (3, 9)
+
+    def test_a_held_out_design_is_never_trained_on(self, tmp_path):
+        from vision.training.special_dice import HELD_OUT_DESIGNS
+        folder = self.folder(tmp_path, [(3, 0.0, "kuh_vadis", HELD_OUT_DESIGNS[0].name)])
+        with pytest.raises(ValueError, match="not a seen design"):
+            dataset.render_die_boxes([folder])
+
+
 def test_real_crops_come_from_the_training_split_only(real_dice_root):
     from vision.training.data import load_folder
     items = dataset.real_die_boxes(real_dice_root)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..read import model_path
-from .embed.dataset import build_dataset
+from .embed.dataset import build_dataset, render_dataset
 from .embed.fit import train
 from .embed.net import export_onnx, exported_width, halve_weights
 
@@ -53,6 +53,12 @@ def main(argv=None) -> int:
     ap.add_argument("--seen-per-face", type=int, default=0,
                     help="extra renders per face of each seen design (special_dice.SEEN_DESIGNS), "
                          "beyond their tenth of the random designs")
+    ap.add_argument("--renders", type=str, default="",
+                    help="comma-separated folders of photoreal special-dice renders "
+                         "(vision.training.render3d --dice kuh_vadis|the_choice): their dice join "
+                         "their seen design's face classes")
+    ap.add_argument("--render-per-die", type=int, default=6,
+                    help="jittered crops per die of --renders")
     ap.add_argument("--not-die", type=int, default=None)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--batch", type=int, default=None)
@@ -98,6 +104,10 @@ def main(argv=None) -> int:
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, X=X, Y=Y, n_classes=n_classes, info=json.dumps(info))
+    renders = [Path(f) for f in args.renders.split(",") if f]
+    if renders and not args.build_only:   # not cached: the renders are made apart
+        Xr, Yr, rinfo = render_dataset(renders, args.render_per_die, args.seed)
+        X, Y, info = np.concatenate([X, Xr]), np.concatenate([Y, Yr]), {**info, **rinfo}
     t_data = time.time() - t0
     if args.build_only:
         if not args.cache:

@@ -95,6 +95,8 @@ def real_die_boxes(root: Path):
 
 
 def real_crops(args) -> tuple[np.ndarray, np.ndarray]:
+    """Worker: (photo, its (box, class) items, crops per die, seed, k) -> jittered crops of its
+    dice: real pip dice (class = value) and photoreal renders (``render_die_boxes``)."""
     path, items, per_die, seed, k = args
     cv2.setNumThreads(1)
     bgr = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -111,8 +113,61 @@ def real_crops(args) -> tuple[np.ndarray, np.ndarray]:
                                    interpolation=cv2.INTER_AREA)
                 c = cv2.resize(small, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
             crops.append(c)
-            ys.append(value)  # classes 1..6: real pips of that value
+            ys.append(value)  # a real die: classes 1..6, its value; a render: its face's
     return np.stack(crops), np.array(ys, np.int32)
+
+
+RENDER_TOP_HIDDEN = 0.1  # a rendered die whose top face is more hidden than this is not a sample
+
+
+def render_die_boxes(folders) -> list[tuple[str, tuple, int]]:
+    """(path, box, class) of every special die of photoreal renders (``vision.training.render3d
+    --dice kuh_vadis|the_choice``: ``labels.csv`` names each die's ``design``) whose top face is
+    at most ``RENDER_TOP_HIDDEN`` hidden; its class is its seen design's face (``class_of``), the
+    class of that face's 2-D renders. Why: the 2-D renders alone did not carry to photos' 3-D
+    shading, side faces and lights (docs/vision-special.md, "Photoreal renders of one table's
+    dice"); a photoreal crop in the same class as the flat ones teaches the embedding to look
+    past them. Raises ValueError on a design that is not a seen one (a held-out design must
+    never be trained on)."""
+    import csv
+
+    from ..special_dice import SEEN_DESIGNS, design_faces
+    index = {d.name: i for i, d in enumerate(SEEN_DESIGNS)}
+    out = []
+    for folder in folders:
+        folder = Path(folder)
+        with open(folder / "labels.csv", newline="") as fh:
+            for r in csv.DictReader(fh):
+                if r.get("dice_kind") not in ("kuh_vadis", "the_choice"):
+                    continue
+                if r["design"] not in index:
+                    raise ValueError(f"{folder}: design {r['design']!r} is not a seen design")
+                if float(r["top_hidden"]) > RENDER_TOP_HIDDEN:
+                    continue
+                design = SEEN_DESIGNS[index[r["design"]]]
+                value = r["value"] if r["value"] == "cow" else int(r["value"])
+                face = list(design_faces(design)).index(value)
+                box = tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
+                cls = class_of({"kind": "seen", "seen": index[r["design"]]}, -1, face)
+                out.append((str(folder / "images" / r["filename"]), box, cls))
+    return out
+
+
+def render_dataset(folders, per_die: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(crops, classes, info) of the dice of photoreal special-dice renders (``render_die_boxes``),
+    ``per_die`` jittered crops each, cut as real dice are (``real_crops``). Kept apart from
+    ``build_dataset``'s cache: the renders are made apart and may change without it."""
+    by_path: dict[str, list] = {}
+    for path, box, cls in render_die_boxes(folders):
+        by_path.setdefault(path, []).append((box, cls))
+    parts = [real_crops((path, items, per_die, seed, 100_000 + k))
+             for k, (path, items) in enumerate(sorted(by_path.items()))]
+    X = (np.concatenate([x for x, _ in parts]) if parts
+         else np.zeros((0, SIZE, SIZE, 3), np.uint8))
+    Y = np.concatenate([y for _, y in parts]) if parts else np.zeros(0, np.int32)
+    return X, Y, {"renders": [str(f) for f in folders], "render_photos": len(by_path),
+                  "render_dice": sum(len(v) for v in by_path.values()),
+                  "render_crops": int(len(Y))}
 
 
 def build_dataset(n_designs: int, per_face: int, data_root: Path | None, real_per_die: int,
