@@ -91,7 +91,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
     tp = fp = fn = right_faces = n_images_right = 0
     # dice marked for the player to check (``Die.check_face``): misread and read right; photos
     # whose every die is found, nothing else is, and every misread die is marked
-    wrong_marked = right_marked = n_images_checked = 0
+    wrong_marked = right_marked = n_images_checked = misread = 0
     unreadable = 0
     crop_mode = bool(images) and all(im.is_crop for im in images)
     loose = Path(folder).resolve().name in LOOSE_CROPS
@@ -119,6 +119,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             right_faces += v == d.value
             n_images_right += v == d.value
             marked = vc < CHECK_FACE_BELOW
+            misread += v != d.value
             wrong_marked += marked and v != d.value
             right_marked += marked and v == d.value
             n_images_checked += v == d.value or marked
@@ -148,6 +149,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             right_faces += t == r
             ok &= t == r
             marked = roll.dice[j].check_face
+            misread += t != r
             wrong_marked += marked and t != r
             right_marked += marked and t == r
             checked &= t == r or marked
@@ -175,7 +177,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         "recall": None if crop_mode else (tp / (tp + fn) if tp + fn else 1.0),
         "face_accuracy": right_faces / tp if tp else None,
         "images_right": n_images_right / n if n else None,
-        "misread_marked": wrong_marked, "misread": tp - right_faces,
+        # misread: read with a wrong face (a loose crop whose die is not found is no misread)
+        "misread_marked": wrong_marked, "misread": misread,
         "right_marked": right_marked, "right": right_faces,
         "images_right_once_checked": n_images_checked / n if n else None,
         "confusion": conf.tolist(), "wrong_images": wrong,
