@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette
+from .detect import drop_side_faces
 from .find import DieFinder, box_area, box_intersection, iou_matrix, same_die
 from .dice import Die, Roll
 from .pipeline import as_bgr
@@ -374,6 +375,9 @@ class DiceSetReader:
     find_with: str = "detector"
     # the detector's ONNX session (default: the shipped model)
     detector_session: object | None = None
+    # drop weak detector boxes leaning on a surer die: an oblique die's side faces
+    # (vision.detect.drop_side_faces, as the pip reader does; docs/vision-special.md)
+    side_faces: bool = True
     # for a set of pip faces (1-6): the shipped pip reader (vision.read.FaceReader), whose value
     # stands where it is at least pip_sure sure (see _pip_values)
     pip_reader: object | None = None
@@ -546,7 +550,8 @@ class DiceSetReader:
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
         bgr = as_bgr(image)
-        found = self.finder(bgr)
+        found, scores = (self.finder.detect(bgr) if self.find_with == "detector"
+                         else (self.finder(bgr), None))
         t1 = time.perf_counter()
         # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded
         small = [min(b[2] - b[0], b[3] - b[1]) < MIN_BOX for b in found.boxes]
@@ -557,9 +562,14 @@ class DiceSetReader:
         if any(small):
             keep = [i for i, sm in enumerate(small) if not sm]
             found = replace(found, boxes=tuple(found.boxes[i] for i in keep))
+            scores = None if scores is None else scores[keep]
+        dice = [int(i) for i in np.flatnonzero(is_die)]
+        if scores is not None and self.side_faces:
+            # before one box per die is chosen: the weak box is not the die's own
+            dice = drop_side_faces(found.boxes, scores, dice)
         kept: list[int] = []
         for i in np.argsort(-best, kind="stable"):
-            if not is_die[i]:
+            if i not in dice:
                 continue
             bi = found.boxes[i]
             clash = next((n for n, k in enumerate(kept)

@@ -134,3 +134,20 @@ def test_an_unknown_finder_is_refused(kv_reader):
     from dataclasses import replace
     with pytest.raises(ValueError, match="find_with"):
         replace(kv_reader, find_with="hough")
+
+
+def test_a_side_face_boxed_apart_is_not_a_second_die_nor_the_dies_box(kv_reader, monkeypatch):
+    """At an oblique view the detector may box a die's side face apart, less surely, inside the
+    die's box. The taught reader, as the pip reader, drops that weak box leaning on a surer die
+    (`vision.detect.drop_side_faces`) before it chooses one box per die: one die, in its own
+    box, not in the side face's."""
+    from vision.find import FindResult
+    sc = render_special_scene(np.random.default_rng(1), SEEN_DESIGNS[0], n_dice=1,
+                              size=(240, 320))
+    (d,) = sc.dice
+    x0, y0, x1, y1 = d.box
+    side = (x0, y1 - int(0.7 * (y1 - y0)), x1, y1)
+    monkeypatch.setattr(kv_reader.finder, "detect", lambda bgr, work=None: (
+        FindResult((tuple(d.box), side), 1.0, 0.0), np.array([0.9, 0.3], np.float32)))
+    (die,) = kv_reader(sc.image).dice
+    assert die.box == tuple(d.box) and die.value == d.value
