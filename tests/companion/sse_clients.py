@@ -87,6 +87,10 @@ class Pages(threading.Thread):
         except OSError:
             chunk = b""
         with self._lock:
+            # closed by close_one between the select and here: that page is gone, not ended by
+            # the server (and a closed socket cannot be unregistered: it would end this thread)
+            if key.fileobj.fileno() == -1:
+                return
             if not chunk:
                 self.ended.add(state[0])
                 self.sel.unregister(key.fileobj)
