@@ -154,7 +154,7 @@ class Roll:
             if d.rotated is not None:  # the die's own outline, thin, inside the box
                 corners = np.round(cv2.boxPoints(d.rotated)).astype(np.int32)
                 cv2.polylines(out, [corners], True, (255, 255, 0), t, cv2.LINE_AA)
-            label = f"{d.value} {d.colour}"
+            label = f"{d.value}{'?' if d.check_face else ''} {d.colour}"  # ?: to check
             fs = 0.45 * t
             (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, t)
             ty = y0 - 3 if y0 - th - 4 > 0 else y1 + th + 3
