@@ -39,6 +39,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -89,9 +90,10 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         images = [im for im in images if im.validation == (split == "val")]
     conf = np.zeros((7, 7), int)  # rows: truth 1..6, extra; cols: read 1..6, missed
     tp = fp = fn = right_faces = n_images_right = 0
-    # dice marked for the player to check (``Die.check_face``): misread and read right; photos
-    # whose every die is found, nothing else is, and every misread die is marked
-    wrong_marked = right_marked = n_images_checked = misread = 0
+    # dice marked for the player to check (``Die.check_face``), by whether they were read right;
+    # photos whose every die is found, nothing else is, and every misread die is marked
+    marks = Counter()
+    n_images_checked = 0
     unreadable = 0
     crop_mode = bool(images) and all(im.is_crop for im in images)
     loose = Path(folder).resolve().name in LOOSE_CROPS
@@ -118,11 +120,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             tp += 1
             right_faces += v == d.value
             n_images_right += v == d.value
-            marked = vc < CHECK_FACE_BELOW
-            misread += v != d.value
-            wrong_marked += marked and v != d.value
-            right_marked += marked and v == d.value
-            n_images_checked += v == d.value or marked
+            marks[v == d.value, vc < CHECK_FACE_BELOW] += 1
+            n_images_checked += v == d.value or vc < CHECK_FACE_BELOW
             if v != d.value:
                 wrong.append(im.path.name)
             continue
@@ -148,11 +147,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             conf[t - 1, r - 1] += 1
             right_faces += t == r
             ok &= t == r
-            marked = roll.dice[j].check_face
-            misread += t != r
-            wrong_marked += marked and t != r
-            right_marked += marked and t == r
-            checked &= t == r or marked
+            marks[t == r, roll.dice[j].check_face] += 1
+            checked &= t == r or roll.dice[j].check_face
         n_images_checked += checked
         for i, d in enumerate(im.dice):
             if i not in matched_l:
@@ -178,8 +174,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         "face_accuracy": right_faces / tp if tp else None,
         "images_right": n_images_right / n if n else None,
         # misread: read with a wrong face (a loose crop whose die is not found is no misread)
-        "misread_marked": wrong_marked, "misread": misread,
-        "right_marked": right_marked, "right": right_faces,
+        "misread_marked": marks[False, True], "misread": marks[False, True] + marks[False, False],
+        "right_marked": marks[True, True], "right": right_faces,
         "images_right_once_checked": n_images_checked / n if n else None,
         "confusion": conf.tolist(), "wrong_images": wrong,
     }
@@ -335,9 +331,9 @@ def print_loso(rows: list[dict]) -> None:
     print("| set, shipped models | misread dice marked to check | dice read right marked | "
           "photos entirely right | right once the marked dice are checked |")
     print("|---|---|---|---|---|")
+    pct = lambda v: "–" if v is None else f"{100 * v:.1f} %"  # noqa: E731
     for r in rows:
         s = r["shipped"]
-        pct = lambda v: "–" if v is None else f"{100 * v:.1f} %"  # noqa: E731
         print(f"| {r['set']} | {s['misread_marked']} of {s['misread']} | {s['right_marked']} of "
               f"{s['right']} | {pct(s['images_right'])} | "
               f"{pct(s['images_right_once_checked'])} |")

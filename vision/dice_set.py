@@ -567,6 +567,7 @@ class DiceSetReader:
         if scores is not None and self.side_faces:
             # before one box per die is chosen: the weak box is not the die's own
             dice = drop_side_faces(found.boxes, scores, dice)
+        dice = set(dice)
         kept: list[int] = []
         for i in np.argsort(-best, kind="stable"):
             if i not in dice:

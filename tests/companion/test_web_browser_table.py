@@ -462,15 +462,22 @@ def test_a_reading_with_more_dice_than_the_game_rolls_asks_which(browser, tmp_pa
         shot(ann, "camera-ten-dice-knister-360")
 
 
+def filled_by_camera(ann, base_url, dice_js: str) -> str:
+    """A new Qwinto table's page whose roll entry the camera filled with `dice_js` (a JavaScript
+    array of read dice, as `window.fillRoll` takes them); the table's code."""
+    code = create_table(ann, base_url, "qwinto")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#send-roll")
+    ann.evaluate(f"window.fillRoll({dice_js})")
+    return code
+
+
 def test_a_die_read_without_a_sure_colour_is_given_one_with_a_tap(base_url, browser):
     """The camera gives a die without a colour it was sure of: the roll entry shows it as "?",
     says why Roll waits, and a tap on the pad names it."""
     with phones(browser, "390x844") as (ann,):
-        code = create_table(ann, base_url, "qwinto")
-        ann.goto(f"{base_url}/t/{code}")
-        ann.wait_for_selector("#send-roll")
-        ann.evaluate("window.fillRoll([{colour: null, face: 5, confidence: 0.93}, "
-                     "{colour: 'orange', face: 3, confidence: 0.99}])")
+        code = filled_by_camera(ann, base_url, "[{colour: null, face: 5, confidence: 0.93}, "
+                                "{colour: 'orange', face: 3, confidence: 0.99}]")
         assert ann.locator("#picked .die.unsure").count() == 1
         assert "?" in ann.inner_text("#picked") and ann.is_disabled("#send-roll")
         assert ann.inner_text("#roll-why").startswith("A die marked ? was read without a sure "
@@ -490,11 +497,9 @@ def test_a_die_whose_face_the_reader_was_unsure_of_is_marked_to_check(base_url, 
     "check" and says why, the roll may be sent as it is, and a tap on the pad puts the right
     face in its place."""
     with phones(browser, "360x640") as (ann,):
-        code = create_table(ann, base_url, "qwinto")
-        ann.goto(f"{base_url}/t/{code}")
-        ann.wait_for_selector("#send-roll")
-        ann.evaluate("window.fillRoll([{colour: 'yellow', face: 5, confidence: 0.55, "
-                     "check: true}, {colour: 'orange', face: 3, confidence: 0.99, check: false}])")
+        code = filled_by_camera(ann, base_url, "[{colour: 'yellow', face: 5, confidence: 0.55, "
+                                "check: true}, {colour: 'orange', face: 3, confidence: 0.99, "
+                                "check: false}]")
         assert ann.eval_on_selector_all("#picked .die.check", "ds => ds.map(d => d.dataset.die)") \
             == ["yellow:5"]
         assert ann.inner_text("#picked .conf.check") == "55% check"

@@ -1,9 +1,7 @@
 """A settled reading marks the dice whose face it was unsure of, for the player to look at
 before the roll is sent (`vision.dice.Die.check_face`): in the API's dice, the `read` command's
 lines and the accuracy benchmark's figures."""
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -11,9 +9,6 @@ import pytest
 
 from companion.reader import read_die_json
 from vision.dice import CHECK_FACE_BELOW, Die, Roll
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def die(value, value_confidence, box=(10, 10, 50, 50)):
     return Die(box, value, value_confidence, "red", 0.99)
@@ -66,13 +61,9 @@ def test_the_read_command_marks_an_unsure_die(tmp_path, capsys, monkeypatch):
     assert not any("check" in d for d in listed[1:])
 
 
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("vision_accuracy",
-                                                  ROOT / "bench" / "vision_accuracy.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture
+def bench(bench_module):
+    return bench_module("vision_accuracy")
 
 
 class _Reader:
