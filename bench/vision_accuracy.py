@@ -29,6 +29,9 @@ entirely right (every die found with its value, nothing else found) and the conf
 * Dice to check (``vision.dice.Die.check_face``): how many misread dice the reading marks for the
   player to check, how many read right it marks, and the share of images right once the marked
   dice are checked (every die found, nothing else, every misread die marked).
+* ``--turned 90|180|270`` turns each photo (not the crop sets) before it is read, as a camera
+  held sideways or from across the table takes it; ``--no-scene-turns`` reads each photo only as
+  it stands (``DiceReader(scene_turns=False)``: docs/vision.md, "Turned pictures").
 * ``--synth N`` renders N scenes per palette (general; qwinto and twenty_one each as the game's own
   dice set, one die per colour, and with repeated colours) with a seed the
   training never used, and prints detection, face and colour accuracy on them.
@@ -52,7 +55,7 @@ from vision.dice import CHECK_FACE_BELOW  # noqa: E402
 from vision.training.data import STRETCHED, as_taken, default_data_root, load_folder  # noqa: E402
 from vision.training.metrics import greedy_match  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
-from vision.pipeline import DiceReader, read_image_file  # noqa: E402
+from vision.pipeline import DiceReader, read_image_file, unturn_box  # noqa: E402
 from vision.read import Vote, load_session  # noqa: E402
 
 
@@ -81,10 +84,21 @@ def _loose_crop_value(reader: DiceReader, bgr: np.ndarray) -> tuple[int | None, 
     return d.value, d.value_confidence
 
 
+def turn_photo(im, bgr: np.ndarray, quarters: int):
+    """(labels, picture) of a photo turned by ``quarters`` anticlockwise quarter turns, as a
+    camera held sideways (1, 3) or from across the table (2) takes it."""
+    turned = np.ascontiguousarray(np.rot90(bgr, quarters))
+    h, w = turned.shape[:2]
+    dice = tuple(replace(d, box=unturn_box(tuple(d.box), (4 - quarters) % 4, w, h))
+                 for d in im.dice)
+    return replace(im, dice=dice), turned
+
+
 def evaluate_folder(reader: DiceReader, folder: Path, split: str,
-                    as_exported: bool = False) -> dict:
+                    as_exported: bool = False, quarters: int = 0) -> dict:
     """Figures of one labelled folder. A set whose export stretched its photos
-    (``vision.training.data.STRETCHED``) is read as its camera took them, unless ``as_exported``."""
+    (``vision.training.data.STRETCHED``) is read as its camera took them, unless ``as_exported``;
+    each photo (not a set of crops) turned by ``quarters`` anticlockwise quarter turns."""
     images = load_folder(folder)
     if split != "all":
         images = [im for im in images if im.validation == (split == "val")]
@@ -106,6 +120,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
             continue
         if not as_exported:
             im, bgr = as_taken(im, bgr)
+        if quarters % 4 and not crop_mode:
+            im, bgr = turn_photo(im, bgr, quarters)
         if crop_mode:
             d = im.dice[0]
             box = tuple(int(v) for v in d.box)
@@ -375,6 +391,11 @@ def main(argv=None) -> int:
                     help="how dice are found (default: the reader's default)")
     ap.add_argument("--detector", type=Path, default=None,
                     help="another detector model (with --find detector)")
+    ap.add_argument("--turned", type=int, choices=[0, 90, 180, 270], default=0,
+                    help="turn each photo (not crops) anticlockwise by this many degrees first, "
+                         "as a camera held sideways or from across the table takes it")
+    ap.add_argument("--no-scene-turns", action="store_true",
+                    help="read each photo only as it stands (DiceReader(scene_turns=False))")
     ap.add_argument("--loso", action="store_true",
                     help="print the leave-one-setup-out table of the sets in --data")
     ap.add_argument("--data", type=Path, default=default_data_root(),
@@ -385,6 +406,8 @@ def main(argv=None) -> int:
     if not args.folders and not args.synth and not args.loso:
         ap.error("give at least one folder, --synth N or --loso")
     kw = {"find_with": args.find} if args.find else {}
+    if args.no_scene_turns:
+        kw["scene_turns"] = False
     if args.detector:
         kw["detector_session"] = load_session(args.detector)
     if args.loso:
@@ -401,11 +424,12 @@ def main(argv=None) -> int:
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()
-        r = evaluate_folder(reader, folder, args.split, args.as_exported)
+        r = evaluate_folder(reader, folder, args.split, args.as_exported, args.turned // 90)
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
         print(f"== {folder} ({r['mode']}, split {args.split}"
-              f"{', read as the camera took it' if r['as_taken'] else ''}): {r['images']} images, "
+              f"{', read as the camera took it' if r['as_taken'] else ''}"
+              f"{f', turned {args.turned} degrees' if args.turned else ''}): {r['images']} images, "
               f"{r['dice']} dice, {time.perf_counter() - t0:.0f} s")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "
               f"face accuracy {pct(r['face_accuracy'])}  images entirely right "

@@ -228,7 +228,55 @@ FAR_FROM = 48  # working pixels: first-look dice this big (median) ask for the f
 # (``vision.read.load_session()``), not the settled tier's vote of two.
 # ``DiceReader(session, **CAMERA_FRAME)``.
 CAMERA_FRAME = {"turns": False, "skip_sure_duplicates": True, "second_look": None,
-                "far_look": None}
+                "far_look": None, "scene_turns": False}
+
+
+SCENE_TURN_MARGIN = 0.7    # likeliest-face probability gained, summed over the dice...
+SCENE_TURN_PER_DIE = 0.05  # ...and per die (docs/vision.md, "Turned pictures")
+
+
+def scene_quarter(reader: FaceReader, bgr: np.ndarray, boxes, faces=(1, 2, 3, 4, 5, 6),
+                  margin: float = SCENE_TURN_MARGIN, per_die: float = SCENE_TURN_PER_DIE
+                  ) -> tuple[int, np.ndarray]:
+    """(k, evidence): the quarter turns (``np.rot90``'s k, anticlockwise) under which the upright
+    ``reader`` reads the dice in ``boxes`` surest; 0 unless that quarter beats the picture as it
+    stands by more than ``margin`` in all and ``per_die`` a die. evidence[k]: the sum over the
+    dice of the likeliest face's probability in that quarter (a die the reader is sure of
+    counts 1, one it doubts little; "not a die" counts against); NaN for the turns not read
+    because the dice read so surely as they stand that no turn could beat it.
+
+    Why: an upright reader, trained on pictures whose top is the table's far side, reads an
+    oblique die surest when its top face is towards the picture's top; all dice share the
+    camera's turn, so their evidence is summed, and the picture as it stands is the rule (most
+    cameras are held upright), left only on clear evidence."""
+    crops = crops_for_boxes(bgr, boxes, reader.size, reader.context)
+    cols = [reader.classes.index(str(f)) for f in faces if str(f) in reader.classes]
+    evidence = np.zeros(4)
+    evidence[0] = reader.read_crops(crops)[:, cols].max(1).sum()
+    room = len(boxes) - evidence[0]  # the most any turn can gain: dice read sure need no turn
+    if room <= margin or room <= per_die * len(boxes):
+        evidence[1:] = np.nan
+        return 0, evidence
+    turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(1, 4)])
+    probs = reader.read_crops(np.ascontiguousarray(turns))  # one batch: 3 x len(boxes) crops
+    evidence[1:] = probs[:, cols].max(1).reshape(3, -1).sum(1)
+    best = int(np.argmax(evidence))
+    gain = evidence[best] - evidence[0]
+    return (best if gain > margin and gain > per_die * len(boxes) else 0), evidence
+
+
+def unturn_box(box, k: int, width: int, height: int) -> tuple:
+    """Pure: ``box`` (x_min, y_min, x_max, y_max) in a picture turned by ``np.rot90(., k)``
+    given in the pixels of the picture before the turn, ``width`` x ``height`` (whole pixels in,
+    whole pixels out). A box turned the other way: ``unturn_box(box, 4 - k, ...)`` with the
+    turned picture's size."""
+    x0, y0, x1, y1 = box
+    for j in range(k % 4, 0, -1):
+        # undo one anticlockwise quarter of a picture that was (after j-1 turns) w x h:
+        # the turned picture's (x, y) was (w - y, x) before it
+        w = width if (j - 1) % 2 == 0 else height
+        x0, y0, x1, y1 = w - y1, x0, w - y0, x1
+    return (x0, y0, x1, y1)
 
 
 def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
@@ -289,6 +337,14 @@ class DiceReader:
     outlines: bool = True
     # a reduced JPEG's dice are read at full size when smaller than this (px)
     read_at_least: int = 32
+    # the settled tier reads a picture turned by a quarter when its dice read clearly surer
+    # turned (scene_quarter): an upright reader reads the face towards the picture's top, and a
+    # camera held sideways or turned across the table puts the top faces elsewhere. The margins
+    # (likeliest-face probability gained, in all and a die) were chosen on renders and training
+    # photos: docs/vision.md, "Turned pictures"
+    scene_turns: bool = True
+    scene_turn_margin: float = SCENE_TURN_MARGIN
+    scene_turn_per_die: float = SCENE_TURN_PER_DIE
     finder: object = field(init=False)
     reader: FaceReader = field(init=False)
 
@@ -340,7 +396,36 @@ class DiceReader:
         return self.finder.detect(bgr) if self.find_with == "detector" else (self.finder(bgr), None)
 
     def _read(self, bgr: np.ndarray, t0: float, found_scores=None) -> Roll:
-        """The roll in ``bgr``; ``found_scores``: the candidates already found in it."""
+        """The roll in ``bgr``; ``found_scores``: the candidates already found in it. With
+        ``scene_turns`` and an upright reader, read again turned by the quarter whose reading
+        of the dice found is surer by ``scene_turn_margin`` (``scene_quarter``), and the dice
+        of that reading given back in ``bgr``'s pixels."""
+        roll = self._read_as_is(bgr, t0, found_scores)
+        if not (self.scene_turns and roll.dice and self.reader.upright):
+            return roll
+        t1 = time.perf_counter()
+        k, _ = scene_quarter(self.reader, bgr, [d.box for d in roll.dice], self.faces,
+                             self.scene_turn_margin, self.scene_turn_per_die)
+        roll = replace(roll, read_ms=roll.read_ms + (time.perf_counter() - t1) * 1000)
+        if k == 0:
+            return replace(roll, elapsed_ms=(time.perf_counter() - t0) * 1000)
+        turned = self._read_as_is(np.ascontiguousarray(np.rot90(bgr, k)), t0)
+        h, w = bgr.shape[:2]
+        dice = []
+        for d in turned.dice:
+            box = unturn_box(d.box, k, w, h)
+            dice.append(replace(d, box=box,
+                                rotated=rotated_rect(bgr, box) if self.outlines else None))
+        dice.sort(key=lambda d: (d.box[1], d.box[0]))
+        return replace(turned, width=w, height=h, dice=tuple(dice),
+                       find_ms=roll.find_ms + turned.find_ms,
+                       read_ms=roll.read_ms + turned.read_ms,
+                       colour_ms=roll.colour_ms + turned.colour_ms,
+                       elapsed_ms=(time.perf_counter() - t0) * 1000,
+                       candidates=roll.candidates + turned.candidates)
+
+    def _read_as_is(self, bgr: np.ndarray, t0: float, found_scores=None) -> Roll:
+        """The roll in ``bgr`` as the picture stands."""
         found, scores = found_scores or self._find(bgr)
         dice, read_ms = self._read_found(bgr, found, scores)
         find_ms, candidates = found.elapsed_ms, len(found.boxes)
