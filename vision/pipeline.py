@@ -25,8 +25,8 @@ from .find import DieFinder, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced",
-           "read_image_file", "read_image_bytes", "header_size", "MAX_PIXELS", "select_dice",
-           "face_of"]
+           "read_image_file", "read_image_bytes", "header_size", "seen_size", "exif_orientation",
+           "orient", "MAX_PIXELS", "select_dice", "face_of"]
 
 MAX_PIXELS = 50_000_000  # a little over 8K x 6K; 4K photos are 8.3 Mpx
 MAX_SIDE = 16384
@@ -85,6 +85,61 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def exif_orientation(data: bytes) -> int:
+    """A JPEG's EXIF orientation (1-8: how its stored pixels are turned or mirrored to be seen
+    upright; tag 0x0112 of its first image directory), 1 when it has none or it cannot be read.
+
+    Why: phones store a photo as the sensor reads it and write how to turn it; a portrait photo
+    of a table is stored on its side. Read as stored, its oblique dice show their top faces to
+    the side, which the upright face readers do not expect (docs/vision.md, "Large photos")."""
+    if data[:2] != b"\xff\xd8":
+        return 1
+    i, n = 2, len(data)
+    while i + 4 <= n and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker == 0xDA or marker == 0xD9:  # image data begins: no EXIF before it
+            return 1
+        seg = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker == 0xE1 and data[i + 4:i + 10] == b"Exif\x00\x00":
+            return _tiff_orientation(data[i + 10:i + 2 + seg])
+        i += 2 + seg
+    return 1
+
+
+def _tiff_orientation(tiff: bytes) -> int:
+    """The orientation tag of a TIFF header's first directory (EXIF's layout), 1 if absent."""
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return 1
+    e = "<" if tiff[:2] == b"II" else ">"
+    ifd = struct.unpack(e + "I", tiff[4:8])[0]
+    if ifd + 2 > len(tiff):
+        return 1
+    count = struct.unpack(e + "H", tiff[ifd:ifd + 2])[0]
+    for k in range(count):
+        at = ifd + 2 + 12 * k
+        if at + 12 > len(tiff):
+            return 1
+        tag, kind = struct.unpack(e + "HH", tiff[at:at + 4])
+        if tag == 0x0112 and kind == 3:  # SHORT
+            value = struct.unpack(e + "H", tiff[at + 8:at + 10])[0]
+            return value if 1 <= value <= 8 else 1
+    return 1
+
+
+# what EXIF orientation 2-8 asks of the stored pixels, as numpy views (PIL's exif_transpose:
+# mirror, half turn, flip, transpose, a quarter clockwise, transverse, a quarter anticlockwise)
+_ORIENT = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
+           5: lambda a: a.swapaxes(0, 1), 6: lambda a: np.rot90(a, 3),
+           7: lambda a: a.swapaxes(0, 1)[::-1, ::-1], 8: lambda a: np.rot90(a, 1)}
+
+
+def orient(img: np.ndarray, orientation: int) -> np.ndarray:
+    """Pure: stored pixels turned and mirrored as EXIF ``orientation`` (1-8) says they are seen."""
+    if orientation not in _ORIENT:
+        return img
+    return np.ascontiguousarray(_ORIENT[orientation](img))
+
+
 def _checked_size(data: bytes) -> tuple[int, int] | None:
     """The header's (width, height), refused when it is too large; None for formats whose size is
     not parsed. ``BadImage`` for empty data or bytes that are no known image format."""
@@ -105,7 +160,8 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
 
 # a JPEG is decoded at 1/2, 1/4 or 1/8 while its longer side stays at least this
 REDUCE_ABOVE = 1600
-# stored orientation, as decode_image's IMREAD_UNCHANGED reads it, so that both agree on coordinates
+# decoded as stored, then turned by its EXIF orientation as decode_image's copy is (orient), so
+# that both agree on coordinates
 _REDUCED = {k: flag | cv2.IMREAD_IGNORE_ORIENTATION for k, flag in
             ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
              (8, cv2.IMREAD_REDUCED_COLOR_8))}
@@ -125,11 +181,12 @@ def decode_reduced(data: bytes) -> tuple[np.ndarray, int]:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED[factor])
     if img is None or img.size == 0:
         raise BadImage("cannot decode the image (corrupt or truncated)")
-    return img, factor
+    return orient(img, exif_orientation(data)), factor
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """Encoded bytes -> BGR uint8 image, or ``BadImage``."""
+    """Encoded bytes -> BGR uint8 image as it is seen (a JPEG turned by its EXIF orientation),
+    or ``BadImage``."""
     _checked_size(data)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     if img is None or img.size == 0:
@@ -141,7 +198,16 @@ def decode_image(data: bytes) -> np.ndarray:
     if img.ndim == 3 and img.shape[2] == 4:  # composite alpha over white, as a viewer shows it
         a = img[..., 3:4].astype(np.float32) / 255.0
         img = (img[..., :3].astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
-    return to_bgr(img)
+    return orient(to_bgr(img), exif_orientation(data))
+
+
+def seen_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of the image as it is seen: the header's, swapped for a JPEG whose EXIF
+    orientation turns it by a quarter (5-8)."""
+    size = header_size(data)
+    if size is not None and exif_orientation(data) >= 5:
+        return size[1], size[0]
+    return size
 
 
 
@@ -380,7 +446,7 @@ class DiceReader:
         sure = _sure_boxes(*found)
         if not sure:
             return self._read(decode_image(data), t0)
-        w, h = header_size(data)
+        w, h = seen_size(data)
         k = w / small.shape[1]
         if float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in sure])) >= self.read_at_least:
             roll = self._read(small, t0, found)

@@ -435,3 +435,53 @@ class TestLargePhotos:
         for i, j in pairs:
             a, b = whole.dice[i], roll.dice[j]
             assert a.value == b.value or min(a.value_confidence, b.value_confidence) < 0.5
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int, big_endian: bool = False) -> bytes:
+    """``jpeg`` with an EXIF segment that holds only the orientation tag, as a phone writes it."""
+    e = ">" if big_endian else "<"
+    tiff = ((b"MM" if big_endian else b"II") + struct.pack(e + "HI", 42, 8)
+            + struct.pack(e + "H", 1) + struct.pack(e + "HHIHH", 0x0112, 3, 1, orientation, 0)
+            + struct.pack(e + "I", 0))
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+class TestExifOrientation:
+    """A phone stores a portrait photo as its sensor reads it, on its side, and writes in its EXIF
+    how to turn it. The reader reads the photo as it is seen, and gives boxes in its pixels."""
+
+    @pytest.mark.parametrize("big_endian", [False, True])
+    def test_each_orientation_is_turned_as_opencv_turns_it_for_display(self, big_endian):
+        from vision.pipeline import exif_orientation
+        rng = np.random.default_rng(3)
+        img = cv2.resize((rng.random((6, 10, 3)) * 255).astype(np.uint8), (100, 60),
+                         interpolation=cv2.INTER_NEAREST)
+        plain = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 100])[1].tobytes()
+        assert exif_orientation(plain) == 1
+        for o in range(1, 9):
+            data = _with_exif_orientation(plain, o, big_endian)
+            assert exif_orientation(data) == o
+            seen = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            assert np.array_equal(decode_image(data), seen), o
+
+    def test_a_broken_exif_segment_reads_as_stored(self):
+        from vision.pipeline import exif_orientation
+        plain = _jpeg(np.zeros((40, 60, 3), np.uint8))
+        broken = _with_exif_orientation(plain, 6)
+        at = broken.index(b"Exif") + 6
+        broken = broken[:at] + b"XX" + broken[at + 2:]  # no TIFF byte order
+        assert exif_orientation(broken) == 1
+        assert decode_image(broken).shape == (40, 60, 3)
+
+    @pytest.mark.parametrize("size", [(480, 640), (1800, 3400)])
+    def test_a_photo_stored_on_its_side_reads_as_the_upright_photo(self, dice_reader, size):
+        sc = _scene(33, size=size, n_dice=5, side_range=(40, 60) if size[0] < 1000 else (150, 220))
+        upright = dice_reader(_jpeg(sc.image))
+        # orientation 6: the stored pixels are seen turned a quarter clockwise
+        stored = _with_exif_orientation(_jpeg(np.ascontiguousarray(np.rot90(sc.image, 1))), 6)
+        roll = dice_reader(stored)
+        assert (roll.width, roll.height) == (size[1], size[0])
+        assert sorted(roll.values) == sorted(upright.values) == sorted(d.value for d in sc.dice)
+        pairs = greedy_match([(d.box, "die") for d in sc.dice], [d.box for d in roll.dice])
+        assert len(pairs) == len(sc.dice)
