@@ -85,7 +85,8 @@ def test_the_two_tiers_are_built_differently(monkeypatch):
     """The frame reader skips the quarter turns and the second reading of sure dice and reads
     with the shipped face reader alone; the settled roll's reader does both and reads with
     that same session voted with the larger reader (vision's DiceReader with the shipped
-    models)."""
+    models). Only the settled roll's reader reads a turned picture turned back (a phone held
+    sideways or from across the table)."""
     pytest.importorskip("onnxruntime")
     from companion import reader as R
     try:
@@ -94,8 +95,9 @@ def test_the_two_tiers_are_built_differently(monkeypatch):
         careful = vision.reader(("orange", "yellow"), (1, 2, 3, 4, 5, 6), settled=True)
     except R.ReaderUnavailable as exc:
         pytest.skip(str(exc))
-    assert (fast.turns, fast.skip_sure_duplicates) == (False, True)
-    assert (careful.turns, careful.skip_sure_duplicates) == (True, False)
+    assert (fast.turns, fast.skip_sure_duplicates, fast.scene_turns) == (False, True, False)
+    assert (careful.turns, careful.skip_sure_duplicates, careful.scene_turns) == (True, False, True)
+    assert careful.reader.upright  # the turn is asked of upright readers only
     from vision.read import Vote
     assert isinstance(careful.session, Vote) and not isinstance(fast.session, Vote)
     assert careful.session.sessions[0] is fast.session and len(careful.session.sessions) == 2
