@@ -153,6 +153,10 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
         if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
             raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
                            f"{MAX_PIXELS // 1_000_000} megapixels)")
+    elif _heif_brand(data):
+        raise BadImage(f"a {_heif_brand(data)} photo, which cannot be read here: send it as JPEG "
+                       "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
+                       "Compatible; most photo apps export JPEG)")
     elif not _looks_like_image(data):
         raise BadImage("not an image (unknown format)")
     return size
@@ -216,6 +220,19 @@ def as_bgr(image) -> np.ndarray:
     if isinstance(image, (bytes, bytearray, memoryview)):
         image = decode_image(bytes(image))
     return to_bgr(np.asarray(image))
+
+_HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC",
+                b"hevc": "HEIC", b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF",
+                b"avis": "AVIF"}
+
+
+def _heif_brand(data: bytes) -> str | None:
+    """"HEIC", "HEIF" or "AVIF" for an ISO media file of those brands (a phone's photo in the
+    formats OpenCV does not decode), else None."""
+    if len(data) >= 12 and data[4:8] == b"ftyp":
+        return _HEIF_BRANDS.get(data[8:12])
+    return None
+
 
 def _looks_like_image(data: bytes) -> bool:
     # formats OpenCV reads whose size we do not parse:

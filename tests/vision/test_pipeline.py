@@ -42,6 +42,13 @@ class TestBadInput:
             decode_image(bytes(data))
         assert time.perf_counter() - t0 < 0.5
 
+    @pytest.mark.parametrize("brand,name",
+                             [(b"heic", "HEIC"), (b"mif1", "HEIF"), (b"avif", "AVIF")])
+    def test_an_iphone_photo_in_heic_is_refused_with_what_to_send_instead(self, brand, name):
+        data = b"\x00\x00\x00\x18ftyp" + brand + b"\x00\x00\x00\x00mif1heic" + bytes(200)
+        with pytest.raises(BadImage, match=f"a {name} photo.*send it as JPEG"):
+            decode_image(data)
+
     def test_png_header_claiming_30000_square(self):
         data = bytearray(cv2.imencode(".png", np.zeros((8, 8), np.uint8))[1].tobytes())
         data[16:24] = struct.pack(">II", 30000, 30000)
