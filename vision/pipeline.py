@@ -221,6 +221,7 @@ def as_bgr(image) -> np.ndarray:
         image = decode_image(bytes(image))
     return to_bgr(np.asarray(image))
 
+
 _HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC",
                 b"hevc": "HEIC", b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF",
                 b"avis": "AVIF"}
