@@ -430,7 +430,9 @@ def main(argv=None) -> int:
         print(f"== {folder} ({r['mode']}, split {args.split}"
               f"{', read as the camera took it' if r['as_taken'] else ''}"
               f"{f', turned {args.turned} degrees' if args.turned else ''}): {r['images']} images, "
-              f"{r['dice']} dice, {time.perf_counter() - t0:.0f} s")
+              f"{r['dice']} dice, {time.perf_counter() - t0:.1f} s "
+              f"({1000 * (time.perf_counter() - t0) / max(1, r['images']):.0f} ms a photo with "
+              "decoding and matching)")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "
               f"face accuracy {pct(r['face_accuracy'])}  images entirely right "
               f"{pct(r['images_right'])}"
