@@ -494,6 +494,8 @@ class DiceReader:
         if k == 0:
             return replace(roll, elapsed_ms=(time.perf_counter() - t0) * 1000)
         turned = self._read_as_is(np.ascontiguousarray(np.rot90(bgr, k)), t0)
+        if not turned.dice:  # the dice read surer turned, but the turned picture's boxes hold
+            return replace(roll, elapsed_ms=(time.perf_counter() - t0) * 1000)  # none: keep them
         h, w = bgr.shape[:2]
         dice = []
         for d in turned.dice:

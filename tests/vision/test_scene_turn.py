@@ -8,6 +8,8 @@ back in the pixels of the picture the user sent (docs/vision.md, "Turned picture
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -98,6 +100,27 @@ class TestSceneQuarter:
         img, boxes = _picture_with_dice(4, "right")
         assert scene_quarter(StripeReader(), img, boxes, per_die=1.0)[0] == 0
         assert SCENE_TURN_MARGIN > 0.55 > SCENE_TURN_PER_DIE
+
+
+def test_a_turn_that_finds_no_dice_keeps_the_reading_as_the_picture_stands(dice_reader,
+                                                                           monkeypatch):
+    """The quarter is chosen on the dice found as the picture stands; should the turned picture
+    hold none, those dice are the reading, not an empty roll."""
+    import vision.pipeline as P
+    from vision.training.synth import render_scene
+    scene = render_scene(np.random.default_rng(5), size=(480, 640), n_dice=4)
+    assert scene.image.shape[0] != scene.image.shape[1]  # the turned picture is told by its shape
+    as_it_stands = dice_reader(scene.image)
+    assert as_it_stands.dice
+    monkeypatch.setattr(P, "scene_quarter", lambda *a, **k: (1, np.zeros(4)))
+    real = DiceReader._read_as_is
+
+    def nothing_when_turned(self, bgr, t0, found_scores=None):
+        roll = real(self, bgr, t0, found_scores)
+        return roll if bgr.shape == scene.image.shape else replace(roll, dice=())
+    monkeypatch.setattr(DiceReader, "_read_as_is", nothing_when_turned)
+    assert dice_reader.reader.upright
+    assert dice_reader(scene.image).values == as_it_stands.values
 
 
 def _read_right(roll, dice) -> tuple[int, int]:
