@@ -150,12 +150,19 @@ def main(argv=None) -> int:
             print(f"\nshipped ONNX reader: {model} is absent")
         else:
             from vision.pipeline import CAMERA_FRAME, DiceReader
-            from vision.read import load_session
+            from vision.read import load_session, load_settled_session
             session = load_session(model, threads=1)
-            # as `dice-companion watch` and the companion read camera frames
-            run("shipped ONNX reader (no teaching), as `watch` reads frames",
+            # the camera-frame tier alone
+            run("shipped ONNX reader (no teaching), camera frames alone",
                 lambda v: DiceReader(session, detector_session=detector, **CAMERA_FRAME), videos,
                 args.still_frames)
+            # as `dice-companion watch` and the companion read a table: the settled frame again
+            # by the settled tier (both readers voted, further views, turned pictures)
+            settled = DiceReader(load_settled_session(threads=1, first=session),
+                                 detector_session=detector)
+            run("shipped ONNX readers, two tiers as the companion and `watch` read them",
+                lambda v: DiceReader(session, detector_session=detector, **CAMERA_FRAME), videos,
+                args.still_frames, lambda _: settled)
     return 0
 
 

@@ -6,6 +6,13 @@ are not read; once the same dice have lain in the same places for `--still-frame
 roll is printed, once: `{"roll": 0, "frame": 42, "time_s": 4.2, "values": [...], "colours":
 [...], "dice": [...], "disagreeing": [...]}`. A video is read at `--fps` frames per second (its
 own frames are skipped to match); a camera as fast as it delivers, up to `--fps`.
+
+Two tiers, as the companion reads a table: frames by the cheap camera-frame reader, and the frame
+a roll settles on once more by the settled-roll reader (the `read` command's: both face readers
+voted, unsure dice in more views, a turned picture turned back; a taught set's whole reader),
+whose dice are the roll when it finds as many as the frames' vote
+(`companion.reader.settled_dice`; each die keeps its frames' votes: `carry_votes`); when it finds
+no die at all, the roll is not printed: what the frames saw there was no die.
 """
 from __future__ import annotations
 
@@ -106,26 +113,55 @@ def _camera_frames(spec: str, fps: float, max_seconds: float | None):
         cap.release()
 
 
-def make_reader(args):
+def make_readers(args):
+    """(the frames' reader, the settled frame's reader), as the companion reads a table."""
     palette = palette_for(args.game)
-    if args.dice_set:   # taught dice read as the companion reads a taught table's frames
-        return dice_set_reader(args.dice_set, palette, None).camera_frame()
+    if args.dice_set:   # taught dice read as the companion reads a taught table
+        whole = dice_set_reader(args.dice_set, palette, None)
+        return whole.camera_frame(), whole
+    from vision.detect import load_detector
     from vision.pipeline import CAMERA_FRAME, DiceReader
-    from vision.read import DEFAULT_MODEL, load_session
+    from vision.read import DEFAULT_MODEL, load_session, load_settled_session
     try:
         session = load_session(args.model or DEFAULT_MODEL)
+        # --model: that reader alone in both tiers; else the shipped pair voted for the settled
+        settled_session = session if args.model else load_settled_session(first=session)
+        detector = load_detector()
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
     # the tracker votes over frames instead of quarter turns and second readings
-    return DiceReader(session, palette=palette, **CAMERA_FRAME)
+    frames = DiceReader(session, palette=palette, detector_session=detector, **CAMERA_FRAME)
+    return frames, DiceReader(settled_session, palette=palette, detector_session=detector)
+
+
+def carry_votes(careful, voted) -> tuple:
+    """The settled reader's dice, each with the frames' votes (``frames``, ``value_votes``,
+    ``colour_votes``) of the voted die its box overlaps most: the printed roll still says which
+    dice the frames did not all read alike. Pure."""
+    from dataclasses import replace
+
+    from vision.find import box_iou
+    out, free = [], list(voted)
+    for d in careful:
+        if not free:
+            out.append(d)
+            continue
+        v = max(free, key=lambda v: box_iou(d.box, v.box))
+        free.remove(v)
+        out.append(replace(d, frames=v.frames, value_votes=v.value_votes,
+                           colour_votes=v.colour_votes))
+    return tuple(out)
 
 
 def run(args) -> int:
+    from dataclasses import replace
+
+    from companion.reader import settled_dice
     from vision.track import RollTracker, StreamTracker
 
     if args.fps <= 0 or args.still_frames < 1:
         raise BadInput("--fps must be positive and --still-frames at least 1")
-    reader = make_reader(args)
+    reader, settled_reader = make_readers(args)
     tracker = RollTracker(still_frames=args.still_frames, fps=args.fps,
                           counts=frozenset({args.dice}) if args.dice else None)
     stream = StreamTracker(reader, tracker)
@@ -135,9 +171,14 @@ def run(args) -> int:
     try:
         for t, frame in frames:
             roll = stream.feed(frame, t=t)
-            if roll is not None:
-                print(json.dumps({"source": source, **roll.to_dict()}, default=str))
-                sys.stdout.flush()
+            if roll is None:
+                continue
+            dice = settled_dice(roll.dice, settled_reader(frame).dice)
+            if not dice:  # the settled reader sees no die there: what the frames saw was none
+                continue
+            roll = replace(roll, dice=carry_votes(dice, roll.dice))
+            print(json.dumps({"source": source, **roll.to_dict()}, default=str))
+            sys.stdout.flush()
     except KeyboardInterrupt:
         pass
     return EXIT_OK

@@ -80,6 +80,46 @@ def test_watch_command_on_a_folder_of_frames(video_and_reader, tmp_path):
     assert all(len(x["dice"]) == len(x["values"]) and "disagreeing" in x for x in lines)
 
 
+def test_watch_reads_pip_dice_in_a_folder_of_frames(video, tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, f in enumerate(video.frames):
+        cv2.imwrite(str(frames / f"{i:04d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "watch", str(frames)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=180)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [sorted(x["values"]) for x in lines] == [sorted(r.values) for r in video.rolls]
+    assert all(len(x["dice"]) == len(x["values"]) and "disagreeing" in x for x in lines)
+
+
+def test_watch_reads_in_two_tiers_as_the_companion_does():
+    """Without a dice set `watch` reads frames by the shipped reader alone (no further views, no
+    turns) and the frame a roll settles on once more by the settled tier: both face readers voted,
+    unsure dice in more views, a turned picture turned back."""
+    from argparse import Namespace
+
+    from companion.commands.watch import make_readers
+    from vision.read import Vote
+    frames, settled = make_readers(Namespace(game=None, dice_set=None, model=None))
+    assert (frames.turns, frames.scene_turns, frames.second_look) == (False, False, None)
+    assert (settled.turns, settled.scene_turns) == (True, True) and settled.second_look
+    assert isinstance(settled.session, Vote) and settled.session.sessions[0] is frames.session
+    assert settled.detector_session is frames.detector_session
+
+
+def test_the_settled_dice_keep_the_frames_votes():
+    from companion.commands.watch import carry_votes
+    from vision.dice import Die
+    voted = (Die((0, 0, 10, 10), 3, 0.9, None, 0.0, frames=3, value_votes=((3, 2), (5, 1))),
+             Die((50, 0, 60, 10), 4, 0.9, None, 0.0, frames=3, value_votes=((4, 3),)))
+    careful = (Die((51, 1, 61, 11), 4, 0.99, None, 0.0), Die((1, 0, 11, 10), 5, 0.6, None, 0.0))
+    kept = carry_votes(careful, voted)
+    assert [d.value for d in kept] == [4, 5]            # the settled reader's faces...
+    assert [d.value_votes for d in kept] == [((4, 3),), ((3, 2), (5, 1))]  # ...the frames' votes
+    assert [d.frames for d in kept] == [3, 3]
+
+
 def test_watch_refuses_what_it_cannot_read(tmp_path):
     bad = tmp_path / "nothing.avi"
 
