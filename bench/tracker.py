@@ -152,17 +152,17 @@ def main(argv=None) -> int:
             from vision.pipeline import CAMERA_FRAME, DiceReader
             from vision.read import load_session, load_settled_session
             session = load_session(model, threads=1)
-            # the camera-frame tier alone
-            run("shipped ONNX reader (no teaching), camera frames alone",
-                lambda v: DiceReader(session, detector_session=detector, **CAMERA_FRAME), videos,
+
+            def frames(_video):   # the camera-frame tier
+                return DiceReader(session, detector_session=detector, **CAMERA_FRAME)
+            run("shipped ONNX reader (no teaching), camera frames alone", frames, videos,
                 args.still_frames)
             # as `dice-companion watch` and the companion read a table: the settled frame again
             # by the settled tier (both readers voted, further views, turned pictures)
             settled = DiceReader(load_settled_session(threads=1, first=session),
                                  detector_session=detector)
-            run("shipped ONNX readers, two tiers as the companion and `watch` read them",
-                lambda v: DiceReader(session, detector_session=detector, **CAMERA_FRAME), videos,
-                args.still_frames, lambda _: settled)
+            run("shipped ONNX readers, two tiers as the companion and `watch` read them", frames,
+                videos, args.still_frames, lambda _: settled)
     return 0
 
 

@@ -425,14 +425,14 @@ def main(argv=None) -> int:
     for folder in args.folders:
         t0 = time.perf_counter()
         r = evaluate_folder(reader, folder, args.split, args.as_exported, args.turned // 90)
+        seconds = time.perf_counter() - t0
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
         print(f"== {folder} ({r['mode']}, split {args.split}"
               f"{', read as the camera took it' if r['as_taken'] else ''}"
               f"{f', turned {args.turned} degrees' if args.turned else ''}): {r['images']} images, "
-              f"{r['dice']} dice, {time.perf_counter() - t0:.1f} s "
-              f"({1000 * (time.perf_counter() - t0) / max(1, r['images']):.0f} ms a photo with "
-              "decoding and matching)")
+              f"{r['dice']} dice, {seconds:.1f} s ({1000 * seconds / max(1, r['images']):.0f} ms "
+              "a photo with decoding and matching)")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "
               f"face accuracy {pct(r['face_accuracy'])}  images entirely right "
               f"{pct(r['images_right'])}"

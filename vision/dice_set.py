@@ -39,7 +39,7 @@ from .colour import GENERAL, Calibration, ColourNamer, Palette
 from .detect import drop_side_faces
 from .find import DieFinder, box_area, box_intersection, iou_matrix, same_die
 from .dice import Die, Roll
-from .pipeline import as_bgr
+from .pipeline import as_bgr, find_candidates
 from .read import CONTEXT, crop_square, mean_over_turns
 from .embedding import FaceEmbedder, default_embedder
 from .face_colour import CROP, MIN_INK, face_features, ink_contrast_view
@@ -550,8 +550,7 @@ class DiceSetReader:
     def __call__(self, image) -> Roll:
         t0 = time.perf_counter()
         bgr = as_bgr(image)
-        found, scores = (self.finder.detect(bgr) if self.find_with == "detector"
-                         else (self.finder(bgr), None))
+        found, scores = find_candidates(self.finder, bgr)
         t1 = time.perf_counter()
         # boxes under MIN_BOX pixels are pips and specks (and unreadable as dice): not embedded
         small = [min(b[2] - b[0], b[3] - b[1]) < MIN_BOX for b in found.boxes]

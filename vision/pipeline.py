@@ -153,8 +153,8 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
         if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
             raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
                            f"{MAX_PIXELS // 1_000_000} megapixels)")
-    elif _heif_brand(data):
-        raise BadImage(f"a {_heif_brand(data)} photo, which cannot be read here: send it as JPEG "
+    elif brand := _heif_brand(data):
+        raise BadImage(f"a {brand} photo, which cannot be read here: send it as JPEG "
                        "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
                        "Compatible; most photo apps export JPEG)")
     elif not _looks_like_image(data):
@@ -336,6 +336,8 @@ def scene_quarter(reader: FaceReader, bgr: np.ndarray, boxes, faces=(1, 2, 3, 4,
     crops = crops_for_boxes(bgr, boxes, reader.size, reader.context)
     cols = [reader.classes.index(str(f)) for f in faces if str(f) in reader.classes]
     evidence = np.zeros(4)
+    # the picture as it stands is read again too: the dice's own confidences are not its raw
+    # reading (unsure dice's are averaged over further views; die_confidence is 1 - not a die)
     evidence[0] = reader.read_crops(crops)[:, cols].max(1).sum()
     room = len(boxes) - evidence[0]  # the most any turn can gain: dice read sure need no turn
     if room <= margin or room <= per_die * len(boxes):
@@ -361,6 +363,12 @@ def unturn_box(box, k: int, width: int, height: int) -> tuple:
         w = width if (j - 1) % 2 == 0 else height
         x0, y0, x1, y1 = w - y1, x0, w - y0, x1
     return (x0, y0, x1, y1)
+
+
+def find_candidates(finder, bgr: np.ndarray):
+    """(FindResult, the detector's scores or None): the learned detector's boxes with how sure it
+    is of each (``DieDetector.detect``), or the OpenCV finder's proposals, which have none."""
+    return finder.detect(bgr) if isinstance(finder, DieDetector) else (finder(bgr), None)
 
 
 def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
@@ -477,7 +485,7 @@ class DiceReader:
 
     def _find(self, bgr: np.ndarray):
         """(FindResult, detector scores or None for the OpenCV finder)."""
-        return self.finder.detect(bgr) if self.find_with == "detector" else (self.finder(bgr), None)
+        return find_candidates(self.finder, bgr)
 
     def _read(self, bgr: np.ndarray, t0: float, found_scores=None) -> Roll:
         """The roll in ``bgr``; ``found_scores``: the candidates already found in it. With
