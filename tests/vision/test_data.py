@@ -27,6 +27,24 @@ def test_load_folder_groups_rows_per_photo(tmp_path):
     assert b.validation  # the author's val split is kept
 
 
+def test_a_rendered_cow_is_the_readers_sixth_face(tmp_path):
+    # renders of Kuh Vadis dice name the cow; the face reader's class 6 is a die's sixth face
+    _write(tmp_path / "kv",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+           "a.jpg,480,360,0,cow,10,10,50,50,render\n"
+           "a.jpg,480,360,1,5,100,100,140,140,render\n")
+    (im,) = load_folder(tmp_path / "kv")
+    assert [d.value for d in im.dice] == [6, 5]
+
+
+def test_an_unknown_face_name_is_an_error(tmp_path):
+    _write(tmp_path / "x",
+           "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+           "a.jpg,480,360,0,goat,10,10,50,50,render\n")
+    with pytest.raises(ValueError):
+        load_folder(tmp_path / "x")
+
+
 def test_photos_without_dice_come_from_images_csv(tmp_path):
     _write(tmp_path / "s",
            "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n",

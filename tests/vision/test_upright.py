@@ -75,6 +75,14 @@ class TestSceneForLabels:
         again = scene_for_labels(5, 3, (320, 240), boxes)
         assert again is not None and again.camera == spec.camera
 
+    def test_a_render_of_mixed_dice_at_an_oblique_range_is_drawn_again(self):
+        # `render3d --dice mixed --tilt 20,65`: a Kuh Vadis or The Choice scene drawn among pips
+        specs = [sample_scene(6, k, (320, 240), "mixed", tilt=(20, 65)) for k in range(6)]
+        assert {s.dice[0].kind for s in specs if s.dice} >= {"pips", "kuh_vadis"}
+        for k, spec in enumerate(specs):
+            again = scene_for_labels(6, k, (320, 240), _label_boxes(spec))
+            assert again is not None and again.camera == spec.camera and again.dice == spec.dice
+
     def test_boxes_that_do_not_match_are_no_scene(self):
         spec = sample_scene(5, 3, (320, 240), tilt=(45, 72))
         boxes = [(x0 + 3, y0, x1 + 3, y1) for x0, y0, x1, y1 in _label_boxes(spec)]

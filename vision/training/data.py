@@ -27,6 +27,10 @@ __all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "defa
 
 
 UNREADABLE_TOP = 0.5  # a die whose top face is hidden more than this cannot be read
+# a labelled picture face (renders of Kuh Vadis dice label the cow by name) and the face
+# reader's class for it: the die's sixth face, as Kuh Vadis' dice spec declares the cow
+# (``engine`` ``DiceSpec.symbols``; models/README.md, class 6)
+SYMBOL_FACES = {"cow": 6}
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ def load_folder(folder: str | Path) -> list[LabelledImage]:
         w = int(float((rs[0] if rs else info)["image_w"]))
         h = int(float((rs[0] if rs else info)["image_h"]))
         dice = tuple(
-            LabelledDie(int(r["value"]),
+            LabelledDie(SYMBOL_FACES.get(r["value"]) or int(r["value"]),
                         (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]),
                          float(r["y_max"])),
                         r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0),

@@ -11,8 +11,9 @@ oblique crops upright (mirrored, never turned) and turns only the near top-down 
 (``vision.training.train``, tag ``upright``).
 
 The renders' ``images.csv`` holds each scene's seed and index but not the render command's
-``--tilt`` range, so the scene is drawn again under each range the model cards' commands use
-and kept where its dice land exactly on the labelled boxes (``scene_for_labels``).
+``--tilt`` range or ``--dice`` kind, so the scene is drawn again under each range and kind the
+model cards' commands use and kept where its dice land exactly on the labelled boxes
+(``scene_for_labels``).
 """
 from __future__ import annotations
 
@@ -22,9 +23,11 @@ import numpy as np
 
 from .scene3d import FACE_NORMALS, SceneSpec, camera_matrix, die_box, project, sample_scene
 
-__all__ = ["TILT_RANGES", "OBLIQUE", "scene_for_labels", "up_views"]
+__all__ = ["TILT_RANGES", "DICE_KINDS", "OBLIQUE", "scene_for_labels", "up_views"]
 
-TILT_RANGES = (None, (45.0, 72.0))  # the render commands' --tilt ranges (models/README.md)
+# the render commands' --tilt ranges and --dice kinds (models/README.md)
+TILT_RANGES = (None, (45.0, 72.0), (20.0, 65.0))
+DICE_KINDS = ("pips", "mixed")
 # the sine of the angle between the view and the top face's normal above which a crop is kept
 # upright: 0.2 is about 12 degrees, where the side faces begin to show
 OBLIQUE = 0.2
@@ -42,12 +45,12 @@ def _labelled_boxes(spec: SceneSpec) -> list[tuple[int, tuple]]:
     return out
 
 
-def scene_for_labels(seed: int, index: int, size: tuple[int, int], boxes, dice_kind="pips",
+def scene_for_labels(seed: int, index: int, size: tuple[int, int], boxes, kinds=DICE_KINDS,
                      tilts=TILT_RANGES, tolerance: float = 0.6) -> SceneSpec | None:
     """The scene of render ``(seed, index)`` whose labelled dice fall on ``boxes`` (the rows of
-    its ``labels.csv`` in order), or None when no tilt range reproduces them."""
-    for tilt in tilts:
-        spec = sample_scene(seed, index, size, dice_kind, tilt=tilt)
+    its ``labels.csv`` in order), or None when no dice kind and tilt range reproduce them."""
+    for kind, tilt in ((k, t) for k in kinds for t in tilts):
+        spec = sample_scene(seed, index, size, kind, tilt=tilt)
         drawn = _labelled_boxes(spec)
         if len(drawn) == len(boxes) and all(
                 max(abs(a - float(b)) for a, b in zip(d, box)) <= tolerance
