@@ -22,15 +22,21 @@ from pathlib import Path
 
 import cv2
 
-__all__ = ["LabelledDie", "LabelledImage", "load_folder", "is_validation", "default_data_root",
-           "STRETCHED", "as_taken"]
+__all__ = ["LabelledDie", "LabelledImage", "load_folder", "face_class", "is_validation",
+           "default_data_root", "STRETCHED", "as_taken"]
 
 
 UNREADABLE_TOP = 0.5  # a die whose top face is hidden more than this cannot be read
-# a labelled picture face (renders of Kuh Vadis dice label the cow by name) and the face
-# reader's class for it: the die's sixth face, as Kuh Vadis' dice spec declares the cow
-# (``engine`` ``DiceSpec.symbols``; models/README.md, class 6)
+# a picture face by name (renders of Kuh Vadis dice label the cow so) and the face reader's
+# class for it: the die's sixth face, where Kuh Vadis' dice spec prints the cow (``engine``
+# ``DiceSpec.symbols``; models/README.md, class 6)
 SYMBOL_FACES = {"cow": 6}
+
+
+def face_class(value) -> int:
+    """The face reader's class of a labelled face: 1-6 as given (an int or its text), a picture
+    face by ``SYMBOL_FACES``. Raises ValueError for any other name."""
+    return SYMBOL_FACES.get(value) or int(value)
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,7 @@ def load_folder(folder: str | Path) -> list[LabelledImage]:
         w = int(float((rs[0] if rs else info)["image_w"]))
         h = int(float((rs[0] if rs else info)["image_h"]))
         dice = tuple(
-            LabelledDie(SYMBOL_FACES.get(r["value"]) or int(r["value"]),
+            LabelledDie(face_class(r["value"]),
                         (float(r["x_min"]), float(r["y_min"]), float(r["x_max"]),
                          float(r["y_max"])),
                         r.get("box_kind") or "die", float(r.get("top_hidden") or 0.0),

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .data import default_data_root, load_folder
+from .data import default_data_root, face_class, load_folder
 from ..find import box_iou, propose
 from .metrics import match_score
 from ..read import CONTEXT, crop_square, model_path
@@ -146,7 +146,7 @@ def _task_samples(task):
         shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
         sc = render_special_scene(rng, design, size=shape)
         bgr, tag = sc.image, "special"
-        labels = [(d.box, "die", 6 if d.value == "cow" else int(d.value)) for d in sc.dice]
+        labels = [(d.box, "die", face_class(d.value)) for d in sc.dice]
         samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
     elif kind == "render":
         im = task[4]

@@ -17,6 +17,7 @@ model cards' commands use and kept where its dice land exactly on the labelled b
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -49,7 +50,7 @@ def scene_for_labels(seed: int, index: int, size: tuple[int, int], boxes, kinds=
                      tilts=TILT_RANGES, tolerance: float = 0.6) -> SceneSpec | None:
     """The scene of render ``(seed, index)`` whose labelled dice fall on ``boxes`` (the rows of
     its ``labels.csv`` in order), or None when no dice kind and tilt range reproduce them."""
-    for kind, tilt in ((k, t) for k in kinds for t in tilts):
+    for kind, tilt in itertools.product(kinds, tilts):
         spec = sample_scene(seed, index, size, kind, tilt=tilt)
         drawn = _labelled_boxes(spec)
         if len(drawn) == len(boxes) and all(
