@@ -355,6 +355,12 @@ def print_loso(rows: list[dict]) -> None:
               f"{pct(s['images_right_once_checked'])} |")
 
 
+def face_session(models: str):
+    """The face reader of ``--model``: one file, or a vote of the comma-separated files."""
+    paths = [Path(p) for p in models.split(",")]
+    return load_session(paths[0]) if len(paths) == 1 else Vote([load_session(p) for p in paths])
+
+
 def _without(text: str) -> tuple[str, tuple[Path, Path | None]]:
     try:
         name, models = text.split("=", 1)
@@ -369,7 +375,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--split", choices=["all", "val", "train"], default="all")
-    ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument("--model", default=None,
+                    help="another face reader (FILE.onnx), or several read as one vote "
+                         "(A.onnx,B.onnx: vision.read.Vote, as the settled tier votes its two)")
     ap.add_argument("--synth", type=int, default=0,
                     help="also score N synthetic scenes per palette")
     ap.add_argument("--synth-seed", type=int, default=20261125)
@@ -414,13 +422,13 @@ def main(argv=None) -> int:
         if not args.data.is_dir():
             ap.error(f"--data {args.data}: no such folder")
         # --model: that face reader alone in the shipped models' column
-        shipped_kw = dict(kw, session=load_session(args.model)) if args.model else kw
+        shipped_kw = dict(kw, session=face_session(args.model)) if args.model else kw
         rows = leave_one_setup_out(args.data, dict(args.without), shipped_kw)
         print_loso(rows)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1))
         return 0
-    reader = DiceReader(load_session(args.model) if args.model else None, **kw)
+    reader = DiceReader(face_session(args.model) if args.model else None, **kw)
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()

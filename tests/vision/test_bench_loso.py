@@ -71,3 +71,13 @@ def test_without_takes_a_set_and_one_or_two_models(bench):
                                                          (Path("a.onnx"), Path("b.onnx")))
     with pytest.raises(Exception, match="SET=FACE"):
         bench._without("matteop65")
+
+
+def test_several_face_readers_are_benched_as_one_vote(bench):
+    from vision.read import DEFAULT_MODEL, Vote
+    if not Path(DEFAULT_MODEL).is_file():
+        pytest.skip(f"no shipped face reader at {DEFAULT_MODEL}")
+    one = bench.face_session(str(DEFAULT_MODEL))
+    vote = bench.face_session(f"{DEFAULT_MODEL},{DEFAULT_MODEL}")
+    assert not isinstance(one, Vote)
+    assert isinstance(vote, Vote) and len(vote.sessions) == 2
