@@ -26,7 +26,7 @@ __all__ = ["CONTEXT", "DEFAULT_MODEL", "ReadResult", "FaceReader", "crop_square"
            "standardise", "softmax", "mean_over_turns", "mean_over_upright_views",
            "is_upright", "UPRIGHT_TURN",
            "load_session", "model_path", "Vote",
-           "BIG_MODEL", "load_settled_session"]
+           "BIG_MODEL", "load_settled_session", "shrink_crops"]
 
 CONTEXT = 1.15
 
@@ -200,8 +200,10 @@ class Vote:
     """Several face readers read as one session: the mean of their log-probabilities (a
     geometric mean of their probabilities, renormalised by the softmax after it). Readers
     trained apart make different mistakes, so their vote is more often right than either
-    (docs/vision.md, "Two tiers"). The first reader's input and metadata stand for all; all
-    must share input and classes, which `__init__` checks."""
+    (docs/vision.md, "Two tiers"). All must share their classes, which `__init__` checks.
+    They may differ in input size: the vote takes the largest reader's crops (its input
+    stands for the vote's) and shrinks them for the smaller readers (``shrink_crops``), so
+    one set of crops and views serves all. The first reader's metadata stands for all."""
 
     def __init__(self, sessions) -> None:
         self.sessions = tuple(sessions)
@@ -209,20 +211,53 @@ class Vote:
             raise ValueError("a vote needs at least one face reader")
         first = self.sessions[0]
         for other in self.sessions[1:]:
-            if (other.get_inputs()[0].shape != first.get_inputs()[0].shape
-                    or _session_classes(other) != _session_classes(first)):
-                raise ValueError("the face readers of a vote must share input size and classes")
+            if _session_classes(other) != _session_classes(first):
+                raise ValueError("the face readers of a vote must share their classes")
+        self.sizes = tuple(_input_size(s) for s in self.sessions)
+        self._largest = int(np.argmax(self.sizes))
 
     def get_inputs(self):
-        return self.sessions[0].get_inputs()
+        return self.sessions[self._largest].get_inputs()
 
     def get_modelmeta(self):
         return self.sessions[0].get_modelmeta()
 
     def run(self, outputs, feed):
-        logs = [log_softmax(np.asarray(s.run(outputs, feed)[0], np.float64))
-                for s in self.sessions]
+        (x,) = feed.values()
+        logs = []
+        for session, size in zip(self.sessions, self.sizes):
+            xs = x if x.shape[-1] == size else shrink_crops(x, size)
+            logs.append(log_softmax(np.asarray(
+                session.run(outputs, {session.get_inputs()[0].name: xs})[0], np.float64)))
         return [np.mean(logs, axis=0).astype(np.float32)]
+
+
+def _input_size(session) -> int:
+    shape = session.get_inputs()[0].shape
+    return int(shape[-1]) if isinstance(shape[-1], int) else 32
+
+
+def area_matrix(size: int, to: int) -> np.ndarray:
+    """(to, size): row i averages the input pixels that output pixel i covers, each weighted by
+    the share of it that lies inside (cv2.INTER_AREA's weights when shrinking)."""
+    m = np.zeros((to, size), np.float64)
+    scale = size / to
+    for i in range(to):
+        lo, hi = i * scale, (i + 1) * scale
+        for j in range(int(lo), min(size, int(np.ceil(hi)))):
+            m[i, j] = min(hi, j + 1) - max(lo, j)
+    return m / scale
+
+
+def shrink_crops(x: np.ndarray, size: int) -> np.ndarray:
+    """Standardised crops (n, 3, s, s) shrunk to (n, 3, size, size) by area averaging
+    (``area_matrix``) and standardised again (``standardise``'s zero mean and unit spread per
+    crop: the averaging narrows the spread)."""
+    a = area_matrix(x.shape[-1], size).astype(np.float32)
+    y = a @ x.astype(np.float32) @ a.T
+    mean = y.mean(axis=(1, 2, 3), keepdims=True)
+    std = y.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray((y - mean) / np.maximum(std, 1e-6), np.float32)
 
 
 def is_upright(session) -> bool:

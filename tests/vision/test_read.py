@@ -95,10 +95,44 @@ class TestVote:
         assert len(one.calls) == len(two.calls) == 1
         np.testing.assert_array_equal(one.calls[0], two.calls[0])
 
-    def test_readers_of_another_input_size_cannot_vote_together(self, make_fake_session):
+    def test_readers_of_two_input_sizes_vote_on_the_larger_crops_shrunk_for_the_smaller(
+            self, make_fake_session):
+        import cv2
+        from vision.read import Vote, standardise
+        small, large = make_fake_session(size=32), make_fake_session(size=48)
+        vote = Vote((small, large))
+        assert vote.get_inputs()[0].shape[-1] == 48     # the reader crops for the larger one
+        rng = np.random.default_rng(3)
+        bgr = rng.integers(0, 256, (90, 90, 3), dtype=np.uint8)
+        reader = FaceReader(vote)
+        assert reader.size == 48
+        reader(bgr, [(10, 10, 70, 70), (20, 5, 80, 60)])
+        assert large.calls[0].shape == (2, 3, 48, 48)
+        assert small.calls[0].shape == (2, 3, 32, 32)
+        # the small reader sees the large crops shrunk by area averaging, standardised again
+        from vision.read import crops_for_boxes
+        crops = crops_for_boxes(bgr, [(10, 10, 70, 70), (20, 5, 80, 60)], 48)
+        shrunk = standardise(np.stack([cv2.resize(c, (32, 32), interpolation=cv2.INTER_AREA)
+                                       for c in crops]))
+        np.testing.assert_allclose(small.calls[0], shrunk, atol=0.03)
+
+    def test_readers_of_other_classes_cannot_vote_together(self, make_fake_session):
         from vision.read import Vote
-        with pytest.raises(ValueError, match="input size and classes"):
-            Vote((make_fake_session(size=32), make_fake_session(size=48)))
+
+        class OtherClasses:
+            def __init__(self, inner):
+                self.inner = inner
+
+            def get_inputs(self):
+                return self.inner.get_inputs()
+
+            def get_modelmeta(self):
+                class Meta:
+                    custom_metadata_map = {"classes": '["not_die", "cow"]'}
+                return Meta()
+
+        with pytest.raises(ValueError, match="share their classes"):
+            Vote((make_fake_session(), OtherClasses(make_fake_session())))
         with pytest.raises(ValueError, match="at least one"):
             Vote(())
 
