@@ -377,7 +377,9 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=["all", "val", "train"], default="all")
     ap.add_argument("--model", default=None,
                     help="another face reader (FILE.onnx), or several read as one vote "
-                         "(A.onnx,B.onnx: vision.read.Vote, as the settled tier votes its two)")
+                         "(A.onnx,B.onnx: vision.read.Vote, as the settled tier votes its two; "
+                         "readers of another input size read the largest's crops "
+                         "shrunk)")
     ap.add_argument("--synth", type=int, default=0,
                     help="also score N synthetic scenes per palette")
     ap.add_argument("--synth-seed", type=int, default=20261125)
