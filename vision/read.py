@@ -13,6 +13,7 @@ The inference session is injected: anything with ``run(None, {name: array})`` an
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -233,10 +234,12 @@ class Vote:
 
 
 def _input_size(session) -> int:
+    """The side of a face reader's square input (32 when the model leaves it open)."""
     shape = session.get_inputs()[0].shape
     return int(shape[-1]) if isinstance(shape[-1], int) else 32
 
 
+@functools.lru_cache(maxsize=8)
 def area_matrix(size: int, to: int) -> np.ndarray:
     """(to, size): row i averages the input pixels that output pixel i covers, each weighted by
     the share of it that lies inside (cv2.INTER_AREA's weights when shrinking)."""
@@ -246,7 +249,9 @@ def area_matrix(size: int, to: int) -> np.ndarray:
         lo, hi = i * scale, (i + 1) * scale
         for j in range(int(lo), min(size, int(np.ceil(hi)))):
             m[i, j] = min(hi, j + 1) - max(lo, j)
-    return m / scale
+    m /= scale
+    m.flags.writeable = False  # shared by the cache
+    return m
 
 
 def shrink_crops(x: np.ndarray, size: int) -> np.ndarray:
@@ -288,10 +293,8 @@ class FaceReader:
 
     def __init__(self, session=None, context: float = CONTEXT, batch: int = 64):
         self.session = session if session is not None else load_session()
-        inp = self.session.get_inputs()[0]
-        self.input_name = inp.name
-        shape = inp.shape
-        self.size = int(shape[-1]) if isinstance(shape[-1], int) else 32
+        self.input_name = self.session.get_inputs()[0].name
+        self.size = _input_size(self.session)
         self.classes = _session_classes(self.session)
         # its second views: mirrored and turned a little (upright readers), or turned by
         # quarters (the others)
