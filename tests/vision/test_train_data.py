@@ -255,3 +255,20 @@ class TestSpecialDiceScenes:
         tags = np.array(["special"] * 10 + ["byler_d6_train"] * 10)
         kept = _cap(ys, tags, cap_not_die=100, cap_synth_class=4, seed=0)
         assert (tags[kept] == "special").sum() == 4 and (tags[kept] == "byler_d6_train").sum() == 10
+
+
+def test_photographic_losses_touch_only_their_share_of_the_crops():
+    """``--degrade P``: about P of the crops lose resolution or get noise; the others are left as
+    they were."""
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from vision.training.train import _degrade
+    x = torch.zeros(400, 3, 32, 32)
+    x[:, :, 12:20, 12:20] = 200.0  # a pip on a dark face
+    x += 20.0
+    assert torch.equal(_degrade(torch, x.clone(), torch.Generator().manual_seed(0), 0.0), x)
+    out = _degrade(torch, x.clone(), torch.Generator().manual_seed(0), 0.3)
+    changed = (out - x).abs().flatten(1).amax(1) > 1.0
+    assert out.shape == x.shape
+    assert 0.2 < float(changed.float().mean()) < 0.4
+    every = _degrade(torch, x.clone(), torch.Generator().manual_seed(1), 1.0)
+    assert bool(((every - x).abs().flatten(1).amax(1) > 1.0).all())

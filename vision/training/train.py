@@ -346,11 +346,36 @@ def load_exported(net, path: Path) -> None:
         lin.bias.copy_(torch.from_numpy(np.array(b)))
 
 
-def _augment(torch, x, gen, turnable=None):
+def _degrade(torch, x, gen, share: float):
+    """Photographic losses on a ``share`` of the crops (float 0..255, (n, 3, h, w)), each crop one
+    of: resolution lost (shrunk by 1.3-2 and enlarged back, as a die photographed at 16-25 px),
+    strong sensor noise (sigma 6-20), salt-and-pepper noise (1-6 % of the pixels). Real phone
+    photos of small dice lose faint pips to these; the crops of renders and 2-D scenes are clean."""
+    n, dev = x.shape[0], x.device
+    _, _, h, w = x.shape
+    r = torch.rand(n, 3, generator=gen, device=dev)
+    kind = (r[:, 0] * 3).long()
+    hit = r[:, 1] < share
+    scale = 1.3 + 0.7 * float(torch.rand(1, generator=gen, device=dev))
+    resize = torch.nn.functional.interpolate
+    small = resize(x, size=(max(int(h / scale), 4), max(int(w / scale), 4)), mode="area")
+    soft = resize(small, size=(h, w), mode="bilinear", align_corners=False)
+    sigma = (6 + 14 * r[:, 2])[:, None, None, None]
+    noisy = x + torch.randn(x.shape, generator=gen, device=dev) * sigma
+    speck = torch.rand((n, 1, h, w), generator=gen, device=dev)
+    rate = (0.01 + 0.05 * r[:, 2])[:, None, None, None]
+    salted = torch.where(speck < rate / 2, torch.zeros_like(x),
+                         torch.where(speck > 1 - rate / 2, torch.full_like(x, 255.0), x))
+    out = torch.where((kind == 0)[:, None, None, None], soft,
+                      torch.where((kind == 1)[:, None, None, None], noisy, salted))
+    return torch.where(hit[:, None, None, None], out, x)
+
+
+def _augment(torch, x, gen, turnable=None, degrade: float = 0.0):
     """x: float (n, 3, h, w) in 0..255 -> augmented, standardised like vision.read.standardise.
     Runs on x's device; ``gen`` is a generator on that device. ``turnable`` (bool, n): the crops
     that may be turned by quarters (all when None); the others are only mirrored, which keeps
-    their top up."""
+    their top up. ``degrade``: the share of crops given a photographic loss (``_degrade``)."""
     n, dev = x.shape[0], x.device
     k = int(torch.randint(0, 4, (1,), generator=gen, device=dev))
     if turnable is None:
@@ -371,6 +396,8 @@ def _augment(torch, x, gen, turnable=None):
     blur = 0.5 * x + 0.5 * torch.nn.functional.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
     x = torch.where((r[:, 4] < 0.15)[:, None, None, None], blur, x)
     x = x + torch.randn(x.shape, generator=gen, device=dev) * (r[:, 5] * 4)[:, None, None, None]
+    if degrade > 0:
+        x = _degrade(torch, x, gen, degrade)
     x = x.clamp(0, 255)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(8.0)
@@ -390,12 +417,13 @@ def one_cycle(fraction: float, peak: float) -> float:
 def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, arch: str = "base",
           device: str = "cpu", batch: int = 256, lr: float = 3e-3, max_seconds: float | None = None,
           init: Path | None = None, repeats: np.ndarray | None = None,
-          turnable: np.ndarray | None = None):
+          turnable: np.ndarray | None = None, degrade: float = 0.0):
     """Train and return the net (on the CPU, in eval mode). ``max_seconds``: after the first
     epoch, fewer epochs are run when ``epochs`` would not fit in that time. ``init``: start from
     this exported model (``load_exported``; its batch norms stay frozen). ``repeats``: how often
     each crop is shown per epoch (the few real crops more often than the many rendered ones).
-    ``turnable``: which crops the augmentation may turn by quarters (all when None)."""
+    ``turnable``: which crops the augmentation may turn by quarters (all when None).
+    ``degrade``: the share of crops the augmentation gives a photographic loss (``_degrade``)."""
     import torch
     from tqdm import tqdm
 
@@ -441,7 +469,7 @@ def train(crops, ys, epochs: int, seed: int, progress=True, threads: int = 2, ar
         seen = 0
         for i in range(0, len(order), bs):
             idx = order[i:i + bs]
-            xb = _augment(torch, X[idx].float(), gen, None if T is None else T[idx])
+            xb = _augment(torch, X[idx].float(), gen, None if T is None else T[idx], degrade)
             out = net(xb)
             loss = lossf(out, Y[idx])
             opt.zero_grad(set_to_none=True)
@@ -534,6 +562,9 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="run fewer epochs if they do not fit")
+    ap.add_argument("--degrade", type=float, default=0.0,
+                    help="share of crops the augmentation shrinks and enlarges back, or gives "
+                    "strong or salt-and-pepper noise (photographic losses of small dice)")
     ap.add_argument("--dev", action="store_true",
                     help="hold one training photo in six out and report on it")
     ap.add_argument("--cap-not-die", type=int, default=4000,
@@ -615,7 +646,8 @@ def main(argv=None) -> int:
     net = train(crops, ys, args.epochs, args.seed, threads=args.threads, arch=args.arch,
                 device=args.device, batch=args.batch, lr=args.lr, max_seconds=args.max_seconds,
                 init=args.init, repeats=repeats,
-                turnable=~np.isin(tags, UPRIGHT_TAGS) if args.upright else None)
+                turnable=~np.isin(tags, UPRIGHT_TAGS) if args.upright else None,
+                degrade=args.degrade)
     info = {"seed": args.seed, "epochs": net.epochs_done, "synthetic_scenes": args.synth,
             "special_scenes": args.special,
             "arch": args.arch,
