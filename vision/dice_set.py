@@ -175,7 +175,7 @@ class DiceSet:
     values: tuple  # label of each prototype (int or str)
     groups: tuple[int, ...]  # taught example each prototype comes from (its jitters and turns)
     negatives: np.ndarray  # (M, D) "not a die" prototypes
-    colour_source: str | None  # "face", "ink" or None (no colours taught)
+    colour_source: str | None  # "face", "vivid", "ink" or None (no colours taught)
     # name -> mean carrier vector (carrier_vectors)
     colours: tuple[tuple[str, tuple[float, ...]], ...]
     die_threshold: float
@@ -189,19 +189,25 @@ class DiceSet:
     @classmethod
     def build(cls, embeddings, values, groups, negatives, face_labs, ink_labs, colour_labels,
               colour_names=None,
-              model_id: str = "unknown", example_crops=None, example_values=()) -> "DiceSet":
+              model_id: str = "unknown", example_crops=None, example_values=(),
+              vivid_labs=None) -> "DiceSet":
+        """``vivid_labs``: each example's ``FaceFeatures.vivid_lab`` (None: the colour source is
+        chosen between the face's median and the ink). The source is the measure whose colours
+        the taught names explain best (``_separation``)."""
         named = [(i, c) for i, c in enumerate(colour_labels) if c]
         source, colours = None, ()
         if named:
             idx = [i for i, _ in named]
             labels = [c for _, c in named]
+            measures = {"face": np.asarray(face_labs), "ink": np.asarray(ink_labs)}
+            if vivid_labs is not None:
+                measures["vivid"] = np.asarray(vivid_labs)
+            source = "face"
             if len(set(labels)) >= 2:
-                sf = _separation(face_labs[idx], labels)
-                si = _separation(ink_labs[idx], labels)
-                source = "ink" if si > sf else "face"
-            else:
-                source = "face"
-            carrier = carrier_vectors(source, np.asarray(face_labs)[idx], np.asarray(ink_labs)[idx])
+                split = {k: _separation(m[idx], labels) for k, m in measures.items()}
+                source = max(split, key=lambda k: (split[k], k == "face"))
+            face_of = measures["vivid" if source == "vivid" else "face"]
+            carrier = carrier_vectors(source, face_of[idx], np.asarray(ink_labs)[idx])
             order = list(colour_names) if colour_names else sorted(set(labels))
             colours = tuple((n,
                              tuple(float(v)
@@ -286,7 +292,9 @@ class DiceSet:
         return out
 
     def name_colours(self, face_labs, ink_labs):
-        """(names, confidences) from the carrier's measured colours (taught colours only)."""
+        """(names, confidences) from the carrier's measured colours (taught colours only).
+        ``face_labs``: the face's colour as the set measures it (``vivid_lab`` for a "vivid"
+        set)."""
         if not self.colours:
             raise ValueError("this dice set has no taught colours")
         x = carrier_vectors(self.colour_source, face_labs, ink_labs)
@@ -507,7 +515,8 @@ class DiceSetReader:
 
     def _read(self, bgr: np.ndarray, boxes, fitting_only: bool = False):
         """One reading of every box: (label probabilities, die scores, is-die flags, face Labs, ink
-        Labs).
+        Labs). The face Labs are measured as the set's colour source says (its most colourful
+        pixels for ``"vivid"``, else the face's median).
 
         ``fitting_only``: embed only the boxes whose face features fit a die (the others cannot be
         dice anyway: uniform probabilities, score -1). A frame's finder proposes ~80 boxes of which
@@ -544,7 +553,8 @@ class DiceSetReader:
                     for i, crop in zip(new, crops)}
             self._last = [seen[i] if seen[i] is not None else made[i] for i in read]
         is_die = (best >= self.dice_set.die_threshold) & (best > neg) & fits
-        return (p, best, is_die, np.array([f.face_lab for f in feats]),
+        vivid = self.dice_set.colour_source == "vivid"
+        return (p, best, is_die, np.array([f.vivid_lab if vivid else f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))
 
     def __call__(self, image) -> Roll:

@@ -1,7 +1,8 @@
 """A die face's colours and symbol, hand-made (no model): ``face_features`` measures, on the
 reader's square crop (``CROP`` px, context 1.15), the face's colour (median Lab of a ring inside
-the top face), the ink's (pixels far from the face colour, inside the die's region), the share of
-the face that is ink and an upright ink map; ``ink_contrast_view`` stretches a faint symbol's
+the top face, and the mean of its most colourful pixels near the centre), the ink's (pixels far
+from the face colour, inside the die's region), the share of the face that is ink and an upright
+ink map; ``ink_contrast_view`` stretches a faint symbol's
 contrast. The taught reader names colours with them (``vision.dice_set``)."""
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ INK_QUANTILE = 90.0  # the ink colour is measured on its pixels farthest from th
 INK_ZONE = 0.32  # ...within this radius (crop sides) of the crop's centre, where a face's symbol is
 MIN_INK = 0.01  # share of the die's face that is ink: below it, no symbol was found
 _RING = (0.14, 0.30)
+# the face's most colourful pixels: those between these percentiles of chroma...
+VIVID_CHROMA = (70.0, 95.0)
+VIVID_DISC = 0.22  # ...within this radius (crop sides) of the centre
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,8 @@ class FaceFeatures:
     # side of the die region's rectangle / crop side (about 0.6-0.9 for a good box)
     die_side: float = 0.0
     border_touch: float = 0.0  # share of the crop's edge that is face-coloured (a good box: small)
+    # the mean Lab of the face's most colourful pixels (``vivid_face``)
+    vivid_lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -64,6 +70,7 @@ _R = _radius(CROP)
 _RING_MASK = _ring(CROP)
 _INNER = _R <= 0.47
 _INK_ZONE = _R <= INK_ZONE
+_VIVID_MASK = _R <= VIVID_DISC
 _EDGE = np.zeros((CROP, CROP), bool)
 _EDGE[:2], _EDGE[-2:], _EDGE[:, :2], _EDGE[:, -2:] = True, True, True, True
 
@@ -88,6 +95,21 @@ def ink_contrast_view(crop_bgr: np.ndarray) -> np.ndarray:
     white = max(float(np.percentile(dist[_radius(n) <= 0.42], CONTRAST_QUANTILE)), MIN_CONTRAST)
     grey = (255 - np.clip(dist / white, 0, 1) * 255).astype(np.uint8)
     return np.repeat(grey[..., None], 3, 2)
+
+
+def vivid_face(lab: np.ndarray) -> np.ndarray:
+    """The mean Lab of the pixels within ``VIVID_DISC`` of a ``CROP`` crop's centre whose chroma
+    lies between the ``VIVID_CHROMA`` percentiles.
+
+    Why: a coloured square on a white die (The Choice's number-and-colour faces), photographed at
+    an angle under a lamp, shows as much white body, glare and shade as colour, and the ring's
+    median is then a washed-out grey; its most colourful pixels keep the hue. A big coloured pip
+    at the centre of a white die pulls it the other way, so the taught set keeps whichever of the
+    two measures tells its taught colours apart (``vision.dice_set.DiceSet.build``)."""
+    px = lab[_VIVID_MASK]
+    chroma = np.hypot(px[:, 1], px[:, 2])
+    lo, hi = np.percentile(chroma, VIVID_CHROMA)
+    return px[(chroma >= lo) & (chroma <= hi)].mean(0)
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -148,7 +170,8 @@ def face_features(crop_bgr: np.ndarray) -> FaceFeatures:
                              borderMode=cv2.BORDER_CONSTANT)
     return FaceFeatures(aligned, tuple(float(v) for v in face), tuple(float(v) for v in ink_lab),
                         float(ink.sum()) / max(1, int(die.sum())), float(max(rw, rh)) / CROP,
-                        float(region[_EDGE].mean()))
+                        float(region[_EDGE].mean()),
+                        tuple(float(v) for v in vivid_face(lab)))
 
 
 def crops_of(bgr: np.ndarray, boxes, size: int = CROP) -> list[np.ndarray]:

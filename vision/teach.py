@@ -56,6 +56,7 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
     rng = np.random.default_rng(seed)
     crops, values, groups, neg_crops = [], [], [], []
     face_labs, ink_labs, colour_labels, example_crops, example_values = [], [], [], [], []
+    vivid_labs = []
     for g, (bgr, box, value, colour) in enumerate(examples):
         if box is None:
             box = (0, 0, bgr.shape[1], bgr.shape[0])
@@ -70,6 +71,7 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
         f = face_features(crop_square(bgr, box, CROP, CONTEXT))
         face_labs.append(f.face_lab)
         ink_labs.append(f.ink_lab)
+        vivid_labs.append(f.vivid_lab)
         colour_labels.append(colour)
         example_crops.append(crops[-len(boxes)])
         example_values.append(value)
@@ -92,6 +94,7 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
     ds = DiceSet.build(protos, np.repeat(np.array(values, object), 4).tolist(),
                        np.repeat(groups, 4).tolist(), neg, np.array(face_labs), np.array(ink_labs),
                        colour_labels, colour_names=colour_names, model_id=emb.model_id,
-                       example_crops=np.stack(example_crops), example_values=example_values)
+                       example_crops=np.stack(example_crops), example_values=example_values,
+                       vivid_labs=np.array(vivid_labs))
     return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1),
                         examples=len(example_crops))

@@ -273,3 +273,76 @@ class TestColourFromTheFace:
             names, conf = ds.name_colours(face, ink)
             right += names[0] == c
         assert right >= 5  # the number would have predicted none of them
+
+
+def _square_face(colour, value_seed, glare=0.0, square=0.46):
+    """A 64-px crop of a white die seen at an angle: a coloured square with a white numeral-like
+    bar in the middle of the top face, white body around it, a shaded side face below it and a
+    glare patch of ``glare`` strength."""
+    import cv2
+    rng = np.random.default_rng(value_seed)
+    crop = np.full((64, 64, 3), (70, 90, 80), np.uint8)  # table
+    cv2.rectangle(crop, (6, 4), (58, 60), (235, 235, 235), -1)  # white body
+    cv2.rectangle(crop, (6, 44), (58, 60), (150, 150, 150), -1)  # the side face in shade
+    half = int(32 * square)
+    cv2.rectangle(crop, (32 - half, 26 - half), (32 + half, 26 + half), colour, -1)
+    cv2.rectangle(crop, (30, 18), (34, 34), (245, 245, 245), -1)  # the numeral
+    if glare:
+        crop[10:30, 36:56] = (crop[10:30, 36:56] * (1 - glare) + 255 * glare).astype(np.uint8)
+    noise = rng.normal(0, 4, crop.shape)
+    return np.clip(crop + noise, 0, 255).astype(np.uint8)
+
+
+def _pip_face(body, pip, value, seed):
+    import cv2
+    rng = np.random.default_rng(seed)
+    crop = np.full((64, 64, 3), (90, 110, 90), np.uint8)
+    cv2.rectangle(crop, (5, 5), (58, 58), body, -1)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)]}[value]
+    for dx, dy in spots:
+        cv2.circle(crop, (32 + 14 * dx, 32 + 14 * dy), 8 if value == 1 else 5, pip, -1)
+    return np.clip(crop + rng.normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
+
+
+def _taught(crops, colours):
+    feats = [face_features(c) for c in crops]
+    n = len(crops)
+    return DiceSet.build(np.eye(n, n + 1, dtype=np.float32), list(range(n)), list(range(n)),
+                         np.zeros((0, n + 1)), np.array([f.face_lab for f in feats]),
+                         np.array([f.ink_lab for f in feats]), colours, model_id="t",
+                         vivid_labs=np.array([f.vivid_lab for f in feats]))
+
+
+class TestFaceColourSource:
+    COLOURS = {"red": (40, 40, 200), "blue": (190, 90, 30), "green": (60, 160, 50),
+               "yellow": (40, 210, 230)}
+
+    def test_a_coloured_square_on_a_white_die_is_named_by_its_most_colourful_pixels(self):
+        """At an angle, white body and a shaded side face fill much of the face's ring and wash
+        its median out; the faces' most colourful pixels tell the taught colours apart better,
+        so the set names by them, also under glare it was not taught with. (On photoreal renders
+        of The Choice dice this took colour 29.5 -> 56.6 % and 45.8 -> 64.8 %:
+        docs/vision-special.md.)"""
+        names = list(self.COLOURS)
+        crops = [_square_face(self.COLOURS[c], seed) for seed in range(3) for c in names]
+        ds = _taught(crops, [c for _ in range(3) for c in names])
+        assert ds.colour_source == "vivid"
+        reader_face = [face_features(_square_face(self.COLOURS[c], 50 + k, glare=0.5))
+                       for k, c in enumerate(names)]
+        got, _ = ds.name_colours(np.array([f.vivid_lab for f in reader_face]),
+                                 np.array([f.ink_lab for f in reader_face]))
+        assert got == names
+
+    def test_a_big_coloured_pip_does_not_turn_a_white_die_red(self):
+        """White dice with red pips (a big one on the 1) beside red dice with white pips: the
+        most colourful pixels of a white 1 are its pip, so the set keeps the face's median."""
+        white, red = (235, 235, 235), (40, 40, 200)
+        crops, colours = [], []
+        for v in (1, 2, 3, 4):
+            crops += [_pip_face(white, red, v, v), _pip_face(red, white, v, 10 + v)]
+            colours += ["white", "red"]
+        ds = _taught(crops, colours)
+        assert ds.colour_source == "face"
+        one = face_features(_pip_face(white, red, 1, 99))
+        assert ds.name_colours(np.array([one.face_lab]), np.array([one.ink_lab]))[0] == ["white"]
