@@ -28,7 +28,7 @@ from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "real_colours.csv"
-SPLITS = ("tune", "report")
+SPLITS = ("tune", "report", "check")
 UNCLEAR = "unclear"
 MISSED = "missed"
 

@@ -209,8 +209,9 @@ def game_palette(palette: Sequence[str | None], colour=None, repeat_colours: boo
     general = colour.GENERAL
     known = {name for name, _ in general.colours}
     if named and set(named) <= known:
+        # a game's dice are one set's own plastic: no muted red (vision.colour.MUTED_RED)
         return general.subset("game", tuple(named), one_each=not repeat_colours
-                              and len(set(named)) == len(named))
+                              and len(set(named)) == len(named), without=(colour.MUTED_RED,))
     return general
 
 

@@ -129,6 +129,26 @@ class TestOneDieOfEachColour:
             assign_one_each(np.zeros((3, 2)))
 
 
+class TestDullRedDice:
+    """A translucent burgundy die over a light table, a red die under a dim warm lamp: a red hue
+    at low chroma. Brown dice have a yellower hue at the same chroma."""
+    BURGUNDY = (70, 80, 140)     # Lab about (41, 24, 17): hue 35 degrees, chroma 29
+    WOODEN_BROWN = (45, 85, 120)  # Lab about (39, 10, 29): hue 71 degrees, chroma 30
+
+    def test_a_dull_red_die_is_red_and_a_brown_one_stays_brown(self):
+        names, _ = name_colour([self.BURGUNDY, self.WOODEN_BROWN], GENERAL, estimate_light=False)
+        assert names == ("red", "brown")
+
+    def test_game_palettes_keep_only_their_own_reds(self):
+        """A game's red die is its set's opaque red; the muted red is the general palette's."""
+        from companion.reader import game_palette
+        from vision.colour import MUTED_RED
+        assert MUTED_RED in GENERAL.variants
+        assert MUTED_RED not in PALETTES["twenty_one"].variants
+        own = game_palette(["white", "black", "red", "blue", "yellow", "green"])
+        assert own.variants == PALETTES["twenty_one"].variants
+
+
 def test_a_dark_blue_die_is_blue_not_black():
     assert name_colour([(90, 50, 20)], PALETTES["twenty_one"], estimate_light=False)[0] == ("blue",)
 
