@@ -1,6 +1,7 @@
 """General-palette body colour on real dice labelled by colour by eye (bench/data/real_colours.csv).
 
-    python bench/vision_colour.py [--split tune|report|all] [--labels CSV] [--data DIR] [--json OUT]
+    python bench/vision_colour.py [--split tune|report|check|all] [--labels CSV] [--data DIR]
+                                  [--json OUT]
 
 Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
 calibration, so the light is estimated from the photo). The labelled boxes (the set's
@@ -8,7 +9,8 @@ calibration, so the light is estimated from the photo). The labelled boxes (the 
 ``vision.training.metrics.greedy_match``; a labelled die whose colour is ``unclear`` is left out.
 Per set and split it prints the dice of a clear colour, how many the reader found, the share of
 found dice named right, and the confusion table truth -> read ("missed": not found). ``tune`` rows
-are the ones colour naming may be tuned on; ``report`` rows are for reporting
+are the ones colour naming may be tuned on; ``report`` rows are for reporting; ``check`` rows,
+labelled later, confirm a change chosen with the report rows' errors in view
 (bench/data/README.md).
 """
 from __future__ import annotations
