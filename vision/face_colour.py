@@ -2,8 +2,8 @@
 reader's square crop (``CROP`` px, context 1.15), the face's colour (median Lab of a ring inside
 the top face, and the mean of its most colourful pixels near the centre), the ink's (pixels far
 from the face colour, inside the die's region), the share of the face that is ink and an upright
-ink map; ``ink_contrast_view`` stretches a faint symbol's
-contrast. The taught reader names colours with them (``vision.dice_set``)."""
+ink map; ``ink_contrast_view`` stretches a faint symbol's contrast. The taught reader names
+colours with them (``vision.dice_set``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
