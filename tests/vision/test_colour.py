@@ -149,6 +149,25 @@ class TestDullRedDice:
         assert own.variants == PALETTES["twenty_one"].variants
 
 
+def test_a_black_die_with_big_red_pips_is_measured_on_its_body():
+    """A third of the body disc is red pips on a smoky, unevenly lit black body: the plain
+    per-channel median of the disc sits high in the body's spread of red (the pips push it up),
+    the general palette's grouped measure is the body's own median."""
+    import cv2
+    img = np.full((100, 100, 3), (200, 200, 200), np.uint8)
+    ramp = np.linspace(10, 70, 60).astype(np.uint8)
+    img[20:80, 20:80] = np.stack([ramp * 0 + 25, ramp * 0 + 25, ramp], -1)[None]  # smoky black
+    body = img[20:80, 20:80].reshape(-1, 3).copy()
+    for cx in (38, 62):
+        for cy in (38, 50, 62):
+            cv2.circle(img, (cx, cy), 6, (40, 40, 200), -1)  # six red pips, crowded
+    box = (20, 20, 80, 80)
+    plain, grouped = measure_body(img, box), measure_body(img, box, grouped=True)
+    assert plain[2] - int(np.median(body[:, 2])) > 8
+    assert abs(grouped[2] - int(np.median(body[:, 2]))) <= 1
+    assert ColourNamer(GENERAL)(img, [box]).measured_bgr[0] == grouped
+
+
 def test_a_dark_blue_die_is_blue_not_black():
     assert name_colour([(90, 50, 20)], PALETTES["twenty_one"], estimate_light=False)[0] == ("blue",)
 
