@@ -249,7 +249,7 @@ def sure_colours(image, dice: Sequence[Die], shares: Sequence[float],
     if body and dice:
         from vision import colour
         # named as the reader names them: the photo's white first (vision.colour.scene_white)
-        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box)
+        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box, True)
                                                     for d in dice])
         general = colour.name_colour(measured, colour.GENERAL)[0]
     return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
