@@ -209,9 +209,8 @@ def game_palette(palette: Sequence[str | None], colour=None, repeat_colours: boo
     general = colour.GENERAL
     known = {name for name, _ in general.colours}
     if named and set(named) <= known:
-        # a game's dice are one set's own plastic: no muted red (vision.colour.MUTED_RED)
         return general.subset("game", tuple(named), one_each=not repeat_colours
-                              and len(set(named)) == len(named), without=(colour.MUTED_RED,))
+                              and len(set(named)) == len(named))
     return general
 
 
@@ -249,9 +248,10 @@ def sure_colours(image, dice: Sequence[Die], shares: Sequence[float],
     if body and dice:
         from vision import colour
         # named as the reader names them: the photo's white first (vision.colour.scene_white)
-        measured = colour.scene_white(image).apply([colour.measure_body(image, d.box, True)
-                                                    for d in dice])
-        general = colour.name_colour(measured, colour.GENERAL)[0]
+        pal = colour.GENERAL
+        measured = colour.scene_white(image).apply(
+            [colour.measure_body(image, d.box, pal.everyday) for d in dice])
+        general = colour.name_colour(measured, pal)[0]
     return tuple(d if d.colour is None or (share >= SURE_COLOUR and seen == d.colour)
                  else replace(d, colour=None)
                  for d, share, seen in zip(dice, shares, general))

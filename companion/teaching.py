@@ -363,9 +363,8 @@ def read_colour_photo(bgr, reader, dice: int | None = None
 def build_calibration(bgr, photo: ColourPhoto, palette):
     """The table's colour calibration from its confirmed colour photo: each named die's colour as
     measured in the photo (`vision.colour.calibrate_dice`)."""
-    from vision.colour import GENERAL, calibrate_dice, measure_body
+    from vision.colour import calibrate_dice, measure_body
 
     named = [(b, n) for b, n in zip(photo.boxes, photo.names) if n]
-    grouped = palette.name == GENERAL.name  # measured as the reader measures for this palette
-    return calibrate_dice([measure_body(bgr, b, grouped) for b, _ in named],
+    return calibrate_dice([measure_body(bgr, b, palette.everyday) for b, _ in named],
                           [n for _, n in named], palette)

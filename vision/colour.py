@@ -63,11 +63,15 @@ def bgr_to_lab(bgr) -> np.ndarray:
 class Palette:
     """Colour names with a reference colour each (BGR 0-255), optional further references of a
     name (``variants``, e.g. a dark blue), and whether a photo holds at most one die of each
-    colour (``one_each``: a game's dice set)."""
+    colour (``one_each``: a game's dice set). ``everyday``: the dice of any table, not one
+    game's set (the general palette): its dice are measured on their body's colour group
+    (``measure_body``) and it has the references of ``EVERYDAY_ONLY``, which ``subset``, the
+    palette of a game's own dice, leaves out."""
     name: str
     colours: tuple[tuple[str, tuple[int, int, int]], ...]
     variants: tuple[tuple[str, tuple[int, int, int]], ...] = ()
     one_each: bool = False
+    everyday: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -80,12 +84,13 @@ class Palette:
         """(Lab of every reference colour, index of its name in ``names``), grouped by name."""
         return _references(self)
 
-    def subset(self, name: str, names, one_each: bool = False, without=()) -> "Palette":
-        """A palette of some of these names, with their variants except those in ``without``."""
+    def subset(self, name: str, names, one_each: bool = False) -> "Palette":
+        """The palette of a game's own dice: these names with their variants, except the
+        everyday palette's own (``EVERYDAY_ONLY``)."""
         ref = dict(self.colours)
         names = tuple(names)
         return Palette(name, tuple((n, ref[n]) for n in names),
-                       tuple(v for v in self.variants if v[0] in names and v not in without),
+                       tuple(v for v in self.variants if v[0] in names and v not in EVERYDAY_ONLY),
                        one_each)
 
 
@@ -95,6 +100,7 @@ class Palette:
 # nearer brown (docs/vision.md, "Name the colour"). Only the general palette has it: a game's red
 # die is the set's own opaque red, and on renders of the twenty one set it cost 3 dice of 321.
 MUTED_RED = ("red", (81, 90, 151))
+EVERYDAY_ONLY = (MUTED_RED,)
 
 # reference colours (BGR) of everyday dice under neutral light
 GENERAL = Palette("general", (
@@ -123,13 +129,13 @@ GENERAL = Palette("general", (
     ("red", (19, 11, 94)),
     ("purple", (64, 15, 41)),
     MUTED_RED,
-))
+), everyday=True)
 
 PALETTES: dict[str, Palette] = {
     "general": GENERAL,
     "qwinto": GENERAL.subset("qwinto", ("orange", "yellow", "purple"), one_each=True),
     "twenty_one": GENERAL.subset("twenty_one", ("white", "black", "red", "blue", "yellow", "green"),
-                                 one_each=True, without=(MUTED_RED,)),
+                                 one_each=True),
 }
 
 _L_WEIGHT = 0.6
@@ -249,10 +255,10 @@ def measure_body(bgr: np.ndarray, box, grouped: bool = False) -> tuple[int, int,
 
     Why the larger group: the disc takes in pips, and a six's middle pips or a dark die's red
     pips are a fifth to a third of it; a smoky black die with red pips then measured dark red.
-    The general palette groups (``ColourNamer``): 243 instead of 242 of the tune split's 253
-    dice, 268 instead of 257 of the check split's 317 (`python bench/vision_colour.py`,
-    docs/vision.md, "Name the colour"). The game palettes do not: on renders of the twenty one
-    set it named 5 of 636 dice worse."""
+    The everyday palette groups (``Palette.everyday``, ``ColourNamer``): 243 instead of 242
+    of the tune split's 253 dice, 268 instead of 257 of the check split's 317 (`python
+    bench/vision_colour.py`, docs/vision.md, "Name the colour"). The game palettes do not: on
+    renders of the twenty one set it named 5 of 636 dice worse."""
     patch, inside = _body_disc(bgr, box)
     if patch.size == 0:
         return (0, 0, 0)
@@ -587,8 +593,7 @@ class ColourNamer:
         corrected by the photo's white (``scene_white``), then the light is estimated from the
         dice (``estimate_gains``). ``measured_bgr`` are the colours as seen, uncorrected."""
         t0 = time.perf_counter()
-        grouped = self.palette.name == GENERAL.name   # see measure_body
-        measured = tuple(measure_body(bgr, b, grouped) for b in boxes)
+        measured = tuple(measure_body(bgr, b, self.palette.everyday) for b in boxes)
         if not measured:
             names, conf = (), ()
         elif self.calibration is None:

@@ -143,8 +143,9 @@ class TestDullRedDice:
         """A game's red die is its set's opaque red; the muted red is the general palette's."""
         from companion.reader import game_palette
         from vision.colour import MUTED_RED
-        assert MUTED_RED in GENERAL.variants
+        assert MUTED_RED in GENERAL.variants and GENERAL.everyday
         assert MUTED_RED not in PALETTES["twenty_one"].variants
+        assert not PALETTES["twenty_one"].everyday
         own = game_palette(["white", "black", "red", "blue", "yellow", "green"])
         assert own.variants == PALETTES["twenty_one"].variants
 
