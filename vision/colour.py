@@ -231,21 +231,33 @@ BODY_SAMPLE = 512   # at most about this many of the disc's pixels are grouped
 
 def _larger_group(px: np.ndarray) -> np.ndarray | None:
     """The pixels (n, 3 float32) of the larger of two colour groups (2-means from the pixels at
-    the 5th and 95th percentile of brightness, 6 rounds), or None when the groups' centres are
-    nearer than ``BODY_SPLIT``: one colour with its shading, not two."""
+    the 5th and 95th percentile of brightness, at most 6 rounds), or None when the groups'
+    centres are nearer than ``BODY_SPLIT``: one colour with its shading, not two.
+
+    A camera frame measures every die this way, so the rounds are cheap: they stop once no
+    pixel changes group (the centres would not move again), and a group's centre is its sum
+    over the count, the sums taken as one product (uint8 values: every sum is exact in float32,
+    so the centres are the group means to the bit)."""
     lum = px.sum(1)
+    n = len(px)
     a, b = np.percentile(lum, (5, 95))
     c0, c1 = px[np.argmin(np.abs(lum - a))], px[np.argmin(np.abs(lum - b))]
+    total = px.sum(0)
+    last = None
     for _ in range(6):
         # nearer c1 than c0: p.(c1 - c0) > (|c1|^2 - |c0|^2) / 2, one product per pixel
         second = px @ (c1 - c0) > 0.5 * float(c1 @ c1 - c0 @ c0)
         n1 = int(np.count_nonzero(second))
-        if n1 == 0 or n1 == len(px):
+        if n1 == 0 or n1 == n:
             return None
-        c0, c1 = px[~second].mean(0), px[second].mean(0)
+        if last is not None and np.array_equal(second, last):
+            break
+        last = second
+        s1 = second.astype(np.float32) @ px
+        c0, c1 = (total - s1) / np.float32(n - n1), s1 / np.float32(n1)
     if float(np.sqrt(((c0 - c1) ** 2).sum())) < BODY_SPLIT:
         return None
-    return px[second] if n1 * 2 > len(px) else px[~second]
+    return px[second] if n1 * 2 > n else px[~second]
 
 
 def measure_body(bgr: np.ndarray, box, grouped: bool = False) -> tuple[int, int, int]:
