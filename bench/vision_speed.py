@@ -1,7 +1,7 @@
 """Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory.
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
-                                 [--find detector|opencv] [--detector M.onnx]
+                                 [--find detector|opencv] [--detector M.onnx] [--no-colours]
 
 The images are synthetic scenes (``vision.training.synth``, fixed seed) with ``--dice`` dice each,
 at 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
@@ -10,7 +10,8 @@ child process so that the thread settings and the peak memory (ru_maxrss) are it
 Each line is followed by the median time of each stage (``Roll``'s stage times). ``--frames``
 times the reader as camera frames are read (the companion, ``watch``): no quarter
 turns, the other boxes of a die read surely not read again, no rotated outlines; the default is a
-photo's reading, outlines included.
+photo's reading, outlines included. ``--no-colours`` reads as for a game whose dice do not differ
+by colour (Knister, Kuh Vadis: ``DiceReader(name_colours=False)``, as the companion reads them).
 """
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
-          frames: bool = False, find: str | None = None, detector: str | None = None) -> dict:
+          frames: bool = False, find: str | None = None, detector: str | None = None,
+          colours: bool = True) -> dict:
     import cv2
     import numpy as np
 
@@ -47,6 +49,7 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
                else load_session(threads=threads) if frames
                else load_settled_session(threads=threads))
     kw = {"find_with": find} if find else {}
+    kw["name_colours"] = colours
     if detector:
         kw["detector_session"] = load_session(detector, threads=threads)
     else:  # the shipped detector on the same number of threads as the face reader
@@ -84,16 +87,19 @@ def main(argv=None) -> int:
                     help="how dice are found (default: the reader's default)")
     ap.add_argument("--detector", default=None,
                     help="another detector model (with --find detector)")
+    ap.add_argument("--no-colours", action="store_true",
+                    help="name no colours, as for Knister's and Kuh Vadis' dice")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
         print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
-                               args.find, args.detector)))
+                               args.find, args.detector, not args.no_colours)))
         return 0
     cores = os.cpu_count() or 1
     print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores, "
-          f"read as {'camera frames' if args.frames else 'photos'}")
+          f"read as {'camera frames' if args.frames else 'photos'}"
+          f"{', no colours named' if args.no_colours else ''}")
     for h, w in ((640, 640), (720, 1280)):
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}",
@@ -101,7 +107,8 @@ def main(argv=None) -> int:
                    "--dice", str(args.dice)] + (["--model", args.model] if args.model else []) + \
                 (["--frames"] if args.frames else []) + \
                 (["--find", args.find] if args.find else []) + \
-                (["--detector", args.detector] if args.detector else [])
+                (["--detector", args.detector] if args.detector else []) + \
+                (["--no-colours"] if args.no_colours else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
             print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 "

@@ -161,8 +161,11 @@ class Vision:
         # four quarter turns, further looks at two scales). Neither draws the dice's rotated
         # outlines, which nothing on the table's page shows (~0.25 ms a die)
         fast = {} if settled else pipeline.CAMERA_FRAME
+        # a game whose dice do not differ by colour (no palette: Knister, Kuh Vadis) names none:
+        # its page shows none, and naming them cost ~4 ms of a ~10-ms frame (docs/vision.md)
         return pipeline.DiceReader(session, palette=pal, faces=tuple(faces),
-                                   detector_session=detector_session, outlines=False, **fast)
+                                   detector_session=detector_session, outlines=False,
+                                   name_colours=any(palette), **fast)
 
 
 def init_app(app) -> Vision:

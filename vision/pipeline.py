@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .colour import GENERAL, Calibration, ColourNamer, Palette
+from .colour import GENERAL, Calibration, ColourNamer, ColourResult, Palette
 from .dice import Die, Roll
 from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .face_colour import ink_contrast_view
@@ -393,6 +393,9 @@ class DiceReader:
     session: object | None = None
     palette: Palette = GENERAL
     calibration: Calibration | None = None
+    # name each die's body colour; False where the dice do not differ by colour (a Knister or
+    # Kuh Vadis table): the colour stage is skipped and every die's colour is None
+    name_colours: bool = True
     faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     min_die: float = 0.9  # chosen on the training photos (precision vs recall), see docs/vision.md
     work_size: int = 640  # the OpenCV finder's working copy (the detector's: vision.detect.WORK)
@@ -530,8 +533,9 @@ class DiceReader:
             find_ms, read_ms = find_ms + found2.elapsed_ms, read_ms + more_ms
             candidates += len(found2.boxes)
         boxes = [d[0] for d in dice]
-        namer = ColourNamer(self.palette, self.calibration)
-        colours = namer(bgr, boxes)
+        colours = (ColourNamer(self.palette, self.calibration)(bgr, boxes) if self.name_colours
+                   else ColourResult((None,) * len(boxes), (1.0,) * len(boxes),
+                                     (None,) * len(boxes), 0.0))
         out = tuple(Die(box, v, vc, colours.names[k], colours.confidences[k],
                         colours.measured_bgr[k], dc,
                         rotated_rect(bgr, box) if self.outlines else None)
@@ -643,6 +647,9 @@ class DiceReader:
     def calibrate(self, image) -> Calibration:
         """Learn the table's light from one photo of dice whose colours are in the palette."""
         from .colour import calibrate
+        if not self.name_colours:
+            raise ValueError("this reader names no colours (name_colours=False): there is no "
+                             "light to calibrate")
         roll = self.with_calibration(None)(image)
         if not roll.dice:
             raise ValueError("no dice found in the calibration photo")

@@ -37,3 +37,17 @@ def test_a_tables_camera_reads_with_its_games_palette():
     TableReader([c["colour"] for c in spec["colours"]], [1, 2, 3, 4, 5, 6], frames=1,
                 vision=Vision(), repeat_colours=spec["repeat_colours"])
     assert built == [False, False]
+
+
+@pytest.mark.parametrize("game, named", [("knister", False), ("kuh_vadis", False),
+                                         ("qwinto", True), ("the_choice", True)])
+def test_a_tables_camera_names_colours_only_for_dice_that_differ_by_colour(game, named):
+    """Knister's and Kuh Vadis' pages show no colours, so their frames are read without naming
+    any (the colour stage is a third of a frame's time); the other games' readers name them."""
+    from companion.reader import Vision
+    spec = G.dice_spec(game)
+    faces = sorted({f for c in spec["colours"] for f in c["faces"] if isinstance(f, int)})
+    table = TableReader([c["colour"] for c in spec["colours"]], faces, frames=1,
+                        vision=Vision(), repeat_colours=spec["repeat_colours"])
+    assert table.reader.name_colours is named
+    assert table.settled_reader.name_colours is named

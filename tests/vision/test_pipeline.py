@@ -1,5 +1,6 @@
 import struct
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -222,6 +223,22 @@ class TestWholeRead:
                 n += 1
                 ok += sc.dice[i].colour == roll.dice[j].colour
         assert n > 20 and ok / n >= 0.95
+
+    def test_a_reader_for_dice_without_colours_names_none_and_reads_the_same_dice(
+            self, dice_reader):
+        """A Knister or Kuh Vadis table's dice do not differ by colour: its reader skips
+        the colour stage, and finds and reads the same dice as a reader that names them."""
+        sc = _scene(12, size=(480, 640), n_dice=6)
+        named = dice_reader(sc.image)
+        plain = replace(dice_reader, name_colours=False)(sc.image)
+        assert len(named.dice) >= 4
+        assert [(d.box, d.value) for d in plain.dice] == [(d.box, d.value) for d in named.dice]
+        assert all(d.colour is None and d.colour_confidence == 1.0 and d.colour_bgr is None
+                   for d in plain.dice)
+        assert plain.colour_ms == 0.0 < named.colour_ms
+        assert plain.to_dict()["dice"][0]["colour"] is None
+        with pytest.raises(ValueError, match="names no colours"):
+            replace(dice_reader, name_colours=False).calibrate(sc.image)
 
     def test_encoded_bytes_and_draw(self, dice_reader):
         sc = _scene(5, size=(480, 640), n_dice=3)
