@@ -187,9 +187,11 @@ class Calibration:
 
 @dataclass(frozen=True)
 class ColourResult:
-    names: tuple[str, ...]
+    """Each die's colour name, the namer's confidence in it and its body as measured; a reader
+    that names no colours (``DiceReader(name_colours=False)``) gives None for name and body."""
+    names: tuple[str | None, ...]
     confidences: tuple[float, ...]
-    measured_bgr: tuple[tuple[int, int, int], ...]
+    measured_bgr: tuple[tuple[int, int, int] | None, ...]
     elapsed_ms: float
 
 
