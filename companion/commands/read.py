@@ -31,12 +31,36 @@ def palette_for(game: str | None):
     return declared_palette(dice_spec(game))
 
 
+def symbol_sides(game: str | None) -> dict:
+    """face -> symbol of a game's dice as it declares them (`DiceSpec.symbols`: Kuh Vadis' cow
+    is printed on the sixth face, which the pip reader reads as 6); empty without a game."""
+    if game is None:
+        return {}
+    from companion.games import dice_spec
+    return {side: name for name, side in dice_spec(game)["symbol_sides"].items()}
+
+
+def as_game_faces(roll, symbol_at: dict):
+    """`roll` with its faces named as the game names them, as a table of the game shows them:
+    the pip reader's number of a symbol's face is the symbol, in the dice's votes too."""
+    if not symbol_at:
+        return roll
+    from dataclasses import replace
+
+    def face(v):
+        return symbol_at.get(v, v) if isinstance(v, int) else v
+    return replace(roll, dice=tuple(
+        replace(d, value=face(d.value), value_votes=tuple((face(v), n) for v, n in d.value_votes))
+        for d in roll.dice))
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("read", help="read the dice in photos (value and colour of each die)",
                               description=__doc__.splitlines()[0])
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
     p.add_argument("--game", choices=game_names(), default=None,
-                   help="name colours with this game's palette (default: everyday colour names)")
+                   help="name colours with this game's palette (default: everyday colour "
+                        "names) and faces as it names them (Kuh Vadis' sixth face: cow)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per image (JSON Lines)")
     p.add_argument("--draw", metavar="OUT.png", type=Path,
@@ -91,6 +115,7 @@ def run(args) -> int:
             reader = dice_set_reader(args.dice_set, palette, calibration)
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
+    symbol_at = symbol_sides(args.game)
     status = EXIT_OK
     for n, path in enumerate(args.images):
         try:
@@ -102,7 +127,7 @@ def run(args) -> int:
                 cal.save(args.calibrate)
                 reader = reader.with_calibration(cal)
                 print(f"calibration stored in {args.calibrate}: gains {cal.gains}", file=sys.stderr)
-            roll = reader(data)
+            roll = as_game_faces(reader(data), symbol_at)
         except (BadImage, OSError, ValueError) as exc:
             msg = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             print(f"dice-companion read: {path}: {msg}", file=sys.stderr)

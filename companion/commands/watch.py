@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from companion.cli import EXIT_OK, BadInput
-from companion.commands.read import game_names, palette_for
+from companion.commands.read import as_game_faces, game_names, palette_for, symbol_sides
 from companion.commands.teach import IMAGE_SUFFIXES, dice_set_reader
 
 
@@ -36,7 +36,8 @@ def register(subparsers) -> None:
                      help="a video file or a folder of frames")
     src.add_argument("--camera", metavar="N", help="a webcam index (0, 1, ...) or a stream URL")
     p.add_argument("--game", choices=game_names(), default=None,
-                   help="name colours with this game's palette")
+                   help="name colours with this game's palette and faces as it names them "
+                        "(Kuh Vadis' sixth face: cow)")
     p.add_argument("--dice-set", metavar="FILE", type=Path,
                    help="read faces with a taught dice set (see teach)")
     p.add_argument("--model", type=Path, default=None,
@@ -167,6 +168,7 @@ def run(args) -> int:
     stream = StreamTracker(reader, tracker)
     frames = _camera_frames(args.camera, args.fps, args.max_seconds) if args.camera is not None \
         else _video_frames(args.video, args.fps)
+    symbol_at = symbol_sides(args.game)
     source = f"camera {args.camera}" if args.camera is not None else str(args.video)
     try:
         for t, frame in frames:
@@ -176,7 +178,7 @@ def run(args) -> int:
             dice = settled_dice(roll.dice, settled_reader(frame).dice)
             if not dice:  # the settled reader sees no die there: what the frames saw was none
                 continue
-            roll = replace(roll, dice=carry_votes(dice, roll.dice))
+            roll = as_game_faces(replace(roll, dice=carry_votes(dice, roll.dice)), symbol_at)
             print(json.dumps({"source": source, **roll.to_dict()}, default=str))
             sys.stdout.flush()
     except KeyboardInterrupt:

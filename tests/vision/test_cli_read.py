@@ -148,3 +148,31 @@ def test_a_registered_game_is_read_by_its_declaration(photos, capsys):
         assert watch_cmd.palette_for(args.game).names == ("blue", "red")
     finally:
         registry.unregister("duo")
+
+
+def test_kuh_vadis_cow_is_printed_as_the_cow(capsys):
+    """`read --game kuh_vadis` names the faces as a Kuh Vadis table does: the sixth face, which
+    the pip reader reads as 6, is the cow (the shipped sample picture holds one)."""
+    from pathlib import Path
+    photo = Path(__file__).resolve().parents[2] / "sample_images" / "kuh_vadis_1.jpg"
+    code, out, _ = _run(["read", str(photo), "--json", "--game", "kuh_vadis"], capsys)
+    assert code == 0
+    values = [d["value"] for d in json.loads(out)["dice"]]
+    assert "cow" in values and 6 not in values
+    code, out, _ = _run(["read", str(photo), "--json"], capsys)
+    assert 6 in [d["value"] for d in json.loads(out)["dice"]]   # no game: the pip reader's face
+    code, out, _ = _run(["read", str(photo), "--game", "kuh_vadis"], capsys)
+    assert "cow " in out
+
+
+def test_a_settled_rolls_faces_and_votes_are_named_as_the_game_names_them():
+    """`watch --game kuh_vadis` prints the cow in the values and in the frames' votes."""
+    from vision.dice import Die, Roll
+    roll = Roll(100, 100, (Die((0, 0, 9, 9), 6, 0.9, None, 1.0, frames=3,
+                               value_votes=((6, 2), (5, 1))),
+                           Die((20, 0, 29, 9), 2, 0.9, None, 1.0)))
+    named = read_cmd.as_game_faces(roll, read_cmd.symbol_sides("kuh_vadis"))
+    assert named.values == ("cow", 2)
+    assert named.dice[0].value_votes == (("cow", 2), (5, 1))
+    assert read_cmd.as_game_faces(roll, read_cmd.symbol_sides("knister")) is roll
+    assert read_cmd.symbol_sides(None) == {}
