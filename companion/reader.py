@@ -217,12 +217,24 @@ def game_palette(palette: Sequence[str | None], colour=None, repeat_colours: boo
     return general
 
 
+def symbol_faces(symbol_sides: Mapping[str, int] | None) -> dict[int, str]:
+    """face -> symbol of a game's dice from its declared `symbol_sides` (symbol -> the face whose
+    pips the pip reader reads for it: Kuh Vadis' cow on the sixth)."""
+    return {side: name for name, side in (symbol_sides or {}).items()}
+
+
+def game_face(value: Any, symbol_at: Mapping[int, str]) -> Any:
+    """A face as the game names it: the pip reader's number of a symbol's face is the symbol
+    (`symbol_at`: `symbol_faces`); other faces, and words a taught set read, stay."""
+    return symbol_at.get(value, value) if isinstance(value, int) else value
+
+
 def _to_seen(d, coloured: bool, symbol_at: Mapping[int, str]) -> Die:
-    """A die a reader handed on as the table shows it: the pip reader's number of a symbol's
-    face is the symbol (`symbol_at`: face -> symbol, as the game declares its dice); a game
-    without colours shows none (and nothing to doubt of it: colour confidence 1)."""
-    face: Any = symbol_at.get(d.value, d.value) if isinstance(d.value, int) else d.value
-    return Die(tuple(int(v) for v in d.box), face, float(d.value_confidence),
+    """A die a reader handed on as the table shows it: its face as the game names it
+    (`game_face`); a game without colours shows none (and nothing to doubt of it: colour
+    confidence 1)."""
+    return Die(tuple(int(v) for v in d.box), game_face(d.value, symbol_at),
+               float(d.value_confidence),
                d.colour if coloured else None,
                float(d.colour_confidence) if coloured else 1.0,
                getattr(d, "colour_bgr", None), getattr(d, "die_confidence", None))
@@ -317,7 +329,7 @@ class TableReader:
         self.faces = list(faces)
         # the faces that are pictures, each on the face whose pips the pip reader reads for it
         # (`DiceSpec.symbols`: Kuh Vadis' cow on the sixth face)
-        self.symbol_at = {side: name for name, side in (symbols or {}).items()}
+        self.symbol_at = symbol_faces(symbols)
         # dice told apart by body colour (Qwinto, twenty one): their colours are checked against
         # vision's general palette before they are shown (`sure_colours`); once the table names
         # its colours by its own dice (`calibrate`), the names they give are shown

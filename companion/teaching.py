@@ -306,8 +306,9 @@ def shipped_names(dice_spec: dict, labels: TeachLabels) -> dict[int, Any] | None
     on known sides)."""
     if labels.colours:
         return None
-    names = {side: name for name, side in dice_spec.get("symbol_sides", {}).items()}
-    names = {k: names.get(k, k) for k in PIP_FACES}
+    from companion.reader import game_face, symbol_faces
+    symbol_at = symbol_faces(dice_spec.get("symbol_sides"))
+    names = {k: game_face(k, symbol_at) for k in PIP_FACES}
     return names if set(map(str, names.values())) == set(map(str, labels.faces)) else None
 
 

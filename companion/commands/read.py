@@ -32,25 +32,27 @@ def palette_for(game: str | None):
 
 
 def symbol_sides(game: str | None) -> dict:
-    """face -> symbol of a game's dice as it declares them (`DiceSpec.symbols`: Kuh Vadis' cow
-    is printed on the sixth face, which the pip reader reads as 6); empty without a game."""
+    """face -> symbol of a game's dice as it declares them (`companion.reader.symbol_faces`:
+    Kuh Vadis' cow is on the sixth face, which the pip reader reads as 6); empty without a
+    game."""
     if game is None:
         return {}
     from companion.games import dice_spec
-    return {side: name for name, side in dice_spec(game)["symbol_sides"].items()}
+    from companion.reader import symbol_faces
+    return symbol_faces(dice_spec(game)["symbol_sides"])
 
 
 def as_game_faces(roll, symbol_at: dict):
-    """`roll` with its faces named as the game names them, as a table of the game shows them:
-    the pip reader's number of a symbol's face is the symbol, in the dice's votes too."""
+    """`roll` with its faces named as the game names them (`companion.reader.game_face`), as
+    a table of the game shows them, in the dice's votes too."""
     if not symbol_at:
         return roll
     from dataclasses import replace
 
-    def face(v):
-        return symbol_at.get(v, v) if isinstance(v, int) else v
+    from companion.reader import game_face
     return replace(roll, dice=tuple(
-        replace(d, value=face(d.value), value_votes=tuple((face(v), n) for v, n in d.value_votes))
+        replace(d, value=game_face(d.value, symbol_at),
+                value_votes=tuple((game_face(v, symbol_at), n) for v, n in d.value_votes))
         for d in roll.dice))
 
 
