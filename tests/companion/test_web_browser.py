@@ -377,6 +377,36 @@ def test_who_begins_and_the_side_to_start_on(base_url, players):
     ann.wait_for_selector("#start-side")                      # Ann may still choose hers
 
 
+def test_a_special_tapped_once_stays_armed_while_the_page_redraws(base_url, players):
+    """A misthrow costs the turn, so it takes a second tap. The page redraws whenever the table
+    tells it something (here Bob sits down on his own phone, which changes what Ann's page
+    writes for): the first tap must survive that, so Ann's second tap confirms it."""
+    ann, bob = players
+    ann.goto(base_url + "/")
+    ann.select_option("#game", "the_choice")
+    ann.fill("#players li:nth-child(1) input", "Ann")
+    ann.fill("#players li:nth-child(2) input", "Bob")
+    ann.select_option("#first", label="Ann")
+    ann.click("#create-button")
+    ann.wait_for_url("**/sheet")
+    ann.wait_for_function("document.body.dataset.seq !== undefined")
+    code = ann.url.split("/t/")[1].split("/")[0]
+    assert ann.locator("#seat-switch a").count() == 2          # Ann writes for Bob too
+    for die in ("red:4", "purple:3", "purple:5"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    ann.click("#send-roll")
+    ann.wait_for_selector("#actions [data-special='misthrow']")
+    seq = state_of(ann, code)["seq"]
+    ann.click("#actions [data-special='misthrow']")
+    ann.wait_for_selector("#actions [data-special='misthrow'][data-armed]")
+    join(bob, ann, code)
+    ann.wait_for_function("!document.querySelector('#seat-switch a')")     # redrawn
+    assert state_of(ann, code)["seq"] == seq
+    ann.click("#actions [data-special='misthrow'][data-armed]", timeout=2000)
+    ann.wait_for_function(f"+document.body.dataset.seq > {seq}")
+    assert state_of(ann, code)["seq"] == seq + 1
+
+
 def test_kuh_vadis_quads_are_shown(base_url, players):
     """Four 4s: the squares a quad marks are drawn dashed and the hint says the roller rolls
     again; three 4s mark no quad."""

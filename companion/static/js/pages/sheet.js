@@ -24,6 +24,11 @@ export function start() {
   // or the player taps again (a refresh of the same version, such as the stream's hello, keeps
   // it)
   let reasonSeq = null;
+  // a costly special tapped once, waiting for the confirming tap: {seat, kind, seq}. Held here,
+  // not on the button, so a redraw between the two taps (the stream's echo of one's own roll,
+  // another player's action) keeps it; a new table version or 5 s without the second tap drop it
+  let armed = null;
+  let armedTimer = null;
 
   async function refresh() {
     const query = standIn !== null ? "?stand_in=" + standIn : "";
@@ -209,18 +214,22 @@ export function start() {
     const out = el("div", { class: "actions specials" });
     for (const kind of opt.specials) {
       const costly = kind !== "pass";
-      const btn = el("button", { type: "button", "data-special": kind,
+      const isArmed = costly && armed !== null && armed.seat === seat && armed.kind === kind &&
+        armed.seq === state.seq;
+      out.append(el("button", { type: "button", "data-special": kind,
+        "data-armed": isArmed ? "1" : null,
         class: costly && !rollAgain ? "danger" : "secondary", onclick: () => {
-          if (!costly || btn.dataset.armed) { place(seat, kind); return; }
-          btn.dataset.armed = "1"; btn.textContent = T.confirm_special + ": " + specialLabel(kind);
-          setTimeout(() => {
-            if (btn.isConnected) { delete btn.dataset.armed; btn.textContent = specialLabel(kind); }
-          }, 5000);
-        } }, specialLabel(kind));
-      out.append(btn);
+          if (!costly || isArmed) { disarm(); place(seat, kind); return; }
+          armed = { seat, kind, seq: state.seq };
+          clearTimeout(armedTimer);
+          armedTimer = setTimeout(() => { armed = null; render(); }, 5000);
+          render();
+        } }, isArmed ? T.confirm_special + ": " + specialLabel(kind) : specialLabel(kind)));
     }
     return out;
   }
+
+  function disarm() { armed = null; clearTimeout(armedTimer); }
 
   // ---- an answer built on the drawn sheet (The Choice): tap a space, then the dice it uses ----
   function tapBuilt(seat, opt, cell, key, rows) {
