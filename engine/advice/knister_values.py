@@ -30,6 +30,9 @@ from .knister_playout import CHANCE, SUMS, line_states
 OPEN_STATES = 1365           # line states with fewer than 5 sums come first
 NONE = 12                    # the padding line, whose gain is always 0
 FIELDS = 25
+# `play` plays at most this many games at once: a part's arrays (about 50 KB a 1,000 games
+# each) stay in the processor's caches, where all games at once would not (docs/advisor.md)
+PART = 1024
 
 
 def sum_draws(rng: np.random.Generator, games: int, length: int) -> np.ndarray:
@@ -92,6 +95,9 @@ class StageValues:
         self.constant = constant.copy()
         self.tables = tables.copy()
         self._full = np.empty((FIELDS + 1, 2, len(self.states)))
+        self._pad = 2 * len(self.states)
+        step = np.concatenate([self.next, self.next + len(self.states)])
+        self._next_code = np.concatenate([step, np.full((1, len(SUMS)), self._pad)])
         self._sync()
 
     @classmethod
@@ -128,6 +134,32 @@ class StageValues:
     def _sync(self) -> None:
         self._full[:, :, :OPEN_STATES] = self.tables
         self._full[:, :, OPEN_STATES:] = self.points[None, :, OPEN_STATES:]
+        self._stage_gains: dict[int, np.ndarray] = {}
+
+    # -- the playouts' tables: a line's kind and state as one code ---------------------
+    #
+    # A line of kind t in state s has the code t * len(states) + s; PAD, after the last, is
+    # the padding line (`NONE`), which stays PAD and gains nothing. A step of `play` then
+    # looks up every line's gain with one `take` and moves only the lines of the field it
+    # writes (measured in docs/advisor.md, "Knister's playouts").
+
+    def _codes_of(self, states: np.ndarray) -> np.ndarray:
+        """(n x 13) kind-and-state codes of grids given by their line codes (n x 12)."""
+        codes = np.full((len(states), len(self.cells) + 1), self._pad, dtype=np.intp)
+        codes[:, :-1] = states + self.kind * len(self.states)
+        return codes
+
+    def _gain_table(self, k: int) -> np.ndarray:
+        """Flat: entry code * 11 + sum index is what V_k gains when that sum joins a line of
+        that code (the same difference `_gains` takes, so the same figures to the bit)."""
+        table = self._stage_gains.get(k)
+        if table is None:
+            full = self._full[k]                                   # (kind, state)
+            gain = full[:, self.next] - full[:, :, None]           # (kind, state, sum)
+            table = np.zeros((self._pad + 1, len(SUMS)))
+            table[:-1] = gain.reshape(-1, len(SUMS))
+            table = self._stage_gains[k] = table.ravel()
+        return table
 
     # -- one grid --------------------------------------------------------------------
 
@@ -182,21 +214,34 @@ class StageValues:
         if states is None:
             states = np.zeros((games, len(self.cells)), dtype=np.intp)
             filled = np.zeros((games, FIELDS), dtype=bool)
-        states, filled = states.copy(), filled.copy()
         k0 = int(filled[0].sum()) if games else 0
         if games and not (filled.sum(axis=1) == k0).all():
             raise ValueError("play: every grid must have the same number of filled fields")
         if sums.shape[1] != FIELDS - k0:
             raise ValueError(f"play: {FIELDS - k0} sums per game needed, got {sums.shape[1]}")
-        rows = np.arange(games)
+        parts = [self._play_part(sums[i:i + PART], states[i:i + PART], filled[i:i + PART],
+                                 k0, record) for i in range(0, games, PART)]
+        if not parts:
+            return [], np.zeros(0)
+        kept = [(np.concatenate([p[0][step][0] for p in parts]),
+                 np.concatenate([p[0][step][1] for p in parts]))
+                for step in range(len(parts[0][0]))]
+        return kept, np.concatenate([p[1] for p in parts])
+
+    def _play_part(self, sums, states, filled, k0: int, record: bool):
+        """`play` for at most PART games."""
+        rows = np.arange(len(sums))[:, None]
         kept = []
+        codes = self._codes_of(states)
+        closed = np.where(filled, -np.inf, 0.0)
+        a, b, c, d = self.lines_of.T
+        offset = self.kind * len(self.states)
         for step, j in enumerate((sums - SUMS[0]).T):
             if record:
-                kept.append((states.copy(), filled.copy()))
-            after, field = self._gains(k0 + step + 1, states, j)
-            field[filled] = -np.inf
-            at = field.argmax(axis=1)
-            filled[rows, at] = True
-            states = np.where(self._on[:, at].T, after, states)
-        scores = self.points[self.kind[None, :], states].sum(axis=1)
-        return kept, scores
+                kept.append((codes[:, :-1] - offset, closed == -np.inf))
+            gain = self._gain_table(k0 + step + 1).take(codes * len(SUMS) + j[:, None])
+            at = (gain[:, a] + gain[:, b] + gain[:, c] + gain[:, d] + closed).argmax(axis=1)
+            closed[rows[:, 0], at] = -np.inf
+            moved = self.lines_of[at]
+            codes[rows, moved] = self._next_code[codes[rows, moved], j[:, None]]
+        return kept, self.points[self.kind[None, :], codes[:, :-1] - offset].sum(axis=1)

@@ -276,6 +276,23 @@ class TestKnisterPlayouts:
                     grid[chosen // 5][chosen % 5] = v
                 assert alone[0] == game.score(game.sheet_from_json({"grid": grid})).total
 
+    def test_games_played_in_parts_are_the_games_played_alone(self):
+        """`play` plays large batches in parts (`PART` games at a time): splitting a batch
+        anywhere, or recording the grids, changes no game."""
+        from engine.advice.knister_values import PART
+        values = evaluator_for(load_game("knister")).values
+        sums = Dice("parts", 25).first(PART + 300)
+        record, whole = values.play(sums, record=True)
+        _, head = values.play(sums[:7])
+        _, tail = values.play(sums[7:])
+        assert (whole == np.concatenate([head, tail])).all()
+        assert (values.play(sums)[1] == whole).all()
+        assert len(record) == 25 and all(len(s) == len(f) == PART + 300 for s, f in record)
+        last_states, last_filled = record[-1]
+        assert (last_filled.sum(axis=1) == 24).all()
+        _, alone = values.play(sums[-1:, -1:], last_states[-1:], last_filled[-1:])
+        assert alone[0] == whole[-1]
+
     def test_the_value_of_an_empty_grid_is_the_points_its_games_average(self):
         """The figures the hints show are final points: an empty grid's value is what
         greedy games by the same values score on average."""
