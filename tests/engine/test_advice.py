@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine.advice import advise, advise_dice, colour_choices, evaluator_for
+from engine.advice.core import FINISH
 from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
 from engine.advice.knister import FIRST_PLAYOUTS, MAX_PLAYOUTS, PLAYOUT_OPTIONS
 from engine.advice.knister_playout import Dice
@@ -206,6 +207,38 @@ class TestBudget:
         choices = advise_dice(evaluator, sheet, roll, 1, budget=Budget(0.001, FakeClock(1.0)))
         assert len(choices) == 8            # keep, or any 1, 2 or 3 of the dice again
         assert choices[0].expected == max(c.expected for c in choices)
+
+
+    def test_the_dice_choices_start_no_outcome_that_would_end_past_the_budget(self):
+        """The Choice's outcomes take milliseconds each: sampling stops while the time left
+        is less than the last one took and the time kept for the answer (`FINISH`), so the
+        call ends within its budget (once the first round, which gives every choice its
+        outcomes, is done)."""
+        game = load_game("the_choice")
+        evaluator = evaluator_for(game)
+        sheet, roll, _ = positions(game, 8, count=1)[0]
+        clock = ManualClock()
+        value = evaluator.roll_value
+
+        def slow_value(*args):            # each outcome takes 7 ms of the clock
+            clock.now += 0.007
+            return value(*args)
+
+        evaluator.roll_value = slow_value
+        for seconds in (1.5, 1.8, 2.3):         # all the outcomes would take 2.4 s
+            clock.now = 0.0
+            advise_dice(evaluator, sheet, roll, 1, budget=Budget(seconds, clock))
+            assert seconds - 0.007 - FINISH <= clock.now <= seconds - FINISH + 1e-9
+
+
+class ManualClock:
+    """A clock that reads `now`, moved on by the code under test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class TestKnisterPlayouts:
