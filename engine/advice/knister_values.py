@@ -13,7 +13,8 @@ V_{k+1}) and shipped in tables/knister_values.npz.
 
 Greedy play writes each sum where V_{k+1} of the result is highest; only the lines
 through a field change, so a field's figure is the sum of its (at most four) lines'
-gains. `play` plays a whole batch of games at once, one array operation per step.
+gains. `play` plays a batch of games together, one array operation per step for up to
+`PART` games at a time.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ from .knister_playout import CHANCE, SUMS, line_states
 OPEN_STATES = 1365           # line states with fewer than 5 sums come first
 NONE = 12                    # the padding line, whose gain is always 0
 FIELDS = 25
-# `play` plays at most this many games at once: a part's arrays (about 50 KB a 1,000 games
-# each) stay in the processor's caches, where all games at once would not (docs/advisor.md)
+# `play` plays at most this many games at once: a part's arrays (0.1-0.2 MB each) stay in
+# the processor's caches, where all of the advisor's 10,240 games at once would not
+# (docs/advisor.md, "Knister's playouts")
 PART = 1024
 
 
@@ -86,11 +88,6 @@ class StageValues:
         through = [[i for i, cells in enumerate(self.cells) if divmod(f, 5) in cells]
                    for f in range(FIELDS)]
         self.lines_of = np.array([t + [NONE] * (4 - len(t)) for t in through], dtype=np.intp)
-        # which lines (rows) run through which field (columns)
-        self._on = np.zeros((len(self.cells) + 1, FIELDS), dtype=bool)
-        for f, lines in enumerate(self.lines_of):
-            self._on[lines, f] = True
-        self._on = self._on[:-1]
         self.chance = np.array([CHANCE[s] for s in SUMS])
         self.constant = constant.copy()
         self.tables = tables.copy()
@@ -141,7 +138,9 @@ class StageValues:
     # A line of kind t in state s has the code t * len(states) + s; PAD, after the last, is
     # the padding line (`NONE`), which stays PAD and gains nothing. A step of `play` then
     # looks up every line's gain with one `take` and moves only the lines of the field it
-    # writes (measured in docs/advisor.md, "Knister's playouts").
+    # writes (measured in docs/advisor.md, "Knister's playouts"). The tables are made when a
+    # stage is first played, 0.77 MB each (20 MB once all 26 are), and dropped when the values
+    # change.
 
     def _codes_of(self, states: np.ndarray) -> np.ndarray:
         """(n x 13) kind-and-state codes of grids given by their line codes (n x 12)."""
