@@ -19,7 +19,7 @@ AdvisorPlayer; dice and choices from separate seeded generators):
 
 The default run (--games 300 --duel-games 100) took 194 s of CPU, 249 s of wall time, on
 this 2-core machine while it was busy (2026-11-27), before Knister's best fields were
-played out; Knister alone (--game knister --no-three --games 1000 --jobs 2) takes 796 s of
+played out; Knister alone (--game knister --no-three --games 1000 --jobs 2) takes 855 s of
 CPU and 7 minutes of wall time (2026-12-03). The figures in docs/advisor.md come from
 --games 1000 --duel-games 200.
 """
