@@ -1,7 +1,7 @@
 """General-palette body colour on real dice labelled by colour by eye (bench/data/real_colours.csv).
 
-    python bench/vision_colour.py [--split tune|report|check|all] [--labels CSV] [--data DIR]
-                                  [--json OUT]
+    python bench/vision_colour.py [--split tune|report|check|confirm|all] [--labels CSV]
+                                  [--data DIR] [--json OUT]
 
 Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
 calibration, so the light is estimated from the photo). The labelled boxes (the set's
@@ -10,7 +10,8 @@ calibration, so the light is estimated from the photo). The labelled boxes (the 
 Per set and split it prints the dice of a clear colour, how many the reader found, the share of
 found dice named right, and the confusion table truth -> read ("missed": not found). ``tune`` rows
 are the ones colour naming may be tuned on; ``report`` rows are for reporting; ``check`` rows,
-labelled later, confirm a change chosen with the report rows' errors in view
+labelled later, confirm a change chosen with the report rows' errors in view; ``confirm`` rows,
+labelled after the check rows' errors had been looked at, are the blind ones now
 (bench/data/README.md).
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ from vision.training.metrics import greedy_match  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "real_colours.csv"
-SPLITS = ("tune", "report", "check")
+SPLITS = ("tune", "report", "check", "confirm")
 UNCLEAR = "unclear"
 MISSED = "missed"
 

@@ -15,7 +15,7 @@ def bench_colour(bench_module):
 def test_shipped_labels_are_well_formed(bench_colour):
     labels = bench_colour.load_colour_labels(bench_colour.LABELS)
     splits = Counter(split for dice in labels.values() for _, split in dice.values())
-    assert splits == {"tune": 313, "report": 555, "check": 440}
+    assert splits == {"tune": 313, "report": 555, "check": 440, "confirm": 448}
     assert all(s == "byler_d6_train" for (s, _), dice in labels.items()
                if "tune" in {v[1] for v in dice.values()})
 
@@ -23,7 +23,8 @@ def test_shipped_labels_are_well_formed(bench_colour):
 def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_ones_for_reports(
         bench_colour, data_root):
     """Every die of a labelled photo is labelled, and a photo is in one split: byler's validation
-    photos and epanemu's valid and test photos report, the others tune (byler only) or check."""
+    photos and epanemu's valid and test photos report, the others tune (byler only), check or
+    confirm."""
     from vision.training.data import load_folder
     labels = bench_colour.load_colour_labels(bench_colour.LABELS)
     for set_name in {s for s, _ in labels}:
@@ -36,15 +37,19 @@ def test_shipped_labels_name_every_die_of_their_photos_and_keep_the_held_out_one
             split = {split for _, split in dice.values()}
             assert len(split) == 1, name
             if set_name == "epanemu_own":  # its camera's own split: valid and test report
-                assert split == ({"report"} if im.orig_split in ("valid", "test")
-                                 else {"check"}), name
+                if im.orig_split in ("valid", "test"):
+                    assert split == {"report"}, name
+                else:
+                    assert split in ({"check"}, {"confirm"}), name
             else:
-                assert split == {"report"} if im.validation else split <= {"tune", "check"}, name
+                assert (split == {"report"} if im.validation
+                        else split <= {"tune", "check", "confirm"}), name
 
 
 @pytest.mark.parametrize("row, message", [
     ("byler_d6_train,a.jpg,0,teal,tune", "colour 'teal' is not a general palette name"),
-    ("byler_d6_train,a.jpg,0,red,train", "split 'train' is not one of tune, report, check"),
+    ("byler_d6_train,a.jpg,0,red,train",
+     "split 'train' is not one of tune, report, check, confirm"),
     ("byler_d6_train,a.jpg,x,red,tune", "die 'x' is not a whole number"),
 ])
 def test_a_bad_label_row_is_refused_with_its_line(bench_colour, tmp_path, row, message):
