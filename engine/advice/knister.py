@@ -7,9 +7,10 @@ doubled diagonals, on the scale of final points (fitted value iteration on self-
 bench/knister_values.py). `deepen` weighs the 11 sums of the next roll by their chances
 and takes the best field for each. `play_out` then plays the 10 fields with the best
 look-ahead figure to the end, up to 1,024 seeded games each on the same sums, greedily
-by the same values, and ranks them by their mean final score (docs/advisor.md,
-"Knister's playouts", for how many and why, and "Knister's values" for what the values
-are measured to be worth).
+by the same values, and ranks them by their mean final score; `look_further` ranks the
+3 best of them again with every next sum's best fields played out too (docs/advisor.md,
+"Knister's playouts" and "Knister's further look", for how many and why, and "Knister's
+values" for what the values are measured to be worth).
 """
 from __future__ import annotations
 
@@ -21,12 +22,15 @@ from ..placement import Placement
 from .core import Evaluator
 from .knister_playout import Dice, Line
 from .knister_values import StageValues
-from .types import PLAYED_OUT, Budget
+from .types import LOOKED_FURTHER, PLAYED_OUT, Budget
 
 # how many of the best fields are played out, and how many games each: doubling from
 # FIRST_PLAYOUTS up to MAX_PLAYOUTS, fewer where the budget runs out first
 PLAYOUT_OPTIONS = 10
 FIRST_PLAYOUTS, MAX_PLAYOUTS = 32, 1024
+# then the best FURTHER_OPTIONS of them looked at once more: every next sum, its
+# FURTHER_FIELDS best fields by the values, FURTHER_GAMES games from each (`look_further`)
+FURTHER_OPTIONS, FURTHER_FIELDS, FURTHER_GAMES = 3, 4, 128
 
 
 def final_points(points: dict, line: Line) -> int:
@@ -62,8 +66,9 @@ def prospects(line: Line) -> str:
 
 class KnisterEvaluator(Evaluator):
     method = ("each line valued per number of filled fields by values fitted on self-play, "
-              "every next sum weighed by its chance, and the best fields played out to the "
-              "end on the same seeded sums")
+              "every next sum weighed by its chance, the best fields played out to the "
+              "end on the same seeded sums, and the best few again with each next sum's "
+              "best fields played out")
     deepen_without_clock = None         # every field: well under 1 ms each
 
     def __init__(self, game: Knister, values: StageValues | None = None) -> None:
@@ -71,6 +76,8 @@ class KnisterEvaluator(Evaluator):
         self.values = values if values is not None else StageValues.shipped(game)
         self.lines = Lines(game)
         self.playout_options, self.playout_games = PLAYOUT_OPTIONS, MAX_PLAYOUTS
+        self.further_options, self.further_fields, self.further_games = (
+            FURTHER_OPTIONS, FURTHER_FIELDS, FURTHER_GAMES)
 
     def value(self, before, after) -> float:
         if self.game.is_finished(after):
@@ -124,11 +131,59 @@ class KnisterEvaluator(Evaluator):
         played_out = sorted(((m, PLAYED_OUT, p, after)
                              for m, (_, _, p, after) in zip(means, top)),
                             key=lambda t: (-t[0], str(t[2])))
+        # the next step's games cost about what this step's last round cost a game
+        per_game = (left - now) / (games * len(top))
+        played_out = self.look_further(played_out, seed, budget, per_game)
         # the fields not played out: their figure moved onto the games' scale by how far
         # the games of the fields played out were from those fields' own figures
         shift = sum(m - t[0] for m, t in zip(means, top)) / len(top)
         rest = [(v + shift, depth, p, after) for v, depth, p, after in ranked[len(top):]]
         return played_out + rest
+
+    def look_further(self, played_out: list, seed: int, budget: Budget,
+                     per_game: float) -> list:
+        """The best `FURTHER_OPTIONS` played-out fields ranked again by a second step
+        of games: for every next sum (weighed by its chance), its `FURTHER_FIELDS` best
+        fields by the values are each played out `FURTHER_GAMES` times on the same
+        seeded sums, and the best of them counts, so the next sum too is placed by games
+        rather than by the values alone. Their figures keep the played-out fields' mean
+        level (the best of several means of games lies above each). Started only where
+        that many games fit in the budget by `per_game`, and where a next sum still has
+        a choice to make after it."""
+        values = self.values
+        best = played_out[:self.further_options]
+        afters = [values.codes(after.grid) for _, _, _, after in best]
+        empty = 25 - int(afters[0][1].sum())
+        sums_n, fields = len(values.chance), min(self.further_fields, empty)
+        games = len(best) * sums_n * fields * self.further_games
+        if (len(best) < 2 or empty < 3
+                or (budget.clocked and budget.left() < 1.2 * games * per_game)):
+            return played_out
+        k = 25 - empty + 1          # filled fields once the next sum is written
+        states = np.repeat(np.array([codes for codes, _ in afters]), sums_n, axis=0)
+        filled = np.repeat(np.array([written for _, written in afters]), sums_n, axis=0)
+        sum_index = np.tile(np.arange(sums_n), len(best))      # per (field, next sum)
+        gains = values.field_gains(k, states, sum_index)
+        gains[filled] = -np.inf
+        chosen = np.argsort(-gains, axis=1, kind="stable")[:, :fields].ravel()
+        starts = values.written(np.repeat(states, fields, axis=0), chosen,
+                                np.repeat(sum_index, fields))
+        filled_after = np.repeat(filled, fields, axis=0)
+        filled_after[np.arange(len(chosen)), chosen] = True
+        draws = [Dice(f"{seed}:{25 - empty}:{j}", empty - 1).first(self.further_games)
+                 for j in range(sums_n)]
+        n = self.further_games
+        sums = np.tile(np.repeat(np.stack(draws), fields, axis=0).reshape(-1, empty - 1),
+                       (len(best), 1))
+        _, scores = values.play(sums, np.repeat(starts, n, axis=0),
+                                np.repeat(filled_after, n, axis=0))
+        means = scores.reshape(len(best), sums_n, fields, n).mean(axis=3)
+        further = means.max(axis=2) @ values.chance
+        level = sum(t[0] for t in best) / len(best) - further.mean()
+        again = sorted(((v + level, LOOKED_FURTHER, p, after)
+                        for v, (_, _, p, after) in zip(further.tolist(), best)),
+                       key=lambda t: (-t[0], str(t[2])))
+        return again + played_out[len(best):]
 
     def reason(self, before, after, placement: Placement) -> str:
         (mark,) = placement.marks

@@ -13,8 +13,9 @@ from ..placement import Placement
 
 # depth of an option's figure: 0 = not looked at within the budget (listed last),
 # 1 = the value of the sheet it leads to, 2 = also every next roll looked at,
-# 3 = the mean of seeded games played to the end from it (Knister; listed first)
-NOT_LOOKED_AT, AFTER, NEXT_ROLL, PLAYED_OUT = 0, 1, 2, 3
+# 3 = the mean of seeded games played to the end from it (Knister; listed first),
+# 4 = games played to the end from each next sum's best fields (Knister's best few)
+NOT_LOOKED_AT, AFTER, NEXT_ROLL, PLAYED_OUT, LOOKED_FURTHER = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ import pytest
 from engine.advice import advise, advise_dice, colour_choices, evaluator_for
 from engine.advice.core import FINISH
 from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
-from engine.advice.knister import FIRST_PLAYOUTS, MAX_PLAYOUTS, PLAYOUT_OPTIONS
+from engine.advice.knister import (FIRST_PLAYOUTS, FURTHER_FIELDS, FURTHER_GAMES,
+                                   FURTHER_OPTIONS, MAX_PLAYOUTS, PLAYOUT_OPTIONS)
 from engine.advice.knister_playout import Dice
 from engine.advice.twenty_one import solve_row
-from engine.advice.types import NOT_LOOKED_AT, PLAYED_OUT, Budget
+from engine.advice.types import LOOKED_FURTHER, NOT_LOOKED_AT, PLAYED_OUT, Budget
 from engine.dice import Roll
 from engine.game import OTHER, ROLLER
 from engine.registry import GAMES, load_game
@@ -358,17 +359,53 @@ class TestKnisterPlayouts:
         grid[0][1] = grid[1][2] = grid[3][0] = None
         # 2 3 4 5 on the diagonal: a 6 in E4 makes 24 points
         advice = advise(game, game.sheet_from_json({"grid": grid}), Roll.parse("3 3"))
-        assert str(advice.best.placement) == "E6@4" and advice.best.depth == PLAYED_OUT
+        assert str(advice.best.placement) == "E6@4" and advice.best.depth == LOOKED_FURTHER
         assert "straight without 7" in advice.best.reason
 
     def test_the_best_fields_are_played_out_and_listed_first(self):
         game = load_game("knister")
         sheet, roll, role = positions(game, 11, count=1)[0]
         advice = advise(game, sheet, roll, role)
-        played = [o for o in advice.options if o.depth == PLAYED_OUT]
+        played = [o for o in advice.options if o.depth >= PLAYED_OUT]
         n = PLAYOUT_OPTIONS
         assert len(played) == n and advice.options[:n] == tuple(played)
+        # the best few of them looked at once more, the next sum placed by games too
+        assert [o.depth for o in played] == ([LOOKED_FURTHER] * FURTHER_OPTIONS
+                                             + [PLAYED_OUT] * (n - FURTHER_OPTIONS))
         assert all(o.depth < PLAYED_OUT for o in advice.options[n:])
+
+    def test_the_further_look_leaves_the_last_choices_to_the_games_alone(self):
+        """With two fields left the next sum has no choice to make after it: the
+        played-out ranking stands."""
+        game = load_game("knister")
+        grid = [row[:] for row in self.GRID]
+        grid[0][1] = grid[1][2] = grid[3][0] = None
+        advice = advise(game, game.sheet_from_json({"grid": grid}), Roll.parse("3 3"))
+        assert advice.best.depth == LOOKED_FURTHER      # three fields: looked at further
+        grid[3][0] = 4
+        advice = advise(game, game.sheet_from_json({"grid": grid}), Roll.parse("3 3"))
+        assert {o.depth for o in advice.options} == {PLAYED_OUT}
+
+    def test_a_sum_written_moves_only_the_lines_through_its_field(self):
+        """`StageValues.written`, which the further look starts its games from, gives
+        the line codes of the grid with the sum written in it."""
+        values = evaluator_for(load_game("knister")).values
+        rng = random.Random(5)
+        grids, fields, sums = [], [], []
+        for _ in range(200):
+            grid = [[rng.choice([None, *range(2, 13)]) for _ in range(5)] for _ in range(5)]
+            empty = [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
+            if not empty:
+                continue
+            r, c = rng.choice(empty)
+            grids.append(grid)
+            fields.append(5 * r + c)
+            sums.append(rng.randint(2, 12))
+        states = np.array([values.codes(g)[0] for g in grids])
+        got = values.written(states, np.array(fields), np.array(sums) - 2)
+        for grid, field, v, codes in zip(grids, fields, sums, got):
+            grid[field // 5][field % 5] = v
+            assert (codes == values.codes(grid)[0]).all()
 
     def test_the_games_played_stop_when_the_budget_is_spent(self):
         game = load_game("knister")
@@ -382,11 +419,13 @@ class TestKnisterPlayouts:
             evaluator.values.play = lambda *a: games.append(len(a[0])) or play(*a)
             again = evaluator.play_out(sheet, ranked, 0, Budget(seconds, FakeClock(step)))
             n = PLAYOUT_OPTIONS
-            assert [t[1] for t in again[:n]] == [PLAYED_OUT] * n
+            assert all(t[1] >= PLAYED_OUT for t in again[:n])
             assert {t[2] for t in again} == {t[2] for t in ranked}
             counts.append(sum(games))
-        # a spent budget: one round for each field compared; a long one: up to the cap
-        assert counts == [n * FIRST_PLAYOUTS, n * MAX_PLAYOUTS]
+        # a spent budget: one round for each field compared, no further look; a long one:
+        # up to the cap, then the further look's games
+        further = FURTHER_OPTIONS * 11 * FURTHER_FIELDS * FURTHER_GAMES
+        assert counts == [n * FIRST_PLAYOUTS, n * MAX_PLAYOUTS + further]
 
 
 class TestGames:
