@@ -148,16 +148,17 @@ class KnisterEvaluator(Evaluator):
         seeded sums, and the best of them counts, so the next sum too is placed by games
         rather than by the values alone. Their figures keep the played-out fields' mean
         level (the best of several means of games lies above each). Started only where
-        that many games fit in the budget by `per_game`, and where a next sum still has
-        a choice to make after it."""
+        that many games fit in the budget by `per_game`, and where at least 3 fields are
+        left after the one advised (docs/advisor.md, "Knister's further look")."""
         values = self.values
         best = played_out[:self.further_options]
+        if len(best) < 2:
+            return played_out
         afters = [values.codes(after.grid) for _, _, _, after in best]
         empty = 25 - int(afters[0][1].sum())
         sums_n, fields = len(values.chance), min(self.further_fields, empty)
         games = len(best) * sums_n * fields * self.further_games
-        if (len(best) < 2 or empty < 3
-                or (budget.clocked and budget.left() < 1.2 * games * per_game)):
+        if empty < 3 or (budget.clocked and budget.left() < 1.2 * games * per_game):
             return played_out
         k = 25 - empty + 1          # filled fields once the next sum is written
         states = np.repeat(np.array([codes for codes, _ in afters]), sums_n, axis=0)

@@ -375,8 +375,8 @@ class TestKnisterPlayouts:
         assert all(o.depth < PLAYED_OUT for o in advice.options[n:])
 
     def test_the_further_look_leaves_the_last_choices_to_the_games_alone(self):
-        """With two fields left the next sum has no choice to make after it: the
-        played-out ranking stands."""
+        """The further look is made while at least 3 fields are left after the
+        advised one; with 2 left the played-out ranking stands."""
         game = load_game("knister")
         grid = [row[:] for row in self.GRID]
         grid[0][1] = grid[1][2] = grid[3][0] = None
@@ -385,6 +385,15 @@ class TestKnisterPlayouts:
         grid[3][0] = 4
         advice = advise(game, game.sheet_from_json({"grid": grid}), Roll.parse("3 3"))
         assert {o.depth for o in advice.options} == {PLAYED_OUT}
+
+    def test_the_further_look_can_be_turned_off(self):
+        game = load_game("knister")
+        sheet, roll, role = positions(game, 11, count=1)[0]
+        evaluator = evaluator_for(game)
+        evaluator.further_options = 0
+        advice = advise(game, sheet, roll, role, evaluator=evaluator)
+        assert [o.depth for o in advice.options[:PLAYOUT_OPTIONS]] == \
+            [PLAYED_OUT] * PLAYOUT_OPTIONS
 
     def test_a_sum_written_moves_only_the_lines_through_its_field(self):
         """`StageValues.written`, which the further look starts its games from, gives
