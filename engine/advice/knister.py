@@ -162,7 +162,7 @@ class KnisterEvaluator(Evaluator):
             return played_out
         k = 25 - empty + 1          # filled fields once the next sum is written
         states = np.repeat(np.array([codes for codes, _ in afters]), sums_n, axis=0)
-        filled = np.repeat(np.array([written for _, written in afters]), sums_n, axis=0)
+        filled = np.repeat(np.array([done for _, done in afters]), sums_n, axis=0)
         sum_index = np.tile(np.arange(sums_n), len(best))      # per (field, next sum)
         gains = values.field_gains(k, states, sum_index)
         gains[filled] = -np.inf

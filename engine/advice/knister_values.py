@@ -190,13 +190,9 @@ class StageValues:
     def written(self, states: np.ndarray, fields: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Line codes (n x 12) of grids `states` once sum index j[i] is written in field
         fields[i] of grid i: only the (at most four) lines through the field change."""
-        lines = self.lines_of[fields]                      # (n x 4), NONE where no line
-        grid = np.broadcast_to(np.arange(len(states))[:, None], lines.shape)
-        through = lines != NONE
-        out = np.array(states, dtype=np.intp)
-        at, line = grid[through], lines[through]
-        out[at, line] = self.next[out[at, line], np.broadcast_to(j[:, None], lines.shape)[through]]
-        return out
+        through = np.zeros((len(states), NONE + 1), dtype=bool)     # the last: the padding
+        through[np.arange(len(states))[:, None], self.lines_of[fields]] = True
+        return np.where(through[:, :NONE], self.next[states, j[:, None]], states)
 
     def _gains(self, k, states: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(each line's code after sum index j, `field_gains`); k a number or one per grid."""
