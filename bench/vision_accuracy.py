@@ -198,7 +198,8 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
 
 
 def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = False,
-                   own_dice: bool = False, read_names: bool = False) -> list[dict]:
+                   own_dice: bool = False, read_names: bool = False,
+                   hue_pips: float = 0.0) -> list[dict]:
     """Synthetic scenes per palette. For a game palette two kinds of scene: the game's own dice
     set (1 to all of its dice, each colour once, named with the palette's one-die-per-colour
     rule) and any number of dice of the palette's colours with repeats (named die by die).
@@ -212,6 +213,8 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
     photo; with ``calibrated`` the calibration photo shows those same dice under the scene's light
     and is learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
     (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated.
+    ``hue_pips``: the share of dice whose pips differ from the body by hue more than by lightness
+    (``vision.training.synth.hue_contrast_pip``; other scenes than without it).
     ``read_names``: the calibration photo's dice are named as the reader read them, unconfirmed (as
     ``dice-companion read --calibrate`` does, where nobody confirms them)."""
     from dataclasses import replace
@@ -235,9 +238,10 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
             if scenes == "game set":
                 k = int(rng.integers(1, len(palette.names) + 1))
                 sc = render_scene(rng, size=(640, 640), colours=list(palette.names), n_dice=k,
-                                  distinct=True, dice_set=own)
+                                  distinct=True, dice_set=own, hue_pips=hue_pips)
             else:
-                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), dice_set=own)
+                sc = render_scene(rng, size=(640, 640), colours=list(palette.names), dice_set=own,
+                                  hue_pips=hue_pips)
             reading = r
             if calibrated:
                 cal_rng = np.random.default_rng([seed, 7, len(out), k])
@@ -383,6 +387,9 @@ def main(argv=None) -> int:
     ap.add_argument("--synth", type=int, default=0,
                     help="also score N synthetic scenes per palette")
     ap.add_argument("--synth-seed", type=int, default=20261125)
+    ap.add_argument("--hue-pips", type=float, default=0.0,
+                    help="the share of the synthetic scenes' dice whose pips differ from the body "
+                         "by hue more than by lightness (1: every die)")
     ap.add_argument("--calibrated", action="store_true",
                     help="read each synthetic scene with a calibration from another photo under "
                          "its light")
@@ -453,9 +460,10 @@ def main(argv=None) -> int:
         print("   " + _confusion_text(np.array(r["confusion"])).replace("\n", "\n   "))
     if args.synth:
         for r in evaluate_synth(reader, args.synth, args.synth_seed, args.calibrated, args.own_dice,
-                                args.read_names):
+                                args.read_names, args.hue_pips):
             results["synthetic"].append(r)
             print(f"== synthetic{', own dice' if args.own_dice else ''}"
+                  f"{f', pips told by hue {args.hue_pips:g}' if args.hue_pips else ''}"
                   f"{', calibrated' if args.calibrated else ''}, "
                   f"palette {r['palette']} ({r['scenes_kind']}): "
                   f"{r['scenes']} scenes 640x640, {r['dice']} dice: "

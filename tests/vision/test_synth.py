@@ -64,3 +64,33 @@ def test_compact_pips_sit_nearer_the_centre():
     a = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4)
     b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, compact_pips=0.0)
     assert np.array_equal(a.image, b.image)
+
+
+def test_hue_pips_differ_by_hue_not_lightness():
+    """``hue_contrast_pip``: pips near the body's lightness and far from it in colour (yellow on
+    orange, red on smoky black), which the other pip colours never are; off, the scenes are the
+    same draw for draw."""
+    import cv2
+
+    from vision.training.synth import hue_contrast_pip
+
+    def lab(bgr):
+        px = np.asarray(bgr, np.float32).reshape(1, 1, 3) / 255.0
+        return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+
+    rng = np.random.default_rng(0)
+    found = 0
+    for body in ([0, 120, 240], [20, 20, 35], [200, 230, 240], [150, 60, 90], [40, 140, 40]):
+        for _ in range(20):
+            pip = hue_contrast_pip(rng, np.array(body, np.float32))
+            a, b = lab(body), lab(pip)
+            if abs(a[0] - b[0]) <= 15.5:
+                found += 1
+                assert abs(a[0] - b[0]) >= 2.5 and np.linalg.norm(a - b) >= 29.5
+            else:  # no colourful pip near this lightness: white or black, as any other die
+                assert tuple(pip) in ((255.0,) * 3, (0.0,) * 3)
+    assert found >= 80
+    a = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4)
+    b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, hue_pips=0.0)
+    c = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, hue_pips=1.0)
+    assert np.array_equal(a.image, b.image) and not np.array_equal(a.image, c.image)
