@@ -213,10 +213,10 @@ def evaluate_synth(reader: DiceReader, n: int, seed: int, calibrated: bool = Fal
     photo; with ``calibrated`` the calibration photo shows those same dice under the scene's light
     and is learned with ``calibrate_dice`` from their colours as the user confirmed them on the page
     (the true names of the dice found). Without ``calibrated``: the same scenes, uncalibrated.
-    ``hue_pips``: the share of dice whose pips differ from the body by hue more than by lightness
-    (``vision.training.synth.hue_contrast_pip``; other scenes than without it).
     ``read_names``: the calibration photo's dice are named as the reader read them, unconfirmed (as
-    ``dice-companion read --calibrate`` does, where nobody confirms them)."""
+    ``dice-companion read --calibrate`` does, where nobody confirms them). ``hue_pips``: the share
+    of dice whose pips differ from the body by hue more than by lightness
+    (``vision.training.synth.hue_contrast_pip``; other scenes than without it)."""
     from dataclasses import replace
 
     from vision.colour import calibrate_dice
