@@ -70,13 +70,8 @@ def test_hue_pips_differ_by_hue_not_lightness():
     """``hue_contrast_pip``: pips near the body's lightness and far from it in colour (yellow on
     orange, red on smoky black), which the other pip colours never are; off, the scenes are the
     same draw for draw."""
-    import cv2
-
+    from vision.colour import bgr_to_lab as lab
     from vision.training.synth import hue_contrast_pip
-
-    def lab(bgr):
-        px = np.asarray(bgr, np.float32).reshape(1, 1, 3) / 255.0
-        return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(float)
 
     rng = np.random.default_rng(0)
     found = 0
