@@ -314,6 +314,16 @@ class TestTheScenesWhite:
         assert min(scene_white(np.full((50, 50, 3), 20, np.uint8)).gains) == pytest.approx(1.6)
         assert scene_white(np.full((50, 50, 3), 255, np.uint8)) == Calibration()
 
+    def test_lone_bright_pixels_do_not_set_the_white(self):
+        """Salt noise, hot pixels and glints a pixel wide are not the photo's white: the dim photo
+        keeps its correction, and its white die stays white."""
+        img = self.dim_photo()
+        rng = np.random.default_rng(3)
+        salt = rng.random(img.shape[:2]) < 0.01
+        img[salt] = 255
+        assert scene_white(img) == scene_white(self.dim_photo()) != Calibration()
+        assert ColourNamer(GENERAL)(img, [(30, 30, 70, 70)]).names == ("white",)
+
     def test_a_tinted_white_is_the_lights_tint(self):
         img = np.full((60, 60, 3), (200, 230, 240), np.uint8)  # white under a warm lamp
         b, g, r = scene_white(img).gains
