@@ -127,6 +127,30 @@ class TestDieDetector:
         assert roll.values == (1, 1)  # the fake face reader says "1" for every crop
 
 
+class TestBoxesTheDetectorIsSureOf:
+    """The reader doubts a die it sees poorly (the die probability under ``min_die``); where the
+    detector is sure of the box, the two together keep it."""
+
+    @staticmethod
+    def doubting(make_fake_session, p_die):
+        logit = float(np.log(p_die / (1 - p_die)))  # not a die 0, a one at this logit
+        return make_fake_session(lambda x: np.tile(np.array([0, logit, -20, -20, -20, -20, -20],
+                                                            np.float32), (len(x), 1)))
+
+    def test_a_doubted_die_in_a_sure_box_is_kept(self, make_fake_session):
+        bgr = np.full((384, 384, 3), 128, np.uint8)
+        one = {"far_look": None, "second_look": None}
+        for p_die, kept in ((0.7, 1), (0.4, 0)):
+            session = FakeDetectorSession([(20, 20, 60, 60)])  # score sigmoid(4) = 0.98
+            reader = DiceReader(self.doubting(make_fake_session, p_die), detector_session=session,
+                                **one)
+            assert len(reader(bgr).dice) == kept
+        session = FakeDetectorSession([(20, 20, 60, 60)])
+        alone = DiceReader(self.doubting(make_fake_session, 0.7), detector_session=session,
+                           sure_box=None, **one)
+        assert alone(bgr).dice == ()
+
+
 class TestCloserLook:
     """Small dice in a big photo (a 1080p frame of 25-px dice: 5-7 px on the 384-px working copy)
     get a second look on a finer working copy; dice the first look sees well enough do not."""

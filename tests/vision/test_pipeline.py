@@ -115,6 +115,21 @@ class TestSelectDice:
     def test_empty(self):
         assert select_dice([], np.zeros((0, 7))) == []
 
+    def test_a_box_the_detector_is_sure_of_needs_less_of_the_reader(self):
+        """A die the reader doubts (0.7) is kept when the detector is sure of its box, and only
+        then; a box the reader calls no die stays out however sure the detector is."""
+        boxes = [(0, 0, 10, 10), (50, 50, 60, 60), (100, 100, 110, 110)]
+        probs = np.array([[0.3, 0, 0, 0.7, 0, 0, 0],    # a doubted 3, surely boxed
+                          [0.3, 0, 0, 0, 0.7, 0, 0],    # a doubted 4, weakly boxed
+                          [0.6, 0, 0.4, 0, 0, 0, 0]],   # not a die, surely boxed
+                         float)
+        scores = [0.8, 0.4, 0.9]
+        assert select_dice(boxes, probs, min_die=0.9) == []
+        out = select_dice(boxes, probs, min_die=0.9, scores=scores, sure_box=0.65,
+                          sure_box_die=0.5)
+        assert [(i, v) for i, v, _, _ in out] == [(0, 3)]
+        assert out[0][3] == pytest.approx(0.7)
+
 
 class TestSecondLook:
     """The settled tier looks at a photo twice, at two scales; the second look only adds dice
