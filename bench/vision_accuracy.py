@@ -29,6 +29,9 @@ entirely right (every die found with its value, nothing else found) and the conf
 * Dice to check (``vision.dice.Die.check_face``): how many misread dice the reading marks for the
   player to check, how many read right it marks, and the share of images right once the marked
   dice are checked (every die found, nothing else, every misread die marked).
+* ``--where COLUMN=VALUE`` reads only the photos whose row in the folder's ``images.csv`` has
+  that value: ``--where augmented=no`` reads epanemu_own's photos as their camera made them,
+  ``augmented=yes`` the copies Roboflow gave salt-and-pepper noise, blur and crops.
 * ``--turned 90|180|270`` turns each photo (not the crop sets) before it is read, as a camera
   held sideways or from across the table takes it; ``--no-scene-turns`` reads each photo only as
   it stands (``DiceReader(scene_turns=False)``: docs/vision.md, "Turned pictures").
@@ -39,6 +42,7 @@ entirely right (every die found with its value, nothing else found) and the conf
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 import time
@@ -94,14 +98,32 @@ def turn_photo(im, bgr: np.ndarray, quarters: int):
     return replace(im, dice=dice), turned
 
 
+def photos_where(folder: Path, column: str, value: str) -> set[str]:
+    """The file names of the photos whose row in ``folder``'s ``images.csv`` has ``value`` in
+    ``column``. Raises ValueError naming what is missing."""
+    path = Path(folder) / "images.csv"
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file (--where needs the set's images.csv)")
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows or column not in rows[0]:
+        raise ValueError(f"{path}: no column {column!r}")
+    return {r["filename"] for r in rows if r[column] == value}
+
+
 def evaluate_folder(reader: DiceReader, folder: Path, split: str,
-                    as_exported: bool = False, quarters: int = 0) -> dict:
+                    as_exported: bool = False, quarters: int = 0,
+                    where: tuple[str, str] | None = None) -> dict:
     """Figures of one labelled folder. A set whose export stretched its photos
     (``vision.training.data.STRETCHED``) is read as its camera took them, unless ``as_exported``;
-    each photo (not a set of crops) turned by ``quarters`` anticlockwise quarter turns."""
+    each photo (not a set of crops) turned by ``quarters`` anticlockwise quarter turns; with
+    ``where`` = (column, value) only the photos ``photos_where`` names."""
     images = load_folder(folder)
     if split != "all":
         images = [im for im in images if im.validation == (split == "val")]
+    if where is not None:
+        named = photos_where(folder, *where)
+        images = [im for im in images if im.path.name in named]
     conf = np.zeros((7, 7), int)  # rows: truth 1..6, extra; cols: read 1..6, missed
     tp = fp = fn = right_faces = n_images_right = 0
     # dice marked for the player to check (``Die.check_face``), by whether they were read right;
@@ -411,6 +433,9 @@ def main(argv=None) -> int:
     ap.add_argument("--turned", type=int, choices=[0, 90, 180, 270], default=0,
                     help="turn each photo (not crops) anticlockwise by this many degrees first, "
                          "as a camera held sideways or from across the table takes it")
+    ap.add_argument("--where", default=None, metavar="COLUMN=VALUE",
+                    help="only the photos whose row in the folder's images.csv has this value "
+                         "(e.g. augmented=no)")
     ap.add_argument("--no-scene-turns", action="store_true",
                     help="read each photo only as it stands (DiceReader(scene_turns=False))")
     ap.add_argument("--loso", action="store_true",
@@ -422,6 +447,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not args.folders and not args.synth and not args.loso:
         ap.error("give at least one folder, --synth N or --loso")
+    where = None
+    if args.where is not None:
+        column, eq, value = args.where.partition("=")
+        if not eq or not column:
+            ap.error(f"--where {args.where}: give COLUMN=VALUE")
+        where = (column, value)
+        for folder in args.folders:
+            try:
+                if not photos_where(folder, *where):
+                    ap.error(f"--where {args.where}: no photo of {folder} has it")
+            except ValueError as e:
+                ap.error(str(e))
     kw = {"find_with": args.find} if args.find else {}
     if args.no_scene_turns:
         kw["scene_turns"] = False
@@ -441,13 +478,15 @@ def main(argv=None) -> int:
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()
-        r = evaluate_folder(reader, folder, args.split, args.as_exported, args.turned // 90)
+        r = evaluate_folder(reader, folder, args.split, args.as_exported, args.turned // 90,
+                            where)
         seconds = time.perf_counter() - t0
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
         print(f"== {folder} ({r['mode']}, split {args.split}"
               f"{', read as the camera took it' if r['as_taken'] else ''}"
-              f"{f', turned {args.turned} degrees' if args.turned else ''}): {r['images']} images, "
+              f"{f', turned {args.turned} degrees' if args.turned else ''}"
+              f"{f', where {args.where}' if where else ''}): {r['images']} images, "
               f"{r['dice']} dice, {seconds:.1f} s ({1000 * seconds / max(1, r['images']):.0f} ms "
               "a photo with decoding and matching)")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "

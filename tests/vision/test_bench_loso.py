@@ -81,3 +81,14 @@ def test_several_face_readers_are_benched_as_one_vote(bench):
     vote = bench.face_session(f"{DEFAULT_MODEL},{DEFAULT_MODEL}")
     assert not isinstance(one, Vote)
     assert isinstance(vote, Vote) and len(vote.sessions) == 2
+
+
+def test_where_picks_the_photos_of_one_kind(bench, tmp_path):
+    """``--where augmented=no`` reads a set's photos as their camera made them, apart from the
+    noisy copies an export made of them; a column or file that is not there is a clear error."""
+    (tmp_path / "images.csv").write_text("filename,augmented\na.jpg,no\nb.jpg,yes\nc.jpg,no\n")
+    assert bench.photos_where(tmp_path, "augmented", "no") == {"a.jpg", "c.jpg"}
+    with pytest.raises(ValueError, match="no column 'kind'"):
+        bench.photos_where(tmp_path, "kind", "x")
+    with pytest.raises(ValueError, match="no such file"):
+        bench.photos_where(tmp_path / "elsewhere", "augmented", "no")
