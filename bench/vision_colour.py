@@ -2,6 +2,7 @@
 
     python bench/vision_colour.py [--split tune|report|check|confirm|all] [--labels CSV]
                                   [--data DIR] [--json OUT]
+    python bench/vision_colour.py --renders DIR [DIR ...]
 
 Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
 calibration, so the light is estimated from the photo). The labelled boxes (the set's
@@ -13,6 +14,10 @@ are the ones colour naming may be tuned on; ``report`` rows are for reporting; `
 labelled later, confirm a change chosen with the report rows' errors in view; ``confirm`` rows,
 labelled after the check rows' errors had been looked at, are the blind ones now
 (bench/data/README.md).
+
+``--renders`` reads folders of photoreal renders instead (``vision.training.render3d``: every die
+labelled with its body's general-palette name in ``labels.csv``); dice mostly hidden
+(``readable`` false) and dice without a name are left out.
 """
 from __future__ import annotations
 
@@ -105,6 +110,24 @@ def evaluate(reader: DiceReader, labels, data_root: Path,
     return out
 
 
+def evaluate_renders(reader: DiceReader, folders) -> dict[tuple[str, str], Counter]:
+    """(folder name, "render") -> Counter of (truth, read) over the renders' dice of a
+    general-palette name that are not mostly hidden."""
+    out: dict[tuple[str, str], Counter] = {}
+    for folder in folders:
+        counts = out.setdefault((Path(folder).name, "render"), Counter())
+        for im in load_folder(folder):
+            labels = {i: (d.colour, "render") for i, d in enumerate(im.dice)
+                      if d.readable and d.colour in GENERAL.names}
+            if not labels:
+                continue
+            roll = reader(read_image_file(im.path))
+            for _, truth, read in score_photo(labels, [(d.box, d.box_kind) for d in im.dice],
+                                              [(d.box, d.colour) for d in roll.dice]):
+                counts[truth, read] += 1
+    return out
+
+
 def summary(counts: Counter) -> dict:
     dice = sum(counts.values())
     found = dice - sum(n for (_, r), n in counts.items() if r == MISSED)
@@ -132,19 +155,29 @@ def main(argv=None) -> int:
     ap.add_argument("--data", type=Path, default=default_data_root(), help="the labelled sets")
     ap.add_argument("--json", type=Path, default=None,
                     help="also write the figures to this JSON file")
+    ap.add_argument("--renders", type=Path, nargs="+", default=None, metavar="DIR",
+                    help="read these folders of photoreal renders instead of the real photos")
     args = ap.parse_args(argv)
-    if not args.data.is_dir():
-        ap.error(f"--data {args.data}: no such folder")
-    try:
-        labels = load_colour_labels(args.labels)
-    except (OSError, ValueError) as e:
-        ap.error(str(e))
-    splits = SPLITS if args.split == "all" else (args.split,)
-    results = evaluate(DiceReader(), labels, args.data, splits)
+    if args.renders:
+        missing = [str(f) for f in args.renders if not (f / "labels.csv").is_file()]
+        if missing:
+            ap.error(f"--renders: no labels.csv in {', '.join(missing)}")
+        splits = ("render",)
+        results = evaluate_renders(DiceReader(), args.renders)
+    else:
+        if not args.data.is_dir():
+            ap.error(f"--data {args.data}: no such folder")
+        try:
+            labels = load_colour_labels(args.labels)
+        except (OSError, ValueError) as e:
+            ap.error(str(e))
+        splits = SPLITS if args.split == "all" else (args.split,)
+        results = evaluate(DiceReader(), labels, args.data, splits)
     report = []
     total = Counter()
+    order = (*SPLITS, "render")
     for (set_name, split), counts in sorted(results.items(),
-                                            key=lambda kv: (SPLITS.index(kv[0][1]), kv[0][0])):
+                                            key=lambda kv: (order.index(kv[0][1]), kv[0][0])):
         s = summary(counts)
         total += counts
         report.append({"set": set_name, "split": split, **s,
@@ -154,7 +187,8 @@ def main(argv=None) -> int:
         print("   " + confusion_text(counts).replace("\n", "\n   "))
     if len(results) > 1:
         s = summary(total)
-        print(f"== all ({args.split}): {s['dice']} dice, {s['found']} found, colour right "
+        print(f"== all ({'renders' if args.renders else args.split}): {s['dice']} dice, "
+              f"{s['found']} found, colour right "
               f"{s['right']} = {100 * (s['accuracy'] or 0):.1f} %")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

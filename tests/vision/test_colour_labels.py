@@ -76,3 +76,27 @@ def test_scoring_leaves_out_unclear_dice_and_counts_missed_ones(bench_colour):
                     ("tune", "white", "missed")]
     s = bench_colour.summary(Counter((t, r) for _, t, r in rows))
     assert s == {"dice": 3, "found": 2, "right": 1, "accuracy": 0.5}
+
+
+def test_renders_score_their_named_readable_dice(bench_colour, tmp_path):
+    """``--renders``: a render's dice are scored by the body name its labels give; a die mostly
+    hidden, or of a colour with no general-palette name, is left out."""
+    import cv2
+    import numpy as np
+    from types import SimpleNamespace
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "r.png"), np.zeros((100, 300, 3), np.uint8))
+    head = "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,box_kind,colour,top_hidden\n"
+    rows = ["r.png,300,100,0,1,0,0,40,40,die,red,0",
+            "r.png,300,100,1,2,100,0,140,40,die,blue,0",
+            "r.png,300,100,2,3,200,0,240,40,die,green,0.9",   # mostly hidden
+            "r.png,300,100,3,4,200,50,240,90,die,,0"]         # a colour with no name
+    (tmp_path / "labels.csv").write_text(head + "\n".join(rows) + "\n")
+
+    def reader(bgr):
+        dice = [SimpleNamespace(box=(1, 1, 40, 40), colour="red"),
+                SimpleNamespace(box=(200, 1, 240, 40), colour="green")]
+        return SimpleNamespace(dice=dice)
+
+    (counts,) = bench_colour.evaluate_renders(reader, [tmp_path]).values()
+    assert counts == Counter({("red", "red"): 1, ("blue", "missed"): 1})
