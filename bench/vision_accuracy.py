@@ -113,17 +113,16 @@ def photos_where(folder: Path, column: str, value: str) -> set[str]:
 
 def evaluate_folder(reader: DiceReader, folder: Path, split: str,
                     as_exported: bool = False, quarters: int = 0,
-                    where: tuple[str, str] | None = None) -> dict:
+                    only: set[str] | None = None) -> dict:
     """Figures of one labelled folder. A set whose export stretched its photos
     (``vision.training.data.STRETCHED``) is read as its camera took them, unless ``as_exported``;
     each photo (not a set of crops) turned by ``quarters`` anticlockwise quarter turns; with
-    ``where`` = (column, value) only the photos ``photos_where`` names."""
+    ``only`` (file names, e.g. from ``photos_where``) only those photos."""
     images = load_folder(folder)
     if split != "all":
         images = [im for im in images if im.validation == (split == "val")]
-    if where is not None:
-        named = photos_where(folder, *where)
-        images = [im for im in images if im.path.name in named]
+    if only is not None:
+        images = [im for im in images if im.path.name in only]
     conf = np.zeros((7, 7), int)  # rows: truth 1..6, extra; cols: read 1..6, missed
     tp = fp = fn = right_faces = n_images_right = 0
     # dice marked for the player to check (``Die.check_face``), by whether they were read right;
@@ -447,18 +446,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not args.folders and not args.synth and not args.loso:
         ap.error("give at least one folder, --synth N or --loso")
-    where = None
+    only: dict[Path, set[str]] = {}  # --where: each folder's photos of that kind
     if args.where is not None:
         column, eq, value = args.where.partition("=")
         if not eq or not column:
             ap.error(f"--where {args.where}: give COLUMN=VALUE")
-        where = (column, value)
         for folder in args.folders:
             try:
-                if not photos_where(folder, *where):
-                    ap.error(f"--where {args.where}: no photo of {folder} has it")
+                only[folder] = photos_where(folder, column, value)
             except ValueError as e:
                 ap.error(str(e))
+            if not only[folder]:
+                ap.error(f"--where {args.where}: no photo of {folder} has it")
     kw = {"find_with": args.find} if args.find else {}
     if args.no_scene_turns:
         kw["scene_turns"] = False
@@ -479,14 +478,14 @@ def main(argv=None) -> int:
     for folder in args.folders:
         t0 = time.perf_counter()
         r = evaluate_folder(reader, folder, args.split, args.as_exported, args.turned // 90,
-                            where)
+                            only.get(folder))
         seconds = time.perf_counter() - t0
         results["folders"].append(r)
         pct = lambda v: "  n/a" if v is None else f"{100 * v:5.1f}%"  # noqa: E731
         print(f"== {folder} ({r['mode']}, split {args.split}"
               f"{', read as the camera took it' if r['as_taken'] else ''}"
               f"{f', turned {args.turned} degrees' if args.turned else ''}"
-              f"{f', where {args.where}' if where else ''}): {r['images']} images, "
+              f"{f', where {args.where}' if only else ''}): {r['images']} images, "
               f"{r['dice']} dice, {seconds:.1f} s ({1000 * seconds / max(1, r['images']):.0f} ms "
               "a photo with decoding and matching)")
         print(f"   detection precision {pct(r['precision'])}  recall {pct(r['recall'])}  "

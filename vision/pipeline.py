@@ -271,22 +271,23 @@ def face_of(probs_row, faces=(1, 2, 3, 4, 5, 6)) -> tuple[int, float]:
 
 
 def select_dice(boxes, probs: np.ndarray, faces=(1, 2, 3, 4, 5, 6), min_die: float = 0.5,
-                overlap: float = 0.3, scores=None, sure_box: float = 1.0,
+                overlap: float = 0.3, scores=None, sure_box: float | None = None,
                 sure_box_die: float = 0.5) -> list[tuple[int, int, float, float]]:
     """Pure post-processing: (box index, value, value confidence, die confidence) of the kept dice.
 
     ``probs`` columns are (not a die, 1, ..., 6). A candidate is a die when the probability of
-    "not a die" is below ``1 - min_die``, or, with the detector's ``scores``, when the detector
-    is at least ``sure_box`` sure of its box and the reader gives it at least ``sure_box_die``:
-    two judgments that agree. Overlapping dice (IoU >= ``overlap``, or one box mostly inside the
-    other) keep the most confident. The value is the likeliest of the allowed ``faces``.
+    "not a die" is below ``1 - min_die``, or, given the detector's ``scores`` and ``sure_box``,
+    when the detector is at least ``sure_box`` sure of its box and the reader gives it at least
+    ``sure_box_die``: two judgments that agree. Overlapping dice (IoU >= ``overlap``, or one box
+    mostly inside the other) keep the most confident. The value is the likeliest of the allowed
+    ``faces``.
     """
     if len(boxes) == 0:
         return []
     probs = np.asarray(probs, np.float64)
     p_die = 1.0 - probs[:, 0]
     is_die = p_die >= min_die
-    if scores is not None:
+    if scores is not None and sure_box is not None:
         is_die |= (np.asarray(scores, np.float64) >= sure_box) & (p_die >= sure_box_die)
     order = np.argsort(-p_die, kind="stable")
     kept: list[int] = []
@@ -557,11 +558,8 @@ class DiceReader:
         """([(box, value, value confidence, die confidence)] of the dice among the found boxes,
         top to bottom, ms of reading)."""
         probs, read_ms = self._read_candidates(bgr, found.boxes)
-        sure = scores is not None and self.sure_box is not None
-        chosen = select_dice(found.boxes, probs, self.faces, self.min_die,
-                             scores=scores if sure else None,
-                             sure_box=self.sure_box if sure else 1.0,
-                             sure_box_die=self.sure_box_die)
+        chosen = select_dice(found.boxes, probs, self.faces, self.min_die, scores=scores,
+                             sure_box=self.sure_box, sure_box_die=self.sure_box_die)
         if scores is not None and self.side_faces:
             keep = set(drop_side_faces(found.boxes, scores, [c[0] for c in chosen]))
             chosen = [c for c in chosen if c[0] in keep]
