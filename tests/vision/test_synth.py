@@ -89,3 +89,32 @@ def test_hue_pips_differ_by_hue_not_lightness():
     b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, hue_pips=0.0)
     c = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, hue_pips=1.0)
     assert np.array_equal(a.image, b.image) and not np.array_equal(a.image, c.image)
+
+
+def test_see_through_dice_show_their_hidden_faces_pips_faintly():
+    """``see_through``: a translucent die shows its hidden faces' pips through the top face,
+    the bottom face's always, fainter than its own pips and only inside the top face; off, the
+    scenes are the same draw for draw."""
+    from vision.training.synth import PIP_LAYOUT, _see_through_pips
+
+    half = 60.0
+    top = np.array([[40, 40], [160, 40], [160, 160], [40, 160]], np.float32)
+    face, pip = np.array([60, 60, 60], np.float32), np.array([0, 0, 255], np.float32)
+    for value in range(1, 7):
+        for seed in range(3):
+            img = np.full((200, 200, 3), 200, np.float32)
+            img[40:160, 40:160] = face
+            before = img.copy()
+            _see_through_pips(np.random.default_rng(seed), img, top, top,
+                              np.eye(2, dtype=np.float32), 100.0, 100.0, half, 2 * half, value,
+                              pip, face, np.zeros(2, np.float32))
+            redder = img[..., 2] - before[..., 2]
+            assert np.all(redder[:38] < 1) and np.all(redder[:, :38] < 1)  # inside the face
+            assert 10 < redder.max() < 0.6 * (255 - 60)  # seen, but fainter than a pip
+            # the bottom face's pips: a faint spot at each (mirrored, any quarter turn, shifted)
+            spots = int(((redder > 0.5 * redder.max()).sum()))
+            assert spots > 0.3 * len(PIP_LAYOUT[7 - value]) * np.pi * (0.07 * 2 * half) ** 2
+    a = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4)
+    b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, see_through=0.0)
+    c = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, see_through=1.0)
+    assert np.array_equal(a.image, b.image) and not np.array_equal(a.image, c.image)

@@ -154,7 +154,49 @@ def _fill(img, poly, colour, alpha=1.0):
     return mask
 
 
-def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=0.0):
+def _see_through_pips(rng, img, top_poly, top, R, cx, cy, half, side, value, pip, face,
+                      tilt_vec) -> None:
+    """The hidden faces' pips seen through a translucent die's top face: the bottom face's
+    (7 - ``value``, mirrored, as seen from above, shifted by the view's slant and by refraction)
+    and, on one die in two, one or two side faces' pips squeezed along the top face's edges;
+    blurred and faint, inside the top face only. Smoky and clear casino dice show them, and a
+    reader that has seen only opaque faces counts them in (docs/vision.md, "Ink views")."""
+    h, w = img.shape[:2]
+    layer = np.zeros((h, w), np.float32)
+    quarter = np.array([[0, -1], [1, 0]], np.float32)
+    turn = np.linalg.matrix_power(quarter, int(rng.integers(0, 4)))
+    shift = tilt_vec * rng.uniform(0.4, 1.0) + rng.uniform(-0.08, 0.08, 2) * side
+    spread = rng.uniform(0.4, 0.6) * half * rng.uniform(0.8, 1.0)
+    r = side * rng.uniform(0.07, 0.11)
+    for px, py in PIP_LAYOUT[7 - value]:
+        p = (np.array([-px, py], np.float32) @ turn.T) * spread @ R.T + [cx, cy] + shift
+        cv2.circle(layer, (int(p[0] * 16), int(p[1] * 16)), max(1, int(r * 16)), 1.0, -1,
+                   cv2.LINE_AA, shift=4)
+    if rng.random() < 0.5:
+        others = [v for v in range(1, 7) if v not in (value, 7 - value)]
+        for e in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+            a, b = top[e], top[(e + 1) % 4]
+            along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+            inward = np.array([cx, cy], np.float32) - (a + b) / 2
+            inward /= max(float(np.linalg.norm(inward)), 1e-6)
+            ang = float(np.degrees(np.arctan2(along[1], along[0])))
+            for px, py in PIP_LAYOUT[int(rng.choice(others))]:
+                p = (a + b) / 2 + along * px * spread + inward * (0.22 + 0.1 * (py + 1)) * half
+                cv2.ellipse(layer, (int(p[0] * 16), int(p[1] * 16)),
+                            (max(1, int(r * 16)), max(1, int(r * 0.4 * 16))), ang, 0, 360, 1.0,
+                            -1, cv2.LINE_AA, shift=4)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [np.round(top_poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    layer = cv2.GaussianBlur(layer, (0, 0), max(0.5, side * rng.uniform(0.015, 0.05)))
+    m = (layer * (inside.astype(np.float32) / 255.0) * rng.uniform(0.2, 0.55))[..., None]
+    ink = np.asarray(pip, np.float32) * rng.uniform(0.6, 1.0) + np.asarray(face, np.float32) \
+        * rng.uniform(0.0, 0.4)
+    img *= 1 - m
+    img += m * np.clip(ink, 0, 255)
+
+
+def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=0.0,
+              see_through=False):
     theta = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(theta), np.sin(theta)
     squash = rng.uniform(0.75, 1.0) if np.hypot(*tilt_vec) > 0 else 1.0
@@ -207,6 +249,9 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=
         img += m * other
     else:
         _fill(img, top_poly, face, alpha)
+    if see_through:
+        _see_through_pips(rng, img, top_poly, top, R, cx, cy, half, side, value, pip, face,
+                          tilt_vec)
     # pips
     spread = rng.uniform(0.45, 0.6) * half
     r = side * rng.uniform(0.075, 0.115)
@@ -275,7 +320,8 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
                  n_dice: int | None = None, colours: list[str] | None = None,
                  side_range: tuple[float, float] | None = None, distinct: bool = False,
                  light: tuple | None = None, dice_set: dict | None = None,
-                 compact_pips: float = 0.0, hue_pips: float = 0.0) -> SynthScene:
+                 compact_pips: float = 0.0, hue_pips: float = 0.0,
+                 see_through: float = 0.0) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
     purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
@@ -285,7 +331,9 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
     photos show the same dice; the random draws are again the same either way. ``compact_pips``:
     the share of dice whose pips sit nearer the centre (0: every scene as before, draw for draw).
     ``hue_pips``: the share of dice whose pips differ from the body by hue more than by lightness
-    (``hue_contrast_pip``; 0: every scene as before, draw for draw)."""
+    (``hue_contrast_pip``; 0: every scene as before, draw for draw). ``see_through``: the
+    share of dice drawn translucent with their hidden faces' pips showing through
+    (``_see_through_pips``; 0: every scene as before, draw for draw)."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -334,11 +382,14 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
         kind = str(rng.choice(KINDS, p=KIND_SHARES))
         if dice_set is not None and name in dice_set:
             kind = dice_set[name][1]
+        ghost = bool(see_through and rng.random() < see_through)
+        if ghost:
+            kind = "translucent"
         tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side \
             * rng.uniform(0.1, 0.45) if oblique else np.zeros(2, np.float32)
         value = int(rng.integers(1, 7))
         top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt,
-                              compact_pips)
+                              compact_pips, ghost)
         dice.append((value, top, hull, name, body, kind))
     # global: perspective, colour cast, blur, noise, jpeg
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
