@@ -364,3 +364,29 @@ def test_the_detector_trains_on_the_sets_named_and_refuses_unknown_ones(tmp_path
     assert "not a set the detector trains on: matteop65 (it trains on alpha)" \
         in capsys.readouterr().err
     assert not (tmp_path / "d.onnx").exists()
+
+
+def test_a_fine_tune_starts_from_the_shipped_detector_exactly():
+    """``train_detect --init``: the exported detector loaded into the training network (its
+    batch norms folded back into biases, its convolutions matched in call order) gives the
+    exported model's output, so a fine-tune starts where the shipped detector is."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+
+    from vision.read import model_path
+    from vision.training.train_detect import load_exported, make_net
+
+    shipped = model_path("dice_detect.onnx")
+    session = ort.InferenceSession(str(shipped))
+    meta = session.get_modelmeta().custom_metadata_map
+    net = make_net(head=int(meta["head"]), stem_extra=bool(int(meta["stem_extra"])))
+    load_exported(net, shipped)
+    net.eval()
+    x = np.random.default_rng(0).normal(size=(1, 3, 96, 128)).astype(np.float32)
+    want = session.run(None, {"image": x})[0]
+    with torch.no_grad():
+        got = net(torch.from_numpy(x)).numpy()
+    assert np.abs(got - want).max() < 1e-4
+    with pytest.raises(ValueError, match="convolution"):
+        load_exported(make_net(head=8, stem_extra=False), shipped)

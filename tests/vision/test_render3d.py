@@ -99,6 +99,31 @@ class TestSampling:
             assert 50 - 1e-6 <= tilt <= 72 + 1e-6
             assert spec.dice == sample_scene(4, index).dice
 
+    def test_a_die_size_range_sets_the_dice_size_in_the_picture(self):
+        """``--die-px 0.025,0.05``: scenes seen from farther, so that their dice are 2.5-5 % of
+        the picture's longer side (a tray seen whole); without it the scenes are as before."""
+        assert sample_scene(4, 11, die_px=None) == sample_scene(4, 11)
+        for index in range(10):
+            spec = sample_scene(4, index, die_px=(0.025, 0.05))
+            cam = spec.camera
+            sides = [max(b[2] - b[0], b[3] - b[1]) for b in (die_box(cam, d) for d in spec.dice)]
+            # the die_px draw sizes the scene's typical die seen from above; a tilted camera
+            # sees the near dice larger and the far ones smaller, each die's size varies
+            assert 0.6 * 0.025 * 640 <= float(np.median(sides)) <= 1.6 * 0.05 * 640
+
+    def test_a_surface_list_sets_the_table_and_nothing_else(self):
+        """``--surfaces tray_hex,felt``: only those tables, the scene's other draws the same;
+        an unknown table is an error."""
+        kinds = set()
+        for index in range(30):
+            spec, usual = sample_scene(4, index, surfaces=("tray_hex", "felt")), \
+                sample_scene(4, index)
+            kinds.add(spec.surface.kind)
+            assert spec.dice == usual.dice and spec.camera == usual.camera
+        assert kinds == {"tray_hex", "felt"}
+        with pytest.raises(ValueError, match="surfaces"):
+            sample_scene(4, 0, surfaces=("lava",))
+
     @pytest.mark.parametrize("index", range(40))
     def test_dice_rest_on_the_table_or_on_a_die_and_never_overlap(self, index):
         spec = sample_scene(9, index, (480, 360), n_dice=(2, 40))

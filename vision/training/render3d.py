@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from ..colour import PALETTES
-from .scene3d import LABEL_COLUMNS, label_rows, sample_scene
+from .scene3d import LABEL_COLUMNS, SURFACES, label_rows, sample_scene
 
 # the games whose dice set is one die of each colour of their palette (--dice-set)
 GAME_SETS = {name: p.names for name, p in PALETTES.items() if p.one_each}
@@ -67,6 +67,17 @@ def _range(text: str) -> tuple[float, float]:
     return lo, hi
 
 
+def _share(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"range {text!r}: expected LO,HI, e.g. 0.03,0.05") \
+            from None
+    if not 0 < lo <= hi <= 0.5:
+        raise argparse.ArgumentTypeError(f"range {text!r}: need 0 < LO <= HI <= 0.5")
+    return lo, hi
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Render photoreal dice scenes with exact labels "
                                              "(needs bpy).")
@@ -92,6 +103,12 @@ def main(argv=None) -> int:
     ap.add_argument("--tilt", type=_range, default=None,
                     help="LO,HI: the camera's angle from vertical in degrees (default: three "
                          "scenes in four 0-60, the others 0-15)")
+    ap.add_argument("--die-px", type=_share, default=None,
+                    help="LO,HI: a die's side as a share of the picture's longer side (default "
+                         "0.03,0.11)")
+    ap.add_argument("--surfaces", default="",
+                    help=f"comma-separated tables to draw from (of {', '.join(SURFACES)}; "
+                         "default: all, at their usual shares)")
     ap.add_argument("--threads", type=int, default=0, help="Cycles threads (0: all cores)")
     ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                     help="render on the CPU or a GPU")
@@ -103,6 +120,9 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     sizes = [_size(s) for s in args.sizes.split(",") if s] or [args.size]
+    surfaces = tuple(v for v in args.surfaces.split(",") if v) or None
+    if surfaces and set(surfaces) - set(SURFACES):
+        ap.error(f"--surfaces: some of {', '.join(SURFACES)}")
     images_dir = args.out / "images"
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_path, images_path = args.out / "labels.csv", args.out / "images.csv"
@@ -122,7 +142,7 @@ def main(argv=None) -> int:
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
                                 args.samples, args.tilt,
                                 GAME_SETS[args.dice_set] if args.dice_set else None,
-                                args.one_set)
+                                args.one_set, args.die_px, surfaces)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

@@ -374,7 +374,9 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                  n_dice: tuple[int, int] = (2, 40), samples: int = 32,
                  tilt: tuple[float, float] | None = None,
                  dice_set: tuple[str, ...] | None = None,
-                 one_set: int | None = None) -> SceneSpec:
+                 one_set: int | None = None,
+                 die_px: tuple[float, float] | None = None,
+                 surfaces: tuple[str, ...] | None = None) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
     scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
     the camera's angle from vertical, in degrees, drawn from this range instead of the default
@@ -386,7 +388,14 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     that are all one physical set, as a table's dice are: every die has the design, the faces'
     order and the colours drawn from a generator seeded by ``one_set`` alone, so that scenes of
     other seeds and indices with the same ``one_set`` show the same dice (a set taught on some
-    of them is read on the others); without it each die is drawn apart."""
+    of them is read on the others); without it each die is drawn apart. ``die_px``: a die's
+    side in the picture, as a share of its longer side, drawn from this range instead of
+    3-11 % (the camera farther or nearer, and the dice spread over what it sees);
+    ``surfaces``: the table drawn from these of ``SURFACES`` only (each equally likely), the
+    scene's other draws the same; with neither, every scene is drawn as before, draw for
+    draw."""
+    if surfaces is not None and (not surfaces or set(surfaces) - set(SURFACES)):
+        raise ValueError(f"surfaces: some of {', '.join(SURFACES)}, not {surfaces!r}")
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
@@ -415,7 +424,7 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     # from 3-11 % of the picture's longer side (19-70 px at 640), top-down to 60 degrees
     lens = float(rng.uniform(22, 30) if rng.random() < 0.6 else rng.uniform(30, 48))
     f_px = lens / SENSOR_MM * w
-    die_px = rng.uniform(0.03, 0.11) * max(w, h)
+    die_px = rng.uniform(*(die_px or (0.03, 0.11))) * max(w, h)
     cam_dist = max(0.06, f_px * base / die_px)
     # half the shorter side, on the table
     half_view = cam_dist * (SENSOR_MM / 2) / lens * min(1.0, h / w)
@@ -462,6 +471,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                             colour=colour, kind=kind, design=design,
                             roughness=float(rng.uniform(0.08, 0.5))))
     skind = str(rng.choice(SURFACES, p=SURFACE_SHARES))
+    if surfaces is not None:  # from a stream of its own: the scene's other draws stay
+        skind = str(np.random.default_rng([seed, index, 4]).choice(sorted(surfaces)))
     if skind in ("felt", "tray_hex", "tray_round"):
         c1 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0.2, 0.95), rng.uniform(0.12, 0.75))
     elif skind == "wood":

@@ -321,18 +321,72 @@ def batch(rng, pools, shares, size: int, tile: int = TILE):
             np.stack([t[2] for t in targets]), np.stack([t[3] for t in targets]))
 
 
+def load_exported(net, path: Path) -> None:
+    """Start ``net`` from an exported detector (``--init``). The export folds each batch norm
+    into the convolution before it, so each such convolution takes the folded weights and its
+    batch norm becomes the identity plus the folded bias; train the result with the batch norms
+    frozen (``train(..., init=...)`` does). The ONNX graph lists its convolutions in the order
+    the forward pass calls them, which is not the order the modules are declared in, so the
+    network's are put in call order by running it once."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    layers = [[weights[i] for i in n.input[1:] if i in weights]
+              for n in model.graph.node if n.op_type == "Conv"]
+    called: list = []
+    hooks = [m.register_forward_hook(lambda m, i, o: called.append(m))
+             for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    with torch.no_grad():
+        net.eval()
+        net(torch.zeros(1, 3, 64, 64))
+    for h in hooks:
+        h.remove()
+    norm_after = {}
+    for m in net.modules():  # cbr: Sequential(conv, batch norm, ReLU)
+        if isinstance(m, torch.nn.Sequential) and len(m) >= 2 \
+                and isinstance(m[0], torch.nn.Conv2d) and isinstance(m[1], torch.nn.BatchNorm2d):
+            norm_after[id(m[0])] = m[1]
+    if len(layers) != len(called):
+        raise ValueError(f"{path} has {len(layers)} convolutions, the network {len(called)}")
+    with torch.no_grad():
+        for ws, conv in zip(layers, called):
+            w, b = ws[0], (ws[1] if len(ws) > 1 else np.zeros(ws[0].shape[0], np.float32))
+            if tuple(conv.weight.shape) != w.shape:
+                raise ValueError(f"{path}: a convolution of shape {w.shape}, the network has "
+                                 f"{tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn = norm_after.get(id(conv))
+            if bn is None:
+                conv.bias.copy_(torch.from_numpy(np.array(b)))
+            else:
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0)
+                bn.weight.fill_(float(np.sqrt(1.0 + bn.eps)))
+                bn.bias.copy_(torch.from_numpy(np.array(b)))
+
+
 def train(pools, shares, steps: int, seed: int, batch_size: int = 16, lr: float = 3e-3,
           threads: int = 2, channels=(8, 16, 32, 48, 64), head: int = 16, stem_extra: bool = True,
-          progress: bool = True):
+          progress: bool = True, init: Path | None = None):
     import torch
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     net = make_net(channels, head, stem_extra)
+    if init is not None:
+        load_exported(net, init)
+    frozen = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)] \
+        if init is not None else []
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     t0, run = time.time(), None
     net.train()
+    for m in frozen:  # folded into the convolutions: batch statistics would undo that
+        m.eval()
+        m.weight.requires_grad_(False)
     for step in range(steps):
         x, heat, reg, rm, om = (torch.from_numpy(a) for a in batch(rng, pools, shares, batch_size))
         focal, size, off = detection_loss(torch, net(x), heat, reg, rm, om)
@@ -396,6 +450,8 @@ def main(argv=None) -> int:
                     help="share of each batch from --renders")
     ap.add_argument("--special", type=int, default=0,
                     help="scenes of Kuh Vadis and The Choice dice added to the synthetic ones")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune this exported detector (same --head and --stem-extra)")
     ap.add_argument("--out", type=Path, default=Path("models/dice_detect.onnx"))
     args = ap.parse_args(argv)
     root = args.data or default_data_root()
@@ -436,12 +492,13 @@ def main(argv=None) -> int:
     print(f"{len(synth)} synthetic scenes, {len(real)} real training photos ({', '.join(sets)}), "
           f"{len(renders)} renders", file=sys.stderr)
     net = train(pools, shares, args.steps, args.seed, args.batch, args.lr, args.threads,
-                head=args.head, stem_extra=bool(args.stem_extra))
+                head=args.head, stem_extra=bool(args.stem_extra), init=args.init)
     info = {"work": WORK, "stride": STRIDE, "synth_scenes": n_plain, "real_photos": len(real),
             "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed,
             "head": args.head,
             "stem_extra": args.stem_extra, "sets": list(sets), "renders": len(renders),
             "special_scenes": args.special,
+            **({"fine_tuned_from": args.init.name} if args.init is not None else {}),
             "command": ("python -m vision.training.train_detect "
                         + " ".join(argv if argv is not None else sys.argv[1:]))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
