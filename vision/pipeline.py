@@ -21,7 +21,7 @@ from .colour import GENERAL, Calibration, ColourNamer, ColourResult, Palette
 from .dice import Die, Roll
 from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .face_colour import ink_contrast_view
-from .find import DieFinder, rotated_rect, same_die, to_bgr
+from .find import DieFinder, box_area, box_intersection, rotated_rect, same_die, to_bgr
 from .read import FaceReader, crops_for_boxes
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced",
@@ -378,14 +378,36 @@ def find_candidates(finder, bgr: np.ndarray):
     return finder.detect(bgr) if isinstance(finder, DieDetector) else (finder(bgr), None)
 
 
+GROUP_INSIDE = 0.8  # a die of a further look is in a box when this share of it is
+GROUP_SIDE = 0.5    # ...and its side at most this share of the box's
+
+
+def holds_dice(box, dice, inside: float = GROUP_INSIDE, side: float = GROUP_SIDE) -> bool:
+    """Pure: ``box`` holds two or more of ``dice`` (items: (box, ...)), each with ``inside`` of
+    its area in ``box`` and a side at most ``side`` of ``box``'s: the box is a group of dice
+    (a dice tray seen whole, a cluster), not one die."""
+    longer = max(box[2] - box[0], box[3] - box[1])
+    inner = [d for d in dice
+             if box_intersection(d[0], box) >= inside * box_area(d[0])
+             and max(d[0][2] - d[0][0], d[0][3] - d[0][1]) <= side * longer]
+    return len(inner) >= 2
+
+
 def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
     """Pure: ``dice`` with the dice of ``more`` that the reader is sure of (die confidence at
     least ``sure_die``, value confidence at least ``sure_value``) and that are not a die of
     ``dice`` (``same_die``), top to bottom. Items: (box, value, value confidence, die
-    confidence). A second look adds what the first missed; it never takes a die away."""
-    added = [d for d in more if d[3] >= sure_die and d[2] >= sure_value
-             and not any(same_die(d[0], e[0]) for e in dice)]
-    return sorted(dice + added, key=lambda d: (d[0][1], d[0][0])) if added else list(dice)
+    confidence). A second look adds what the first missed; the only die it takes away is one
+    whose box holds two or more of its sure dice (``holds_dice``): from afar, a round or
+    hexagonal dice tray with its dice looks like one die with pips to the detector and the
+    reader alike, and the closer look sees the dice in it (docs/vision.md, "Trays seen
+    whole")."""
+    sure = [d for d in more if d[3] >= sure_die and d[2] >= sure_value]
+    kept = [e for e in dice if not holds_dice(e[0], sure)]
+    added = [d for d in sure if not any(same_die(d[0], e[0]) for e in kept)]
+    if not added and len(kept) == len(dice):
+        return list(dice)
+    return sorted(kept + added, key=lambda d: (d[0][1], d[0][0]))
 
 
 @dataclass

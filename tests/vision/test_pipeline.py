@@ -145,9 +145,30 @@ class TestSecondLook:
         out = add_sure_dice(self.FIRST, more, 0.99, 0.9)
         assert out == [((60, 5, 80, 25), 2, 0.95, 0.995), self.FIRST[0]]
 
-    def test_it_never_takes_a_die_away(self):
+    def test_it_takes_no_die_away_but_a_group_of_its_dice(self):
         assert add_sure_dice(self.FIRST, [], 0.99, 0.9) == self.FIRST
         assert add_sure_dice([], self.FIRST, 0.99, 0.9) == self.FIRST
+        # one sure die inside a first-look die is that die seen again, not a group
+        one = [((14, 14, 24, 24), 2, 0.95, 1.0)]
+        assert add_sure_dice(self.FIRST, one, 0.99, 0.9) == self.FIRST
+
+    def test_a_first_look_die_holding_two_sure_dice_is_a_tray_seen_whole(self):
+        """From afar a dice tray with its dice is one die with pips to the detector and the
+        reader; the closer look's sure dice in it replace it (docs/vision.md, "Trays seen
+        whole")."""
+        tray = ((100, 100, 300, 300), 3, 0.6, 0.97)
+        other = ((400, 100, 430, 130), 5, 0.99, 1.0)
+        inside = [((150, 150, 180, 180), 4, 0.98, 1.0), ((220, 200, 250, 232), 6, 0.97, 0.999)]
+        out = add_sure_dice([tray, other], inside + [((401, 101, 431, 131), 5, 0.99, 1.0)],
+                            0.99, 0.9)
+        assert out == [other, inside[0], inside[1]]
+        # the dice in it must be sure dice, small beside it and inside it
+        unsure = [inside[0], ((220, 200, 250, 232), 6, 0.5, 1.0)]
+        assert add_sure_dice([tray], unsure, 0.99, 0.9) == [tray]
+        big = [inside[0], ((120, 120, 230, 230), 1, 0.99, 1.0)]
+        assert tray in add_sure_dice([tray], big, 0.99, 0.9)
+        across = [inside[0], ((280, 150, 340, 180), 2, 0.99, 1.0)]
+        assert tray in add_sure_dice([tray], across, 0.99, 0.9)
 
     @pytest.mark.parametrize("size, sides, frames, looks", [
         ((480, 640), (20, 40), False, [None, 640]),    # a settled roll or a photo: closer too

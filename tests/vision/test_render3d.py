@@ -124,6 +124,26 @@ class TestSampling:
         with pytest.raises(ValueError, match="surfaces"):
             sample_scene(4, 0, surfaces=("lava",))
 
+    def test_dice_and_table_of_chosen_colours(self):
+        """``--colours green,white --table-colour red``: the issue's hard case, green and
+        white dice on red felt; the table's other draws stay; unknown names are errors."""
+        for index in range(10):
+            spec = sample_scene(4, index, colours=("green", "white"), table_colour="red")
+            assert [d.colour for d in spec.dice] == ["green", "white"] * (len(spec.dice) // 2) \
+                + ["green"] * (len(spec.dice) % 2)
+            assert all(d.material == "opaque" for d in spec.dice)
+            b, g, r = spec.surface.colour_bgr
+            assert r > 1.5 * max(b, g)
+            red, usual = sample_scene(4, index, table_colour="red"), sample_scene(4, index)
+            assert red.dice == usual.dice and red.camera == usual.camera
+            assert replace(red.surface, colour_bgr=usual.surface.colour_bgr) == usual.surface
+        with pytest.raises(ValueError, match="colours"):
+            sample_scene(4, 0, colours=("mauve",))
+        with pytest.raises(ValueError, match="table_colour"):
+            sample_scene(4, 0, table_colour="mauve")
+        with pytest.raises(ValueError, match="colours"):
+            sample_scene(4, 0, dice_kind="kuh_vadis", colours=("green",))
+
     @pytest.mark.parametrize("index", range(40))
     def test_dice_rest_on_the_table_or_on_a_die_and_never_overlap(self, index):
         spec = sample_scene(9, index, (480, 360), n_dice=(2, 40))

@@ -109,6 +109,11 @@ def main(argv=None) -> int:
     ap.add_argument("--surfaces", default="",
                     help=f"comma-separated tables to draw from (of {', '.join(SURFACES)}; "
                          "default: all, at their usual shares)")
+    ap.add_argument("--colours", default="",
+                    help="comma-separated named colours: pip dice of opaque plastic in these "
+                         "colours in turn")
+    ap.add_argument("--table-colour", default=None,
+                    help="the table (felt, tray floor, cloth, ...) in this named colour")
     ap.add_argument("--threads", type=int, default=0, help="Cycles threads (0: all cores)")
     ap.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                     help="render on the CPU or a GPU")
@@ -121,6 +126,13 @@ def main(argv=None) -> int:
         return 2
     sizes = [_size(s) for s in args.sizes.split(",") if s] or [args.size]
     surfaces = tuple(v for v in args.surfaces.split(",") if v) or None
+    colours = tuple(v for v in args.colours.split(",") if v) or None
+    try:  # the named colours and their combinations are checked by the sampling itself
+        sample_scene(args.seed, args.start, sizes[0], args.dice, (args.min_dice, args.max_dice),
+                     colours=colours, table_colour=args.table_colour,
+                     dice_set=GAME_SETS[args.dice_set] if args.dice_set else None)
+    except ValueError as e:
+        ap.error(str(e))
     if surfaces and set(surfaces) - set(SURFACES):
         ap.error(f"--surfaces: some of {', '.join(SURFACES)}")
     images_dir = args.out / "images"
@@ -142,7 +154,8 @@ def main(argv=None) -> int:
             spec = sample_scene(args.seed, k, size, args.dice, (args.min_dice, args.max_dice),
                                 args.samples, args.tilt,
                                 GAME_SETS[args.dice_set] if args.dice_set else None,
-                                args.one_set, args.die_px, surfaces)
+                                args.one_set, args.die_px, surfaces, colours,
+                                args.table_colour)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

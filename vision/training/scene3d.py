@@ -376,7 +376,9 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                  dice_set: tuple[str, ...] | None = None,
                  one_set: int | None = None,
                  die_px: tuple[float, float] | None = None,
-                 surfaces: tuple[str, ...] | None = None) -> SceneSpec:
+                 surfaces: tuple[str, ...] | None = None,
+                 colours: tuple[str, ...] | None = None,
+                 table_colour: str | None = None) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
     scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
     the camera's angle from vertical, in degrees, drawn from this range instead of the default
@@ -392,10 +394,20 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     side in the picture, as a share of its longer side, drawn from this range instead of
     3-11 % (the camera farther or nearer, and the dice spread over what it sees);
     ``surfaces``: the table drawn from these of ``SURFACES`` only (each equally likely), the
-    scene's other draws the same; with neither, every scene is drawn as before, draw for
-    draw."""
+    scene's other draws the same; ``colours``: pip dice of opaque plastic whose bodies take
+    these named colours in turn (two green and white dice, say), the pips' colour drawn as
+    usual; ``table_colour``: the table (felt, a tray's floor, cloth, ...) of this named colour,
+    its other draws the same. With none of these four, every scene is drawn as before, draw
+    for draw."""
     if surfaces is not None and (not surfaces or set(surfaces) - set(SURFACES)):
         raise ValueError(f"surfaces: some of {', '.join(SURFACES)}, not {surfaces!r}")
+    named = sorted(_synth_colours())
+    for what, names in (("colours", colours or ()), ("table_colour", (table_colour,)
+                                                      if table_colour is not None else ())):
+        if set(names) - set(named):
+            raise ValueError(f"{what}: named colours ({', '.join(named)}), not {names!r}")
+    if colours is not None and (not colours or dice_kind != "pips" or dice_set):
+        raise ValueError("colours: some named colours, for pip dice without a game's set")
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \
@@ -450,6 +462,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
             body, colour = _named_colour(rng, dice_set[i]), dice_set[i]
             ink = _ink_for(rng, body)
             faces = (1, 2, 3, 4, 5, 6)
+        elif colours:  # dice of these colours in turn: opaque plastic
+            material = "opaque"
+            colour = colours[i % len(colours)]
+            body = _named_colour(rng, colour)
+            ink = _ink_for(rng, body)
+            faces = (1, 2, 3, 4, 5, 6)
         elif kind == "pips":
             body, colour = _body_colour(rng, material)
             ink = _ink_for(rng, body)
@@ -484,6 +502,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     else:
         c1 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.9), rng.uniform(0.1, 0.95))
     c2 = _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.9), rng.uniform(0.1, 0.95))
+    if table_colour is not None:  # from a stream of its own: the scene's other draws stay
+        c1 = _named_colour(np.random.default_rng([seed, index, 5]), table_colour)
     extent = spread + 0.03
     surface = SurfaceSpec(skind, c1, c2, float(rng.uniform(0.5, 2.0)),
                           _hsv_bgr(rng.uniform(0, 360), rng.uniform(0, 0.6),
