@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.colour import PALETTES  # noqa: E402
 from vision.dice import CHECK_FACE_BELOW  # noqa: E402
 from vision.training.data import STRETCHED, as_taken, default_data_root, load_folder  # noqa: E402
-from vision.training.metrics import greedy_match  # noqa: E402
+from vision.training.metrics import greedy_match, reads_of_hidden_dice  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file, unturn_box  # noqa: E402
 from vision.read import Vote, load_session  # noqa: E402
@@ -165,14 +165,12 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         roll = reader(bgr)
         # a rendered die whose top face is mostly hidden cannot be read: neither a miss when it is
         # not found nor an extra when it is
-        unreadable_dice = [d.box for d in im.dice if not d.readable]
+        unreadable_dice = [(d.box, "die") for d in im.dice if not d.readable]
         if unreadable_dice:
             im = replace(im, dice=tuple(d for d in im.dice if d.readable))
-            hidden_pairs = greedy_match([(b, "die") for b in unreadable_dice],
+            gone = reads_of_hidden_dice([(d.box, d.box_kind) for d in im.dice], unreadable_dice,
                                         [d.box for d in roll.dice])
-            roll = replace(roll,
-                           dice=tuple(d for j, d in enumerate(roll.dice)
-                                      if j not in {j for _, j in hidden_pairs}))
+            roll = replace(roll, dice=tuple(d for j, d in enumerate(roll.dice) if j not in gone))
         boxes = [d.box for d in roll.dice]
         pairs = greedy_match([(d.box, d.box_kind) for d in im.dice], boxes)
         matched_l = {i for i, _ in pairs}

@@ -27,7 +27,7 @@ from vision.colour import PALETTES  # noqa: E402
 from vision.pipeline import CAMERA_FRAME, DiceReader, read_image_file  # noqa: E402
 from vision.read import load_session  # noqa: E402
 from vision.training.data import load_folder  # noqa: E402
-from vision.training.metrics import greedy_match  # noqa: E402
+from vision.training.metrics import reads_of_hidden_dice  # noqa: E402
 from vision_colour import MISSED, confusion_text, score_photo, summary  # noqa: E402
 
 GAME = "render"  # the split name score_photo carries
@@ -46,7 +46,8 @@ def evaluate(reader: DiceReader, folder: Path) -> tuple[Counter, int, int, int]:
         hidden = [(d.box, d.box_kind) for d in im.dice if not d.readable]
         read = [(d.box, d.colour) for d in roll.dice]
         # a die read where a hidden one lies counts neither way
-        taken = {j for _, j in greedy_match(hidden, [b for b, _ in read])}
+        taken = reads_of_hidden_dice([(d.box, d.box_kind) for d in readable], hidden,
+                                     [b for b, _ in read])
         read = [r for j, r in enumerate(read) if j not in taken]
         rows = score_photo({k: (d.colour, GAME) for k, d in enumerate(readable)},
                            [(d.box, d.box_kind) for d in readable], read)

@@ -114,10 +114,12 @@ def evaluate(reader, renders, colours: bool, name_value=lambda v: v) -> dict:
                 c_ok += (c == d.colour) if colours else 1
                 both_ok += v == d.value and ((c == d.colour) if colours else True)
         roll = reader(bgr).dice
-        # a read die on a hidden die is neither right nor an extra
-        gone = {id(r) for _, r in matched(hidden, roll)}
-        roll = [r for r in roll if id(r) not in gone]
+        # a read die on a hidden die is neither right nor an extra, once the readable dice
+        # have had their pick (a die lying on a hidden one overlaps it)
         pairs = matched(readable, roll)
+        taken = {id(r) for _, r in pairs}
+        gone = {id(r) for _, r in matched(hidden, [r for r in roll if id(r) not in taken])}
+        roll = [r for r in roll if id(r) not in gone]
         right = 0
         for d, r in pairs:
             value = name_value(r.value) == d.value

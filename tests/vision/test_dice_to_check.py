@@ -92,3 +92,19 @@ def test_the_benchmark_counts_marked_dice_and_photos_right_once_checked(bench, t
     r = bench.evaluate_folder(unmarked, tmp_path, "all")
     assert (r["misread_marked"], r["right_marked"]) == (0, 1)
     assert r["images_right_once_checked"] == 0.0
+
+
+def test_a_die_lying_on_a_hidden_die_is_found_not_missed(bench, tmp_path):
+    """A render's die resting on another whose top face it hides: the box read on the die on
+    top is that die's, not the hidden one's (the readable dice are matched first), and a box
+    read on the hidden die alone counts neither way."""
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.full((120, 120, 3), 200, np.uint8))
+    (tmp_path / "labels.csv").write_text(
+        "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,top_hidden\n"
+        "a.jpg,120,120,0,5,10,10,50,50,0.9\n"          # under the next one: unreadable
+        "a.jpg,120,120,1,3,12,6,52,46,0.0\n"           # on top of it
+        "a.jpg,120,120,2,2,70,70,100,100,0.8\n")       # hidden behind a rim
+    on_top = _Reader([die(3, 0.95, (12, 7, 52, 46)), die(4, 0.9, (70, 70, 100, 100))])
+    r = bench.evaluate_folder(on_top, tmp_path, "all")
+    assert (r["recall"], r["precision"], r["face_accuracy"], r["images_right"]) == (1, 1, 1, 1)

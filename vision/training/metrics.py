@@ -65,3 +65,14 @@ def greedy_match(labels, boxes) -> list[tuple[int, int]]:
             used_b.add(j)
             pairs.append((i, j))
     return pairs
+
+
+def reads_of_hidden_dice(readable, hidden, boxes) -> set[int]:
+    """Indices of the ``boxes`` that count neither way: found where a labelled die lies whose
+    top face is mostly hidden (``hidden``, like ``readable``: (box, box_kind) pairs), once the
+    readable dice have had their pick. The readable dice are matched first: a die lying on a
+    hidden one overlaps it, and matched the other way round the hidden die would take the box
+    of the die on top, which would then count as missed."""
+    taken = {j for _, j in greedy_match(readable, boxes)}
+    rest = [j for j in range(len(boxes)) if j not in taken]
+    return {rest[j] for _, j in greedy_match(hidden, [boxes[j] for j in rest])}
