@@ -455,8 +455,9 @@ class DiceReader:
     # the settled tier's further looks (_extra_looks): the detector again on a working copy of
     # this longer side, closer (when the photo has 1.25 times the first look's pixels) and
     # farther (when the first look kept no die or big ones), each adding only the dice the
-    # reader is this sure of (die, value; add_sure_dice). None for camera frames. Measured and
-    # chosen: docs/vision.md, "Two tiers"
+    # reader is this sure of (die, value; add_sure_dice), and taking away only a kept die whose
+    # box holds two or more of them (a dice tray seen whole). None for camera frames. Measured
+    # and chosen: docs/vision.md, "Two tiers", "Trays seen whole"
     second_look: int | None = 640
     far_look: int | None = 192
     second_look_die: float = 0.99
