@@ -165,7 +165,7 @@ def evaluate_folder(reader: DiceReader, folder: Path, split: str,
         roll = reader(bgr)
         # a rendered die whose top face is mostly hidden cannot be read: neither a miss when it is
         # not found nor an extra when it is
-        unreadable_dice = [(d.box, "die") for d in im.dice if not d.readable]
+        unreadable_dice = [(d.box, d.box_kind) for d in im.dice if not d.readable]
         if unreadable_dice:
             im = replace(im, dice=tuple(d for d in im.dice if d.readable))
             gone = reads_of_hidden_dice([(d.box, d.box_kind) for d in im.dice], unreadable_dice,

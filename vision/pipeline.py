@@ -405,8 +405,6 @@ def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) ->
     sure = [d for d in more if d[3] >= sure_die and d[2] >= sure_value]
     kept = [e for e in dice if not holds_dice(e[0], sure)]
     added = [d for d in sure if not any(same_die(d[0], e[0]) for e in kept)]
-    if not added and len(kept) == len(dice):
-        return list(dice)
     return sorted(kept + added, key=lambda d: (d[0][1], d[0][0]))
 
 

@@ -57,25 +57,26 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _range(text: str) -> tuple[float, float]:
+def _pair(text: str, ok, need: str, example: str) -> tuple[float, float]:
+    """LO,HI from ``text``; ``ok(lo, hi)`` says whether they are allowed (``need`` says how)."""
     try:
         lo, hi = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"range {text!r}: expected LO,HI, e.g. 50,72") from None
-    if not 0 <= lo <= hi < 90:
-        raise argparse.ArgumentTypeError(f"range {text!r}: need 0 <= LO <= HI < 90")
+        raise argparse.ArgumentTypeError(f"range {text!r}: expected LO,HI, e.g. {example}") \
+            from None
+    if not ok(lo, hi):
+        raise argparse.ArgumentTypeError(f"range {text!r}: need {need}")
     return lo, hi
+
+
+def _range(text: str) -> tuple[float, float]:
+    """Degrees from vertical."""
+    return _pair(text, lambda lo, hi: 0 <= lo <= hi < 90, "0 <= LO <= HI < 90", "50,72")
 
 
 def _share(text: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"range {text!r}: expected LO,HI, e.g. 0.03,0.05") \
-            from None
-    if not 0 < lo <= hi <= 0.5:
-        raise argparse.ArgumentTypeError(f"range {text!r}: need 0 < LO <= HI <= 0.5")
-    return lo, hi
+    """A share of the picture's longer side."""
+    return _pair(text, lambda lo, hi: 0 < lo <= hi <= 0.5, "0 < LO <= HI <= 0.5", "0.03,0.05")
 
 
 def main(argv=None) -> int:
@@ -127,14 +128,12 @@ def main(argv=None) -> int:
     sizes = [_size(s) for s in args.sizes.split(",") if s] or [args.size]
     surfaces = tuple(v for v in args.surfaces.split(",") if v) or None
     colours = tuple(v for v in args.colours.split(",") if v) or None
-    try:  # the named colours and their combinations are checked by the sampling itself
+    try:  # the tables, colours and their combinations are checked by the sampling itself
         sample_scene(args.seed, args.start, sizes[0], args.dice, (args.min_dice, args.max_dice),
-                     colours=colours, table_colour=args.table_colour,
-                     dice_set=GAME_SETS[args.dice_set] if args.dice_set else None)
+                     dice_set=GAME_SETS[args.dice_set] if args.dice_set else None,
+                     surfaces=surfaces, colours=colours, table_colour=args.table_colour)
     except ValueError as e:
         ap.error(str(e))
-    if surfaces and set(surfaces) - set(SURFACES):
-        ap.error(f"--surfaces: some of {', '.join(SURFACES)}")
     images_dir = args.out / "images"
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_path, images_path = args.out / "labels.csv", args.out / "images.csv"

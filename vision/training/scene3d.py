@@ -402,12 +402,12 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     if surfaces is not None and (not surfaces or set(surfaces) - set(SURFACES)):
         raise ValueError(f"surfaces: some of {', '.join(SURFACES)}, not {surfaces!r}")
     named = sorted(_synth_colours())
-    for what, names in (("colours", colours or ()), ("table_colour", (table_colour,)
-                                                      if table_colour is not None else ())):
-        if set(names) - set(named):
-            raise ValueError(f"{what}: named colours ({', '.join(named)}), not {names!r}")
-    if colours is not None and (not colours or dice_kind != "pips" or dice_set):
-        raise ValueError("colours: some named colours, for pip dice without a game's set")
+    if colours is not None and (not colours or set(colours) - set(named) or dice_kind != "pips"
+                                or dice_set):
+        raise ValueError(f"colours: some of {', '.join(named)}, for pip dice without a game's "
+                         f"set, not {colours!r}")
+    if table_colour is not None and table_colour not in named:
+        raise ValueError(f"table_colour: one of {', '.join(named)}, not {table_colour!r}")
     rng = np.random.default_rng([seed, index])
     w, h = size
     kind = str(rng.choice(["pips", "kuh_vadis", "the_choice"], p=[0.5, 0.25, 0.25])) \

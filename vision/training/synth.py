@@ -145,9 +145,15 @@ def _rounded_square(corners: np.ndarray, radius: float, n: int = 4) -> np.ndarra
     return np.array(pts, np.float32)
 
 
-def _fill(img, poly, colour, alpha=1.0):
-    mask = np.zeros(img.shape[:2], np.uint8)
+def _mask(shape, poly) -> np.ndarray:
+    """uint8 mask (0/255, antialiased) of the polygon ``poly`` in an image of ``shape``."""
+    mask = np.zeros(shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    return mask
+
+
+def _fill(img, poly, colour, alpha=1.0):
+    mask = _mask(img.shape, poly)
     m = (mask.astype(np.float32) / 255.0 * alpha)[..., None]
     img *= 1 - m
     img += m * np.asarray(colour, np.float32)
@@ -185,8 +191,7 @@ def _see_through_pips(rng, img, top_poly, top, R, cx, cy, half, side, value, pip
                 cv2.ellipse(layer, (int(p[0] * 16), int(p[1] * 16)),
                             (max(1, int(r * 16)), max(1, int(r * 0.4 * 16))), ang, 0, 360, 1.0,
                             -1, cv2.LINE_AA, shift=4)
-    inside = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(inside, [np.round(top_poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    inside = _mask(img.shape, top_poly)
     layer = cv2.GaussianBlur(layer, (0, 0), max(0.5, side * rng.uniform(0.015, 0.05)))
     m = (layer * (inside.astype(np.float32) / 255.0) * rng.uniform(0.2, 0.55))[..., None]
     ink = np.asarray(pip, np.float32) * rng.uniform(0.6, 1.0) + np.asarray(face, np.float32) \
