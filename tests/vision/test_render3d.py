@@ -212,6 +212,28 @@ class TestSampling:
         with pytest.raises(ValueError, match="special dice"):
             sample_scene(101, 0, one_set=4)
 
+    def test_a_set_of_the_choice_holds_dice_whose_faces_differ_in_colour(self):
+        """``--set-dice 3``: The Choice's three dice are one design whose faces carry other
+        colours (a 1 blue on one die, green on another); every scene draws its dice from those
+        three, and the scene is otherwise the one drawn without the option."""
+        def faces(spec):
+            return {tuple(zip(d.faces, d.face_colours)) for d in spec.dice}
+        seen = set()
+        for seed, index in ((111, 0), (112, 3), (7, 11), (9, 2)):
+            spec = sample_scene(seed, index, dice_kind="the_choice", n_dice=(6, 8), one_set=3,
+                                set_dice=3)
+            alike = sample_scene(seed, index, dice_kind="the_choice", n_dice=(6, 8), one_set=3)
+            assert [d.position for d in spec.dice] == [d.position for d in alike.dice]
+            assert spec.camera == alike.camera and spec.surface == alike.surface
+            assert {(d.design, d.body_bgr) for d in spec.dice} == {(d.design, d.body_bgr)
+                                                                  for d in alike.dice}
+            seen |= faces(spec)
+        assert len(seen) == 3
+        assert faces(alike) <= seen     # the set's first die is the one drawn without the option
+        for kind, one_set in (("the_choice", None), ("kuh_vadis", 3), ("pips", None)):
+            with pytest.raises(ValueError, match="set_dice"):
+                sample_scene(1, 0, dice_kind=kind, one_set=one_set, set_dice=3)
+
     def test_pips_are_told_from_the_body(self):
         from vision.training.scene3d import _lum
         for i in range(30):

@@ -99,6 +99,9 @@ def main(argv=None) -> int:
                     help="with --dice kuh_vadis or the_choice: every die one physical set drawn "
                          "from seed S (design, faces, colours), the same set in every scene of "
                          "any --seed")
+    ap.add_argument("--set-dice", type=int, default=1, metavar="N",
+                    help="with --one-set of --dice the_choice: the set holds N dice whose faces "
+                         "carry other colours, as the game's three dice do (default 1: alike)")
     ap.add_argument("--min-dice", type=int, default=2)
     ap.add_argument("--max-dice", type=int, default=40)
     ap.add_argument("--tilt", type=_range, default=None,
@@ -131,7 +134,8 @@ def main(argv=None) -> int:
     try:  # the tables, colours and their combinations are checked by the sampling itself
         sample_scene(args.seed, args.start, sizes[0], args.dice, (args.min_dice, args.max_dice),
                      dice_set=GAME_SETS[args.dice_set] if args.dice_set else None,
-                     surfaces=surfaces, colours=colours, table_colour=args.table_colour)
+                     surfaces=surfaces, colours=colours, table_colour=args.table_colour,
+                     one_set=args.one_set, set_dice=args.set_dice)
     except ValueError as e:
         ap.error(str(e))
     images_dir = args.out / "images"
@@ -154,7 +158,7 @@ def main(argv=None) -> int:
                                 args.samples, args.tilt,
                                 GAME_SETS[args.dice_set] if args.dice_set else None,
                                 args.one_set, args.die_px, surfaces, colours,
-                                args.table_colour)
+                                args.table_colour, args.set_dice)
             t0 = time.perf_counter()
             try:
                 img, hidden = render3d_bpy.render(spec, threads=args.threads, device=args.device)

@@ -310,6 +310,15 @@ def _special_faces(rng, kind: str):
     return design.name, tuple(faces), (), body, ink, name
 
 
+def _recoloured(one: tuple, rng) -> tuple:
+    """Another die of ``one``'s set (``_special_faces``'s tuple): its faces' colours drawn
+    again."""
+    from .special_dice import choice_faces
+    design, faces, _, body, ink, colour = one
+    cols = choice_faces(rng)
+    return design, faces, tuple(cols[v] for v in faces), body, ink, colour
+
+
 def _square(x: float, y: float, side: float, yaw: float) -> np.ndarray:
     c, s_ = math.cos(yaw) * side / 2, math.sin(yaw) * side / 2
     return np.array([(x + c * a - s_ * b, y + s_ * a + c * b)
@@ -378,7 +387,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
                  die_px: tuple[float, float] | None = None,
                  surfaces: tuple[str, ...] | None = None,
                  colours: tuple[str, ...] | None = None,
-                 table_colour: str | None = None) -> SceneSpec:
+                 table_colour: str | None = None,
+                 set_dice: int = 1) -> SceneSpec:
     """Everything about one scene, drawn from a generator seeded by ``(seed, index)``: the same
     scene for the same pair whatever else is rendered. ``size`` is (width, height). ``tilt``:
     the camera's angle from vertical, in degrees, drawn from this range instead of the default
@@ -397,8 +407,10 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
     scene's other draws the same; ``colours``: pip dice of opaque plastic whose bodies take
     these named colours in turn (two green and white dice, say), the pips' colour drawn as
     usual; ``table_colour``: the table (felt, a tray's floor, cloth, ...) of this named colour,
-    its other draws the same. With none of these four, every scene is drawn as before, draw
-    for draw."""
+    its other draws the same. ``set_dice``: with ``one_set`` of The Choice, the set holds this
+    many dice of one design whose faces carry other colours (the game's three dice differ: a 1
+    is blue on one, green on another), each die of a scene one of them; 1 (the default): every
+    die alike. With none of these five, every scene is drawn as before, draw for draw."""
     if surfaces is not None and (not surfaces or set(surfaces) - set(SURFACES)):
         raise ValueError(f"surfaces: some of {', '.join(SURFACES)}, not {surfaces!r}")
     named = sorted(_synth_colours())
@@ -424,11 +436,17 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
             raise ValueError(f"dice_set: no named colour {', '.join(unknown)} (the named colours: "
                              f"{', '.join(sorted(_synth_colours()))})")
         n = len(dice_set)
+    if set_dice < 1 or (set_dice > 1 and (one_set is None or dice_kind != "the_choice")):
+        raise ValueError(f"set_dice: 1, or more with one_set of the_choice dice, not {set_dice!r}")
     one = None
     if one_set is not None:
         if kind not in ("kuh_vadis", "the_choice"):
             raise ValueError(f"one_set: a set of special dice (kuh_vadis, the_choice), not {kind}")
         one = _special_faces(np.random.default_rng([one_set, 5]), kind)
+    # the set's other dice: the same design, values and body, their own faces' colours
+    set_faces = [one] + [_recoloured(one, np.random.default_rng([one_set, 5, k]))
+                         for k in range(1, set_dice)]
+    which = np.random.default_rng([seed, index, 6])  # a stream of its own: other draws stay
     base = rng.uniform(0.012, 0.022)
     sizes = np.clip(base * rng.uniform(0.92, 1.08, n) if rng.random() < 0.7
                     else rng.uniform(0.012, 0.022, n), 0.012, 0.022)
@@ -475,6 +493,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
         else:
             material = "opaque" if material in ("translucent", "metal", "marbled") or one \
                 else material
+            if one is not None and set_dice > 1:
+                one = set_faces[int(which.integers(set_dice))]
             design, faces, face_cols, body, ink, colour = one or _special_faces(rng, kind)
             body = tuple(float(c) for c in body)
             ink = tuple(float(c) for c in ink)
