@@ -105,9 +105,10 @@ def evaluate(reader, renders, colours: bool, name_value=lambda v: v) -> dict:
         hidden = [d for d in dice if d.top_hidden > UNREADABLE_TOP]
         if readable and hasattr(reader, "read_boxes"):
             boxes = [tuple(int(round(v)) for v in d.box) for d in readable]
-            values, _, _, _, face_labs, ink_labs = reader.read_boxes(bgr, boxes)
-            names = (reader.dice_set.name_colours(face_labs, ink_labs)[0] if colours
-                     else [None] * len(boxes))
+            if colours:   # value and colour named together, as a roll names them
+                values, _, names, _ = reader.name_boxes(bgr, boxes)
+            else:
+                values, names = reader.read_boxes(bgr, boxes)[0], [None] * len(boxes)
             for d, v, c in zip(readable, values, names):
                 n += 1
                 v_ok += v == d.value

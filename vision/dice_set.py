@@ -17,10 +17,11 @@ region fills the crop (a box much larger than the die it holds is not that die's
 much smaller than the other dice found are dropped (pips, specks); its value is the label of the
 most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes;
 a die read with under 99 % confidence is read in its four quarter turns and the mean decides), its
-colour the nearest
-taught colour of the part of the face that carries colour, read on its own (never looked up from
-the value). Without taught colours the body colour is named against the palette, as the shipped
-reader does.
+colour from the nearest taught colours of the part of the face that carries colour, measured on
+the face (never looked up from the value). Value and colour are named together
+(``DiceSet.name_faces``): the faces taught, number and colour, are the ones a die is expected to
+show, and a face not taught is named only when it is clearly seen. Without taught colours the
+body colour is named against the palette, as the shipped reader does.
 
 ``reader_for(path, base=None)`` is what ``dice-companion read --dice-set FILE`` calls.
 """
@@ -72,6 +73,9 @@ REUSE_DIFF = 4.0
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 # die threshold: factor x typical leave-one-out similarity
 THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)
+# a face (value and colour) that no example was taught with weighs this much beside a taught one
+# when a die's value and colour are named together (``DiceSet.name_faces``)
+UNTAUGHT_FACE = 0.05
 
 
 class StaleDiceSet(ValueError):
@@ -184,6 +188,8 @@ class DiceSet:
     example_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 48, 48, 3), np.uint8))
     example_values: tuple = ()
     info: dict = field(default_factory=dict)
+    # the (value, colour) faces the examples were taught with: what a die of the set can show
+    faces: tuple = ()
 
     # ---- building -------------------------------------------------------------------------------
     @classmethod
@@ -218,7 +224,9 @@ class DiceSet:
                  np.asarray(negatives, np.float32).reshape(-1, np.asarray(embeddings).shape[1]),
                  source, colours, 0.0, model_id,
                  np.zeros((0, 48, 48, 3), np.uint8) if example_crops is None
-                 else np.asarray(example_crops), tuple(example_values))
+                 else np.asarray(example_crops), tuple(example_values),
+                 faces=tuple(sorted({(v, c) for v, c in zip(example_values, colour_labels) if c},
+                                    key=str)))
         return replace(ds, die_threshold=ds._fit_threshold())
 
     def _fit_threshold(self) -> float:
@@ -291,10 +299,10 @@ class DiceSet:
             out[int(g)] = labels[int(np.argmax(scores))]
         return out
 
-    def name_colours(self, face_labs, ink_labs):
-        """(names, confidences) from the carrier's measured colours (taught colours only).
-        ``face_labs``: the face's colour as the set measures it (``vivid_lab`` for a "vivid"
-        set)."""
+    def colour_probabilities(self, face_labs, ink_labs) -> np.ndarray:
+        """(k, C): each die's probability of each taught colour (``colours``' order), from the
+        carrier's measured colour. ``face_labs``: the face's colour as the set measures it
+        (``vivid_lab`` for a "vivid" set)."""
         if not self.colours:
             raise ValueError("this dice set has no taught colours")
         x = carrier_vectors(self.colour_source, face_labs, ink_labs)
@@ -303,9 +311,48 @@ class DiceSet:
         z = -(d ** 2) / (2 * 0.08 ** 2)
         z -= z.max(1, keepdims=True)
         p = np.exp(z)
-        p /= p.sum(1, keepdims=True)
+        return p / p.sum(1, keepdims=True)
+
+    def name_colours(self, face_labs, ink_labs):
+        """(names, confidences) from the carrier's measured colours (taught colours only), each
+        die's colour on its own (``name_faces`` names value and colour together)."""
+        p = self.colour_probabilities(face_labs, ink_labs)
         idx = p.argmax(1)
         return [self.colours[i][0] for i in idx], [float(p[k, i]) for k, i in enumerate(idx)]
+
+    def name_faces(self, p: np.ndarray, face_labs, ink_labs, values=None):
+        """(values, value confidences, colours, colour confidences) of dice whose value
+        probabilities over ``labels`` are ``p`` (k, L), their value and colour named together:
+        each face (value, colour) weighs its value's probability times its colour's
+        (``colour_probabilities``), a face the set was not taught (``faces``) ``UNTAUGHT_FACE``
+        times less. Why: the value and the colour are two looks at one face, and the faces a
+        set's dice can show are few (The Choice: 18 of the 36 pairs); a washed-out purple read
+        as grey on a 3 is named purple when grey was taught on no 3. An untaught face is named
+        where its evidence is ``1 / UNTAUGHT_FACE`` times the best taught face's (a face the
+        player did not photograph). ``values``: a value already decided for some dice (None
+        where not), whose colour is then named among that value's faces. A set without taught
+        faces (no colours, or a file from before they were kept) names the colours on their
+        own. The confidences are the chosen value's and colour's shares of the weights."""
+        q = self.colour_probabilities(face_labs, ink_labs)
+        labels = self.labels
+        names = [n for n, _ in self.colours]
+        taught = {(str(v), c) for v, c in self.faces}
+        w = np.array([[1.0 if not taught or (str(v), c) in taught else UNTAUGHT_FACE
+                       for c in names] for v in labels])
+        joint = np.asarray(p, np.float64)[:, :, None] * q[:, None, :] * w[None]   # (k, L, C)
+        out_v, out_vc, out_c, out_cc = [], [], [], []
+        for k in range(len(joint)):
+            jk = joint[k]
+            if values is not None and values[k] is not None and values[k] in labels:
+                jk = np.zeros_like(jk)
+                jk[labels.index(values[k])] = joint[k][labels.index(values[k])]
+            total = max(float(jk.sum()), 1e-300)
+            i, j = np.unravel_index(int(jk.argmax()), jk.shape)
+            out_v.append(labels[i])
+            out_vc.append(float(jk[i].sum() / total))
+            out_c.append(names[j])
+            out_cc.append(float(jk[:, j].sum() / total))
+        return out_v, out_vc, out_c, out_cc
 
     # ---- storage --------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -317,7 +364,7 @@ class DiceSet:
                 "groups": list(self.groups), "colour_source": self.colour_source,
                 "colours": [[n, list(c)] for n, c in self.colours],
                 "die_threshold": self.die_threshold, "example_values": list(self.example_values),
-                "info": self.info}
+                "faces": [list(f) for f in self.faces], "info": self.info}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             embeddings=self.embeddings.astype(np.float16),
@@ -361,7 +408,8 @@ class DiceSet:
         return cls(emb, tuple(meta["values"]), tuple(meta["groups"]), neg.reshape(-1, emb.shape[1]),
                    meta.get("colour_source"), colours, float(meta["die_threshold"]),
                    str(meta["model_id"]), crops,
-                   tuple(meta.get("example_values", ())), meta.get("info", {}))
+                   tuple(meta.get("example_values", ())), meta.get("info", {}),
+                   tuple((v, str(c)) for v, c in meta.get("faces", [])))
 
 
 @dataclass
@@ -433,7 +481,7 @@ class DiceSetReader:
         """For boxes in ``bgr``, each around one die: (values, value confidences, die scores, is-die
         flags, face Labs, ink Labs); unsure dice are read in their quarter turns too."""
         p, best, is_die, face_labs, ink_labs = self._read(bgr, boxes)
-        values, conf = self._valued(bgr, boxes, p)
+        values, conf = self._valued(bgr, boxes, p)[:2]
         return values, conf, best, is_die, face_labs, ink_labs
 
     def _values(self, p: np.ndarray):
@@ -441,14 +489,40 @@ class DiceSetReader:
         return [labels[int(j)] for j in p.argmax(1)], [float(row.max()) for row in p]
 
     def _valued(self, bgr: np.ndarray, boxes, p: np.ndarray):
-        """(values, value confidences) of the dice in ``boxes``, ``p`` their first reading."""
-        values, conf = self._values(self._turned(bgr, boxes, p))
-        if self.pip_reader is None or len(boxes) == 0:
-            return values, conf
-        return self._pip_values(bgr, boxes, values, conf)
+        """(values, value confidences, value probabilities, decided) of the dice in ``boxes``,
+        ``p`` their first reading: the probabilities once the unsure dice are read turned too
+        (``_turned``), and for each die the value the pip reader decided (``_pip_values``) or
+        None."""
+        p = self._turned(bgr, boxes, p)
+        values, conf = self._values(p)
+        decided = [None] * len(values)
+        if self.pip_reader is not None and len(boxes):
+            values, conf, decided = self._pip_values(bgr, boxes, values, conf)
+        return values, conf, p, decided
+
+    def _named(self, bgr: np.ndarray, boxes, p: np.ndarray, face_labs, ink_labs):
+        """(values, value confidences, colours, colour confidences) of the dice in ``boxes`` of a
+        set with taught colours, value and colour named together (``DiceSet.name_faces``)."""
+        values, conf, p, decided = self._valued(bgr, boxes, p)
+        if not len(boxes):
+            return [], [], [], []
+        if not self.dice_set.faces:   # a file from before the taught faces were kept
+            names, cconf = self.dice_set.name_colours(face_labs, ink_labs)
+            return values, conf, names, cconf
+        v, vc, names, cconf = self.dice_set.name_faces(p, face_labs, ink_labs, decided)
+        keep = [d is not None for d in decided]   # the pip reader's value and confidence stand
+        return ([values[i] if keep[i] else v[i] for i in range(len(v))],
+                [conf[i] if keep[i] else vc[i] for i in range(len(v))], names, cconf)
+
+    def name_boxes(self, bgr: np.ndarray, boxes):
+        """For boxes in ``bgr``, each around one die of a set with taught colours: (values, value
+        confidences, colours, colour confidences), as a roll names them."""
+        p, _, _, face_labs, ink_labs = self._read(bgr, boxes)
+        return self._named(bgr, boxes, p, face_labs, ink_labs)
 
     def _pip_values(self, bgr: np.ndarray, boxes, values, conf):
-        """Teaching must not read pip dice worse than the shipped reader does untaught: where the
+        """(values, value confidences, decided: the value the pip reader decided or None).
+        Teaching must not read pip dice worse than the shipped reader does untaught: where the
         pip reader is at least ``pip_sure`` sure of a value (its probabilities over 1-6) that the
         set was taught, that value stands; the taught set reads the dice it doubts. Taught alone,
         sets of 5 real dice a value read other real sets up to 7 points worse than the shipped
@@ -459,11 +533,12 @@ class DiceSetReader:
         probs = probs / np.maximum(probs.sum(1, keepdims=True), 1e-12)
         taught = set(self.dice_set.labels)
         values, conf = list(values), list(conf)
+        decided = [None] * len(values)
         for i, row in enumerate(probs):
             v = int(row.argmax()) + 1
             if row[v - 1] >= self.pip_sure and v in taught:
-                values[i], conf[i] = v, float(row[v - 1])
-        return values, conf
+                values[i], conf[i], decided[i] = v, float(row[v - 1]), v
+        return values, conf, decided
 
     def _turned(self, bgr: np.ndarray, boxes, p: np.ndarray) -> np.ndarray:
         """``p`` with the rows under ``turn_below`` replaced by the mean over the die's four quarter
@@ -606,11 +681,13 @@ class DiceSetReader:
             kept = [k for k in kept if sides[k] >= MIN_REL_SIDE * typical]
         kept.sort(key=lambda k: (found.boxes[k][1], found.boxes[k][0]))
         boxes = [found.boxes[k] for k in kept]
-        values, conf = self._valued(bgr, boxes, p[kept])
+        if self.dice_set.colours:
+            values, conf, names, cconf = self._named(bgr, boxes, p[kept], face_labs[kept],
+                                                     ink_labs[kept])
+        else:
+            values, conf = self._valued(bgr, boxes, p[kept])[:2]
         t2 = time.perf_counter()
         if self.dice_set.colours:
-            names, cconf = (self.dice_set.name_colours(face_labs[kept], ink_labs[kept]) if kept
-                            else ([], []))
             src = ink_labs if self.dice_set.colour_source == "ink" else face_labs
             measured = [_lab_to_bgr(src[k]) for k in kept]
         else:

@@ -177,6 +177,39 @@ class TestPrototypes:
                                    np.array([[58, 5, 30]] * 2, float))
         assert names == ["grey", "yellow"]
 
+    def faces_set(self):
+        """A 3 taught on purple dice, a 5 on grey ones (colours measured on the face)."""
+        face = np.array([[45, 30, -35], [46, 28, -33], [60, 0, 0], [61, 1, -1]], float)
+        return DiceSet.build(np.eye(4, 8, dtype=np.float32), [3, 3, 5, 5], [0, 1, 2, 3],
+                             np.zeros((0, 8)), face, face, ["purple", "purple", "grey", "grey"],
+                             model_id="t", example_values=[3, 3, 5, 5])
+
+    def test_value_and_colour_are_named_together_among_the_taught_faces(self):
+        ds = self.faces_set()
+        assert ds.faces == ((3, "purple"), (5, "grey"))
+        # a washed-out purple nearer grey, on a die read a 3: named alone, grey; together with
+        # its value, purple (no 3 was taught grey)
+        washed = np.array([[55, 12, -15]], float)
+        assert ds.name_colours(washed, washed)[0] == ["grey"]
+        p = np.array([[0.95, 0.05]])   # over ds.labels, (3, 5)
+        values, vconf, names, cconf = ds.name_faces(p, washed, washed)
+        assert (values, names) == ([3], ["purple"]) and 0.5 < vconf[0] <= 1 and cconf[0] > 0.5
+
+    def test_a_clearly_seen_untaught_face_is_still_named(self):
+        """The faces taught are a prior, not a table: a 3 clearly grey is a grey 3 (a face the
+        player did not photograph), and a value decided elsewhere keeps its colour's reading."""
+        ds = self.faces_set()
+        grey = np.array([[60, 0, 0]], float)
+        values, _, names, _ = ds.name_faces(np.array([[0.999, 0.001]]), grey, grey)
+        assert (values, names) == ([3], ["grey"])
+        values, _, names, _ = ds.name_faces(np.array([[0.3, 0.7]]), grey, grey, values=[3])
+        assert (values, names) == ([3], ["grey"])
+
+    def test_the_taught_faces_are_kept_in_the_file(self, tmp_path):
+        ds = self.faces_set()
+        ds.save(tmp_path / "set.npz")
+        assert DiceSet.load(tmp_path / "set.npz").faces == ((3, "purple"), (5, "grey"))
+
     def test_bad_and_old_files_are_refused_with_a_reason(self, tmp_path):
         junk = tmp_path / "junk.npz"
         junk.write_bytes(b"not a zip")
@@ -266,13 +299,16 @@ class TestColourFromTheFace:
         reader = DiceSetReader(ds)
         # no pair was taught
         mapping_c = {1: "red", 2: "yellow", 3: "green", 4: "blue", 5: "purple", 6: "grey"}
-        right = 0
+        right = together = 0
         for v, c in mapping_c.items():
             image, die = one_die(design, v, seed=500 + v, colour=c)
             _, _, _, _, face, ink = reader.read_boxes(image, [die.box])
             names, conf = ds.name_colours(face, ink)
             right += names[0] == c
+            # as a roll names them: value and colour together, the taught faces a prior only
+            together += reader.name_boxes(image, [die.box])[2][0] == c
         assert right >= 5  # the number would have predicted none of them
+        assert together >= 5
 
 
 def _square_face(colour, value_seed, glare=0.0, square=0.46):
