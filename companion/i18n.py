@@ -245,6 +245,15 @@ STRINGS: dict[str, dict[str, str]] = {
                           "von jeder Seite, auf deinem Tisch und in seinem Licht."},
     "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
     "teach_colour": {"en": "Its colour", "de": "Ihre Farbe"},
+    "teach_every_face": {"en": "The colours are on the faces, and each die has its own: "
+                               "photograph every face of each die once. The reader expects the "
+                               "faces you taught; another is read only when it is clearly seen.",
+                         "de": "Die Farben sind auf den Seiten, und jeder Würfel hat seine "
+                               "eigenen: fotografiere jede Seite jedes Würfels einmal. Der Leser "
+                               "erwartet die beigebrachten Seiten; eine andere liest er nur, wenn "
+                               "sie deutlich zu sehen ist."},
+    "faces_taught": {"en": "Faces taught (number and colour)",
+                     "de": "Beigebrachte Seiten (Zahl und Farbe)"},
     "take_photo": {"en": "Take photo", "de": "Foto machen"},
     "undo_photo": {"en": "Take back the last photo", "de": "Letztes Foto zurücknehmen"},
     "teach_ready": {"en": "Every face is taught.", "de": "Alle Seiten sind beigebracht."},

@@ -192,6 +192,10 @@ def progress(state: TeachState, labels: TeachLabels) -> dict:
                 colours[e.colour] += 1
         out["colour_counts"] = colours
         out["per_colour"] = PER_COLOUR
+        # the faces (number and colour) taught: the reader names a die's number and colour
+        # together among them, so every face of each die should be photographed once
+        # (vision.dice_set.DiceSet.name_faces)
+        out["faces_taught"] = len({(str(e.face), e.colour) for e in state.examples if e.colour})
         missing += [f"{PER_COLOUR - n} more in {c}" for c, n in colours.items() if n < PER_COLOUR]
     out["missing"] = missing
     out["ready"] = not missing

@@ -192,6 +192,12 @@ def test_the_choice_teaches_each_face_with_its_colour(app, make_table, photo):
     r = teach(client, code, 3, photo, colour="green")
     assert (r.status_code == 201 and r.json["colour_counts"]["green"] == 1
             and r.json["counts"]["3"] == 1)
+    assert start["faces_taught"] == 0 and r.json["faces_taught"] == 1
+    # a 3 in purple is another face (another die); a second green 3 is not
+    r = teach(client, code, 3, close_up(CHOICE, 3, seed=6, colour="purple"), colour="purple")
+    assert r.status_code == 201 and r.json["faces_taught"] == 2
+    r = teach(client, code, 3, close_up(CHOICE, 3, seed=7, colour="green"), colour="green")
+    assert r.status_code == 201 and r.json["faces_taught"] == 2
 
 
 @pytest.mark.parametrize("game, faces, colours", [

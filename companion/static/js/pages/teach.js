@@ -52,6 +52,8 @@ export function start() {
       $("#teach-colour-box").classList.remove("hidden");
       pickers($("#teach-colours"), state.colours, state.colour_counts, state.per_colour, colour,
         v => { colour = v; draw(); }, true);
+      $("#teach-pairs").textContent = T.teach_every_face + " " + T.faces_taught + ": " +
+        state.faces_taught + ".";
     }
     // what is missing, from the counts (the server's sentence is English)
     const short = (counts, need) => Object.entries(counts || {}).filter(([, n]) => n < need)
