@@ -11,6 +11,9 @@ with the same ``S`` (the same dice: design, faces' order, colours) and other see
         --size 480x360 --threads 2
     (the same with --out work_data/kv4_test --scenes 24 --seed 102 --max-dice 8)
 
+The Choice's three different dice: ``--dice the_choice --one-set S --set-dice 3`` (16 teaching
+scenes; docs/vision-special.md, "Value and colour named together").
+
 The set is taught (``vision.teach.teach``) with ``--per-face`` dice per face taken from the
 teaching renders (in file order, dice of which at most a tenth is hidden), as a player teaches
 it from photos of their dice; The Choice's dice are taught with their face colours. Then the
@@ -161,7 +164,8 @@ def main(argv=None) -> int:
     colours = game == "the_choice"
     examples, count = teaching_examples(teach_renders, args.per_face)
     t0 = time.perf_counter()
-    dice_set = teach(examples, embedder=embedder)
+    # as the companion teaches it: The Choice's faces carry colours, and it rolls three dice
+    dice_set = teach(examples, embedder=embedder, dice=3 if colours else None)
     teach_s = time.perf_counter() - t0
     per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
     print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")

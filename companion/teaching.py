@@ -38,6 +38,7 @@ class TeachError(ValueError):
 class TeachLabels:
     faces: tuple            # the faces to teach: 1..6, or 1..5 and "cow"
     colours: tuple | None   # the colours taught with the faces, or None (body colours)
+    dice: int | None = None  # dice rolled, where the faces carry colours (The Choice: 3)
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,11 @@ def labels_for(dice_spec: dict) -> TeachLabels:
             if f not in faces:
                 faces.append(f)
     faces.sort(key=lambda f: (isinstance(f, str), f if isinstance(f, int) else 0, str(f)))
-    colours = None
+    colours, dice = None, None
     if dice_spec["colours_on_faces"]:
         colours = tuple(sorted(c["colour"] for c in dice_spec["colours"] if c["colour"]))
-    return TeachLabels(tuple(faces), colours)
+        dice = dice_spec.get("max_dice")
+    return TeachLabels(tuple(faces), colours, dice)
 
 
 def body_colours(dice_spec: dict) -> tuple[str, ...] | None:
@@ -297,7 +299,7 @@ def build_reader(examples: Sequence[tuple], labels: TeachLabels, palette, pip_se
     from vision.teach import teach
 
     embedder = default_embedder()
-    ds = teach(list(examples), colour_names=labels.colours, embedder=embedder)
+    ds = teach(list(examples), colour_names=labels.colours, embedder=embedder, dice=labels.dice)
     pips = pip_session is not None and tuple(labels.faces) == PIP_FACES and not labels.colours
     return DiceSetReader(ds, palette, None, embedder=embedder,
                          pip_reader=FaceReader(pip_session) if pips else None), ds

@@ -18,10 +18,10 @@ much smaller than the other dice found are dropped (pips, specks); its value is 
 most similar prototypes (softmax over each label's mean similarity of its 5 nearest prototypes;
 a die read with under 99 % confidence is read in its four quarter turns and the mean decides), its
 colour from the nearest taught colours of the part of the face that carries colour, measured on
-the face (never looked up from the value). Value and colour are named together
-(``DiceSet.name_faces``): the faces taught, number and colour, are the ones a die is expected to
-show, and a face not taught is named only when it is clearly seen. Without taught colours the
-body colour is named against the palette, as the shipped reader does.
+the face as the photo's white shows it (never looked up from the value). Value and colour are
+named together (``DiceSet.name_faces``): the faces taught, number and colour, are the ones a
+die is expected to show, and a face not taught is named only when it is clearly seen. Without
+taught colours the body colour is named against the palette, as the shipped reader does.
 
 ``reader_for(path, base=None)`` is what ``dice-companion read --dice-set FILE`` calls.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .colour import GENERAL, Calibration, ColourNamer, Palette
+from .colour import GENERAL, Calibration, ColourNamer, Palette, scene_white
 from .detect import drop_side_faces
 from .find import DieFinder, box_area, box_intersection, iou_matrix, same_die
 from .dice import Die, Roll
@@ -73,8 +73,12 @@ REUSE_DIFF = 4.0
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 # die threshold: factor x typical leave-one-out similarity
 THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)
-# a face (value and colour) that no example was taught with weighs this much beside a taught one
-# when a die's value and colour are named together (``DiceSet.name_faces``)
+# the spread of a taught colour's measurements in carrier units, for a file that does not say
+COLOUR_SIGMA = 0.08
+COLOUR_SIGMAS = (0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.32, 0.48)  # fitted among these
+# a face (value and colour) that no example was taught with weighs at least this much beside a
+# taught one when a die's value and colour are named together (``DiceSet.name_faces``; the weight
+# itself is estimated from the examples: ``untaught_weight``)
 UNTAUGHT_FACE = 0.05
 
 
@@ -160,6 +164,54 @@ def carrier_vectors(source: str, face_labs, ink_labs) -> np.ndarray:
     return np.concatenate([colour_vectors(ink), (ink - face)[:, 1:] / INK_CONTRAST_SCALE], 1)
 
 
+def untaught_weight(faces: list, n_values: int, n_colours: int) -> float:
+    """How much a (value, colour) face that no example shows weighs beside a taught one, from
+    the examples' faces (one entry per example): the share of examples whose face no other
+    example shows is the chance that the next die shows a face not taught yet (Good and Turing's
+    estimate of the unseen share), spread over the faces not taught, against the rest spread
+    over the taught ones; at least ``UNTAUGHT_FACE``, at most 1 (no preference). A set taught
+    with each face once (every face seen once) says nothing of what is missing: 1; a set whose
+    faces were each taught several times: near ``UNTAUGHT_FACE``."""
+    from collections import Counter
+    counts = Counter(faces)
+    missing = n_values * n_colours - len(counts)
+    if not counts or missing <= 0:
+        return 1.0
+    unseen = sum(1 for k in counts.values() if k == 1) / len(faces)
+    if unseen >= 1.0:
+        return 1.0
+    ratio = (unseen / missing) / ((1.0 - unseen) / len(counts))
+    return float(np.clip(ratio, UNTAUGHT_FACE, 1.0))
+
+
+def _fit_colour_sigma(carrier: np.ndarray, labels: list) -> float:
+    """The spread (``COLOUR_SIGMAS``) under which the taught examples' colours are likeliest, each
+    named against the colours' means without it (leave one out): a set's colour confidences say
+    how far its colours can be told apart. ``COLOUR_SIGMA`` when no colour has two examples."""
+    labels = np.asarray(labels)
+    names = sorted(set(labels))
+    x = np.asarray(carrier, np.float64)
+    usable = [i for i in range(len(x)) if (labels == labels[i]).sum() >= 2]
+    if len(names) < 2 or not usable:
+        return COLOUR_SIGMA
+    d2 = []
+    for i in usable:
+        rest = np.arange(len(x)) != i
+        means = np.array([x[rest & (labels == n)].mean(0) if (rest & (labels == n)).any()
+                          else np.full(x.shape[1], np.inf) for n in names])
+        d2.append(((means - x[i]) ** 2).sum(1))
+    d2 = np.array(d2)
+    truth = np.array([names.index(labels[i]) for i in usable])
+    best, best_ll = COLOUR_SIGMA, -np.inf
+    for s in COLOUR_SIGMAS:
+        z = -d2 / (2 * s * s)
+        z -= z.max(1, keepdims=True)
+        ll = float((z[np.arange(len(z)), truth] - np.log(np.exp(z).sum(1))).sum())
+        if ll > best_ll:
+            best, best_ll = s, ll
+    return best
+
+
 def _separation(x: np.ndarray, labels: list) -> float:
     """Between-label share of the variance of the colours x (n, 3)."""
     x = np.asarray(x, np.float64)
@@ -190,27 +242,46 @@ class DiceSet:
     info: dict = field(default_factory=dict)
     # the (value, colour) faces the examples were taught with: what a die of the set can show
     faces: tuple = ()
+    # its colours were measured on each photo's white (vision.colour.scene_white), and are read
+    # so; a file from before keeps its colours as the photos showed them
+    white: bool = False
+    # the spread of a taught colour's measurements (carrier units; colour_probabilities): fitted
+    # on the examples, leave one out, so that a set whose colours are hard to tell apart names
+    # them with less confidence
+    colour_sigma: float = COLOUR_SIGMA
+    # how much a face not taught weighs beside a taught one (untaught_weight)
+    untaught: float = 1.0
+    # how many dice the game rolls, each with its own faces' colours (The Choice: 3), or None: a
+    # value taught in that many colours has no other face
+    dice: int | None = None
 
     # ---- building -------------------------------------------------------------------------------
     @classmethod
     def build(cls, embeddings, values, groups, negatives, face_labs, ink_labs, colour_labels,
               colour_names=None,
               model_id: str = "unknown", example_crops=None, example_values=(),
-              vivid_labs=None) -> "DiceSet":
+              vivid_labs=None, source_from=None, dice=None) -> "DiceSet":
         """``vivid_labs``: each example's ``FaceFeatures.vivid_lab`` (None: the colour source is
         chosen between the face's median and the ink). The source is the measure whose colours
-        the taught names explain best (``_separation``)."""
+        the taught names explain best (``_separation``), judged on ``source_from`` when given
+        (the face, ink and vivid Labs of the photos as they are, where the measures are taken on
+        each photo's white: which part of a face carries its colour is the design's, not the
+        light's)."""
         named = [(i, c) for i, c in enumerate(colour_labels) if c]
-        source, colours = None, ()
+        source, colours, sigma = None, (), COLOUR_SIGMA
         if named:
             idx = [i for i, _ in named]
             labels = [c for _, c in named]
             measures = {"face": np.asarray(face_labs), "ink": np.asarray(ink_labs)}
             if vivid_labs is not None:
                 measures["vivid"] = np.asarray(vivid_labs)
+            judged = measures
+            if source_from is not None:
+                judged = dict(zip(("face", "ink", "vivid"), map(np.asarray, source_from)))
+                judged = {k: judged[k] for k in measures}
             source = "face"
             if len(set(labels)) >= 2:
-                split = {k: _separation(m[idx], labels) for k, m in measures.items()}
+                split = {k: _separation(m[idx], labels) for k, m in judged.items()}
                 source = max(split, key=lambda k: (split[k], k == "face"))
             face_of = measures["vivid" if source == "vivid" else "face"]
             carrier = carrier_vectors(source, face_of[idx], np.asarray(ink_labs)[idx])
@@ -220,13 +291,17 @@ class DiceSet:
                                    for v in np.mean(carrier[[k for k, c in enumerate(labels)
                                                              if c == n]], 0)))
                             for n in order if n in labels)
+            sigma = _fit_colour_sigma(carrier, labels)
         ds = cls(np.asarray(embeddings, np.float32), tuple(values), tuple(int(g) for g in groups),
                  np.asarray(negatives, np.float32).reshape(-1, np.asarray(embeddings).shape[1]),
                  source, colours, 0.0, model_id,
                  np.zeros((0, 48, 48, 3), np.uint8) if example_crops is None
                  else np.asarray(example_crops), tuple(example_values),
                  faces=tuple(sorted({(v, c) for v, c in zip(example_values, colour_labels) if c},
-                                    key=str)))
+                                    key=str)),
+                 colour_sigma=sigma, dice=dice,
+                 untaught=untaught_weight([(v, c) for v, c in zip(example_values, colour_labels)
+                                           if c], len(set(example_values)), len(colours)))
         return replace(ds, die_threshold=ds._fit_threshold())
 
     def _fit_threshold(self) -> float:
@@ -308,7 +383,7 @@ class DiceSet:
         x = carrier_vectors(self.colour_source, face_labs, ink_labs)
         ref = np.array([c for _, c in self.colours], np.float64)
         d = np.sqrt(((x[:, None, :] - ref[None, :, :]) ** 2).sum(-1))
-        z = -(d ** 2) / (2 * 0.08 ** 2)
+        z = -(d ** 2) / (2 * self.colour_sigma ** 2)
         z -= z.max(1, keepdims=True)
         p = np.exp(z)
         return p / p.sum(1, keepdims=True)
@@ -324,20 +399,28 @@ class DiceSet:
         """(values, value confidences, colours, colour confidences) of dice whose value
         probabilities over ``labels`` are ``p`` (k, L), their value and colour named together:
         each face (value, colour) weighs its value's probability times its colour's
-        (``colour_probabilities``), a face the set was not taught (``faces``) ``UNTAUGHT_FACE``
-        times less. Why: the value and the colour are two looks at one face, and the faces a
-        set's dice can show are few (The Choice: 18 of the 36 pairs); a washed-out purple read
-        as grey on a 3 is named purple when grey was taught on no 3. An untaught face is named
-        where its evidence is ``1 / UNTAUGHT_FACE`` times the best taught face's (a face the
-        player did not photograph). ``values``: a value already decided for some dice (None
-        where not), whose colour is then named among that value's faces. A set without taught
-        faces (no colours, or a file from before they were kept) names the colours on their
-        own. The confidences are the chosen value's and colour's shares of the weights."""
+        (``colour_probabilities``), a face the set was not taught (``faces``) ``untaught``
+        times that (``untaught_weight``: from 1 for a set whose every face was photographed once
+        to ``UNTAUGHT_FACE`` for one whose faces were each photographed several times), and
+        ``UNTAUGHT_FACE`` times for a value already taught in as many colours as the game has
+        dice (``dice``: The Choice's three dice show a 3 in at most three colours). Why:
+        the value and the colour are two looks at one face, and the faces a set's dice can show
+        are few (The Choice: 18 of the 36 pairs); a washed-out purple read as grey on a 3 is
+        named purple when grey was taught on no 3. An untaught face is still named where its
+        evidence outweighs the taught ones (a face the player did not photograph).
+        ``values``: a value already decided for some dice (None where not), whose colour is then
+        named among that value's faces. A set without taught faces (no colours, or a file from
+        before they were kept) names the colours on their own. The confidences are the chosen
+        value's and colour's shares of the weights."""
         q = self.colour_probabilities(face_labs, ink_labs)
         labels = self.labels
         names = [n for n, _ in self.colours]
         taught = {(str(v), c) for v, c in self.faces}
-        w = np.array([[1.0 if not taught or (str(v), c) in taught else UNTAUGHT_FACE
+        # a value shown in as many colours as there are dice has no other face
+        full = {str(v) for v in labels
+                if self.dice and sum(str(t) == str(v) for t, _ in self.faces) >= self.dice}
+        w = np.array([[1.0 if not taught or (str(v), c) in taught
+                       else UNTAUGHT_FACE if str(v) in full else self.untaught
                        for c in names] for v in labels])
         joint = np.asarray(p, np.float64)[:, :, None] * q[:, None, :] * w[None]   # (k, L, C)
         out_v, out_vc, out_c, out_cc = [], [], [], []
@@ -364,7 +447,9 @@ class DiceSet:
                 "groups": list(self.groups), "colour_source": self.colour_source,
                 "colours": [[n, list(c)] for n, c in self.colours],
                 "die_threshold": self.die_threshold, "example_values": list(self.example_values),
-                "faces": [list(f) for f in self.faces], "info": self.info}
+                "faces": [list(f) for f in self.faces], "white": self.white,
+                "colour_sigma": self.colour_sigma, "untaught": self.untaught, "dice": self.dice,
+                "info": self.info}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             embeddings=self.embeddings.astype(np.float16),
@@ -409,7 +494,10 @@ class DiceSet:
                    meta.get("colour_source"), colours, float(meta["die_threshold"]),
                    str(meta["model_id"]), crops,
                    tuple(meta.get("example_values", ())), meta.get("info", {}),
-                   tuple((v, str(c)) for v, c in meta.get("faces", [])))
+                   tuple((v, str(c)) for v, c in meta.get("faces", [])),
+                   bool(meta.get("white", False)),
+                   float(meta.get("colour_sigma", COLOUR_SIGMA)),
+                   float(meta.get("untaught", 1.0)), meta.get("dice"))
 
 
 @dataclass
@@ -600,8 +688,12 @@ class DiceSetReader:
             return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool),
                     np.zeros((0, 3)), np.zeros((0, 3)))
         seen = self._seen_before(bgr, boxes)
+        # a set with taught colours measures them on the photo's white, as it was taught
+        # (docs/vision-special.md, "Colours on the photo's white")
+        white = (scene_white(bgr).apply_u8 if self.dice_set.white and self.dice_set.colours
+                 else (lambda crop: crop))
         feats = [seen[i][2] if seen[i] is not None
-                 else face_features(crop_square(bgr, b, CROP, CONTEXT))
+                 else face_features(white(crop_square(bgr, b, CROP, CONTEXT)))
                  for i, b in enumerate(boxes)]
         # the die region fills a good box; much smaller: a box around a die and the table; the whole
         # crop: the "face" found is the table (a box much larger than a small die)

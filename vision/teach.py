@@ -11,10 +11,12 @@ measures each named colour on the examples under the table's light, on whichever
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from .colour import scene_white
 from .dice_set import DiceSet
 from .embedding import FaceEmbedder, default_embedder, quarter_turns
 from .face_colour import CROP, face_features
@@ -45,8 +47,11 @@ def _degrade(rng, crop: np.ndarray) -> np.ndarray:
 
 
 def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
-          embedder: FaceEmbedder | None = None):
+          embedder: FaceEmbedder | None = None, dice: int | None = None):
     """A ``DiceSet`` from labelled examples: ``(bgr, box, value, colour_or_None)`` each.
+    ``dice``: how many dice the game rolls, where each die's faces carry their own colours (The
+    Choice: 3): a value taught in that many colours has no other face
+    (``vision.dice_set.DiceSet.name_faces``).
 
     ``box`` is the die in ``bgr`` (``None``: the whole image is the die, as in a crop). Values are
     kept as given (ints stay ints, ``"cow"`` stays a string).
@@ -56,7 +61,7 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
     rng = np.random.default_rng(seed)
     crops, values, groups, neg_crops = [], [], [], []
     face_labs, ink_labs, colour_labels, example_crops, example_values = [], [], [], [], []
-    vivid_labs = []
+    vivid_labs, as_is = [], []
     for g, (bgr, box, value, colour) in enumerate(examples):
         if box is None:
             box = (0, 0, bgr.shape[1], bgr.shape[0])
@@ -68,10 +73,19 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
             crops.append(c)
             values.append(value)
             groups.append(g)
-        f = face_features(crop_square(bgr, box, CROP, CONTEXT))
+        # the colours as the photo's white shows them (the reader measures a taught set's
+        # colours so too: vision.dice_set.DiceSetReader); which part of the face carries them is
+        # judged on the photo as it is
+        crop = crop_square(bgr, box, CROP, CONTEXT)
+        f = face_features(scene_white(bgr).apply_u8(crop))
         face_labs.append(f.face_lab)
         ink_labs.append(f.ink_lab)
         vivid_labs.append(f.vivid_lab)
+        if colour:
+            f0 = face_features(crop)
+            as_is.append((f0.face_lab, f0.ink_lab, f0.vivid_lab))
+        else:
+            as_is.append((f.face_lab, f.ink_lab, f.vivid_lab))
         colour_labels.append(colour)
         example_crops.append(crops[-len(boxes)])
         example_values.append(value)
@@ -95,6 +109,8 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
                        np.repeat(groups, 4).tolist(), neg, np.array(face_labs), np.array(ink_labs),
                        colour_labels, colour_names=colour_names, model_id=emb.model_id,
                        example_crops=np.stack(example_crops), example_values=example_values,
-                       vivid_labs=np.array(vivid_labs))
-    return ds.with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1),
-                        examples=len(example_crops))
+                       vivid_labs=np.array(vivid_labs),
+                       source_from=tuple(np.array(m) for m in zip(*as_is)) if as_is else None,
+                       dice=dice)
+    return replace(ds, white=True).with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1),
+                                             examples=len(example_crops))

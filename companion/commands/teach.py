@@ -137,8 +137,10 @@ def run(args) -> int:
     few = [str(v) for v, n in counts.items() if n < 3]
     faces = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items(), key=lambda kv: str(kv[0])))
     colours = ", ".join(n for n, _ in ds.colours) or "none (body colours named against the palette)"
-    print(f"{args.out}: {len(examples)} examples ({faces}); colours from the "
-          f"{ds.colour_source or 'body'}: {colours}; die threshold {ds.die_threshold:.3f}; taught "
+    source = {"face": "the face", "vivid": "the face's most colourful pixels",
+              "ink": "the symbol"}.get(ds.colour_source, "the body")
+    print(f"{args.out}: {len(examples)} examples ({faces}); colours from {source}: {colours}; "
+          f"die threshold {ds.die_threshold:.3f}; taught "
           f"in {ds.info.get('teach_ms', 0) / 1000:.1f} s")
     if few:
         print(f"dice-companion teach: fewer than 3 examples for {', '.join(few)}: teach more for a "

@@ -324,6 +324,13 @@ class TestTheScenesWhite:
         assert scene_white(img) == scene_white(self.dim_photo()) != Calibration()
         assert ColourNamer(GENERAL)(img, [(30, 30, 70, 70)]).names == ("white",)
 
+    def test_a_uint8_photo_is_corrected_by_table_as_by_the_formula(self):
+        img = np.random.default_rng(5).integers(0, 256, (40, 30, 3), dtype=np.uint8)
+        cal = Calibration((1.2, 0.9, 1.1))
+        want = np.clip(np.round(cal.apply(img)), 0, 255).astype(np.uint8)
+        assert np.array_equal(cal.apply_u8(img), want)
+        assert np.array_equal(Calibration().apply_u8(img), img)
+
     def test_a_tinted_white_is_the_lights_tint(self):
         img = np.full((60, 60, 3), (200, 230, 240), np.uint8)  # white under a warm lamp
         b, g, r = scene_white(img).gains

@@ -179,7 +179,7 @@ class TestPrototypes:
 
     def faces_set(self):
         """A 3 taught on purple dice, a 5 on grey ones (colours measured on the face)."""
-        face = np.array([[45, 30, -35], [46, 28, -33], [60, 0, 0], [61, 1, -1]], float)
+        face = np.array([[45, 30, -35], [53, 17, -21], [60, 0, 0], [57, 5, -6]], float)
         return DiceSet.build(np.eye(4, 8, dtype=np.float32), [3, 3, 5, 5], [0, 1, 2, 3],
                              np.zeros((0, 8)), face, face, ["purple", "purple", "grey", "grey"],
                              model_id="t", example_values=[3, 3, 5, 5])
@@ -205,10 +205,56 @@ class TestPrototypes:
         values, _, names, _ = ds.name_faces(np.array([[0.3, 0.7]]), grey, grey, values=[3])
         assert (values, names) == ([3], ["grey"])
 
+    def test_colours_hard_to_tell_apart_are_named_with_less_confidence(self):
+        """The colours' spread is fitted on the examples, each left out in turn: examples of
+        one colour that scatter as far as the other colour lies give a wide spread, so a
+        measurement between the two is named with little confidence (and weighs less beside
+        the value in ``name_faces``)."""
+        def taught(face):
+            return DiceSet.build(np.eye(6, 8, dtype=np.float32), [1, 1, 1, 2, 2, 2], range(6),
+                                 np.zeros((0, 8)), face, face, ["red"] * 3 + ["orange"] * 3,
+                                 model_id="t", example_values=[1, 1, 1, 2, 2, 2])
+        tight = taught(np.array([[50, 60, 40], [51, 61, 41], [50, 59, 39],
+                                 [65, 35, 60], [66, 36, 61], [64, 34, 59]], float))
+        scattered = taught(np.array([[50, 60, 40], [58, 48, 52], [44, 66, 30],
+                                     [65, 35, 60], [56, 50, 46], [72, 28, 70]], float))
+        assert scattered.colour_sigma > tight.colour_sigma
+        between = np.array([[57, 48, 50]], float)
+        assert (max(scattered.colour_probabilities(between, between)[0])
+                < max(tight.colour_probabilities(between, between)[0]))
+
+    def test_how_much_an_untaught_face_weighs_follows_the_examples(self):
+        """Each of 18 faces photographed once says nothing of faces not yet photographed (no
+        preference); the same faces each photographed twice say the set is complete (the
+        floor); a few faces once among repeated ones, in between."""
+        from vision.dice_set import UNTAUGHT_FACE, untaught_weight
+        faces = [(v, c) for v in range(1, 7) for c in ("red", "blue", "green")]
+        assert untaught_weight(faces, 6, 6) == 1.0
+        assert untaught_weight(faces * 2, 6, 6) == UNTAUGHT_FACE
+        some = faces * 2 + [(1, "grey"), (2, "grey"), (3, "grey")]
+        assert UNTAUGHT_FACE < untaught_weight(some, 6, 6) < 1.0
+        assert untaught_weight([(v, "red") for v in range(1, 7)] * 2, 6, 1) == 1.0  # all taught
+
+    def test_a_value_taught_in_as_many_colours_as_there_are_dice_has_no_other_face(self):
+        """The Choice rolls three dice: a 3 photographed in three colours, once each, is every
+        3 there is, though each face was seen only once (``untaught_weight`` 1)."""
+        face = np.array([[45, 30, -35], [50, 0, 50], [50, 50, 30], [60, 0, 0]], float)
+        def taught(dice):
+            return DiceSet.build(np.eye(4, 8, dtype=np.float32), [3, 3, 3, 5], range(4),
+                                 np.zeros((0, 8)), face, face, ["purple", "yellow", "red", "grey"],
+                                 model_id="t", example_values=[3, 3, 3, 5], dice=dice)
+        grey = np.array([[60, 0, 0]], float)
+        p = np.array([[0.9, 0.1]])    # a 3, rather surely; its colour plainly grey
+        assert taught(None).untaught == 1.0
+        assert taught(None).name_faces(p, grey, grey)[:3:2] == ([3], ["grey"])
+        assert taught(3).name_faces(p, grey, grey)[:3:2] == ([5], ["grey"])
+
     def test_the_taught_faces_are_kept_in_the_file(self, tmp_path):
         ds = self.faces_set()
         ds.save(tmp_path / "set.npz")
-        assert DiceSet.load(tmp_path / "set.npz").faces == ((3, "purple"), (5, "grey"))
+        back = DiceSet.load(tmp_path / "set.npz")
+        assert back.faces == ((3, "purple"), (5, "grey"))
+        assert back.colour_sigma == ds.colour_sigma
 
     def test_bad_and_old_files_are_refused_with_a_reason(self, tmp_path):
         junk = tmp_path / "junk.npz"
@@ -291,11 +337,12 @@ class TestColourFromTheFace:
                 ex.append((image, die.box, v, c))
         return teach(ex)
 
-    @pytest.mark.parametrize("colour_on,source", [("face", "face"), ("symbol", "ink")])
-    def test_unseen_number_colour_pairs(self, colour_on, source):
+    @pytest.mark.parametrize("colour_on,sources", [("face", ("face", "vivid")),
+                                                   ("symbol", ("ink",))])
+    def test_unseen_number_colour_pairs(self, colour_on, sources):
         design = Design("t", "the_choice", "plastic", "numeral", colour_on=colour_on)
         ds = self.teach_one_mapping(design)
-        assert ds.colour_source == source
+        assert ds.colour_source in sources   # the face's median or its most colourful pixels
         reader = DiceSetReader(ds)
         # no pair was taught
         mapping_c = {1: "red", 2: "yellow", 3: "green", 4: "blue", 5: "purple", 6: "grey"}
@@ -309,6 +356,50 @@ class TestColourFromTheFace:
             together += reader.name_boxes(image, [die.box])[2][0] == c
         assert right >= 5  # the number would have predicted none of them
         assert together >= 5
+
+
+class TestColoursOnThePhotosWhite:
+    """A taught set measures its colours on each photo's white (``scene_white``), taught and
+    read alike, so that a face under a tinted lamp measures as it did when taught."""
+
+    MAPPING = {1: "blue", 2: "purple", 3: "grey", 4: "red", 5: "yellow", 6: "green"}
+
+    @pytest.fixture(scope="class")
+    def taught_set(self):
+        design = SEEN_DESIGNS[4]   # tc-plastic-numeral-face: coloured squares on a white die
+        ex = []
+        for j in range(2):
+            for v, c in self.MAPPING.items():
+                image, die = one_die(design, v, seed=100 * j + v, colour=c)
+                ex.append((image, die.box, v, c))
+        return design, teach(ex)
+
+    def test_a_tinted_lamp_shifts_the_measured_colours_less(self, taught_set):
+        from dataclasses import replace
+
+        from vision.colour import Calibration
+        design, ds = taught_set
+        assert ds.white
+        shift = {}
+        for white in (True, False):   # False: a set's file from before, read as it was
+            reader = DiceSetReader(replace(ds, white=white))
+            d = []
+            for gains in ((0.8, 0.9, 1.0), (1.0, 0.9, 0.8), (0.8, 1.0, 0.8)):
+                for v, c in self.MAPPING.items():
+                    image, die = one_die(design, v, seed=900 + v, colour=c)
+                    daylight = reader.read_boxes(image, [die.box])[4][0]
+                    lamp = reader.read_boxes(Calibration(gains).apply_u8(image), [die.box])[4][0]
+                    d.append(np.linalg.norm(lamp - daylight))
+            shift[white] = float(np.mean(d))
+        assert shift[True] < 0.75 * shift[False]
+
+    def test_the_file_says_how_its_colours_were_measured(self, taught_set, tmp_path):
+        from dataclasses import replace
+        _, ds = taught_set
+        ds.save(tmp_path / "set.npz")
+        assert DiceSet.load(tmp_path / "set.npz").white
+        replace(ds, white=False).save(tmp_path / "old.npz")
+        assert not DiceSet.load(tmp_path / "old.npz").white
 
 
 def _square_face(colour, value_seed, glare=0.0, square=0.46):
