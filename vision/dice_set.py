@@ -73,6 +73,9 @@ REUSE_DIFF = 4.0
 MIN_DIE_SIDE, MAX_DIE_SIDE = 0.45, 0.95  # the die region's side / crop side (a good box: 0.6-0.9)
 # die threshold: factor x typical leave-one-out similarity
 THRESHOLD_FACTOR, THRESHOLD_RANGE = 0.7, (0.3, 0.8)
+# a teaching photo is judged (teaching_problem) only where the set reads this share of the photos
+# taught before right, each read by the rest
+RELIABLE = 0.8
 # the spread of a taught colour's measurements in carrier units, for a file that does not say
 COLOUR_SIGMA = 0.08
 COLOUR_SIGMAS = (0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.32, 0.48)  # fitted among these
@@ -93,9 +96,17 @@ def teaching_problem(taught: "DiceSet", new_group: int) -> str | None:
     example whose face has no other example cannot be judged. Whether a new example makes an
     earlier one read wrong was tried as a second rule and refused good photos (with 1-3 photos
     a face, an example near the edge of its face flips with any new photo of a neighbour: 8 of
-    18 close-ups of Kuh Vadis dice refused, 27 Nov 2026)."""
-    label = dict(zip(taught.groups, taught.values))[new_group]
+    18 close-ups of Kuh Vadis dice refused, 27 Nov 2026). It judges only where the photos
+    taught before are read right by the rest at least ``RELIABLE`` of the time."""
+    labels = dict(zip(taught.groups, taught.values))
+    label = labels[new_group]
     seen = taught.read_by_the_others().get(new_group)
+    # the photos taught before, each read by the rest of them: a set that misreads those cannot
+    # judge a new one either (docs/vision-special.md, "Judging a teaching photo")
+    before = taught.read_by_the_others(without=(new_group,))
+    right = sum(str(v) == str(labels[g]) for g, v in before.items())
+    if not before or right < RELIABLE * len(before):
+        return None
     if seen is not None and str(seen) != str(label):
         return (f"this photo looks like {seen}, not {label}, next to the photos taught so far: "
                 f"check the face you chose, or take the photo again")
@@ -353,19 +364,23 @@ class DiceSet:
         # is it a die: its best prototype (as the threshold was fitted)
         return p, sims.max(1), neg_best
 
-    def read_by_the_others(self) -> dict[int, object]:
+    def read_by_the_others(self, without=()) -> dict[int, object]:
         """Leave one example out: for each taught example (group) whose face has other examples,
         the face that the other examples' prototypes read its own upright, unjittered crop as
-        (the mean of the ``TOP_K`` nearest prototypes of each face, as ``classify`` reads)."""
+        (the mean of the ``TOP_K`` nearest prototypes of each face, as ``classify`` reads).
+        ``without``: examples left out of everything (neither read nor reading)."""
         groups = np.array(self.groups)
         vals = [str(v) for v in self.values]
         labels = self.labels
         label_of = np.array([labels.index(v) for v in self.values])
+        gone = np.isin(groups, list(without))
         out: dict[int, object] = {}
         for g in dict.fromkeys(self.groups):
+            if g in without:
+                continue
             mine = groups == g
             first = int(np.flatnonzero(mine)[0])  # the example's own crop, turned by 0
-            others = ~mine
+            others = ~mine & ~gone
             if not (others & (np.array(vals) == vals[first])).any():
                 continue
             sims = self.embeddings[others] @ self.embeddings[first]

@@ -65,6 +65,19 @@ def _set(examples):
 
 
 
+def test_a_set_that_misreads_its_own_photos_refuses_none():
+    """Photos that the photos taught before cannot tell apart (each of them read as the other
+    face, left out) give no ground to refuse a new one: hard photos, not wrong taps (photoreal
+    The Choice close-ups: docs/vision-special.md, "Judging a teaching photo")."""
+    confused = [(1, (1, 0, 0)), (1, (0, 1, 0)), (2, (1, 0.05, 0)), (2, (0, 1, 0.05))]
+    new = (1, (1, 0.04, 0))
+    ds = _set(confused + [new])
+    assert ds.read_by_the_others()[4] == 2          # the new photo reads as a 2...
+    assert teaching_problem(ds, 4) is None           # ...but so does every earlier photo
+    sure = [(1, (1, 0, 0)), (1, (1, 0.02, 0)), (2, (0, 1, 0)), (2, (0, 1, 0.02))]
+    assert "looks like 2, not 1" in teaching_problem(_set(sure + [(1, (0, 1, 0.01))]), 4)
+
+
 class TestShippedReadsBetter:
     """A taught set is not used where the shipped reader reads its photos clearly better than the
     set reads them with each photo left out (`vision.dice_set.shipped_reads_better`)."""
