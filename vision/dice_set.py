@@ -31,6 +31,7 @@ import io
 import json
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -183,7 +184,6 @@ def untaught_weight(faces: list, n_values: int, n_colours: int) -> float:
     over the taught ones; at least ``UNTAUGHT_FACE``, at most 1 (no preference). A set taught
     with each face once (every face seen once) says nothing of what is missing: 1; a set whose
     faces were each taught several times: near ``UNTAUGHT_FACE``."""
-    from collections import Counter
     counts = Counter(faces)
     missing = n_values * n_colours - len(counts)
     if not counts or missing <= 0:
@@ -512,7 +512,8 @@ class DiceSet:
                    tuple((v, str(c)) for v, c in meta.get("faces", [])),
                    bool(meta.get("white", False)),
                    float(meta.get("colour_sigma", COLOUR_SIGMA)),
-                   float(meta.get("untaught", 1.0)), meta.get("dice"))
+                   float(meta.get("untaught", 1.0)),
+                   int(meta["dice"]) if meta.get("dice") else None)
 
 
 @dataclass
