@@ -38,6 +38,9 @@ def register(subparsers) -> None:
     p.add_argument("--csv", metavar="LABELS.csv", type=Path, action="append", default=[],
                    help="labels: filename,value[,colour][,x_min,y_min,x_max,y_max]")
     p.add_argument("--seed", type=int, default=0, help="seed of the box jitters (default 0)")
+    p.add_argument("--dice", type=int, default=None, metavar="N",
+                   help="how many dice the game rolls, where each die's faces carry their own "
+                        "colours (The Choice: 3): a number taught in N colours has no other face")
     p.set_defaults(func=run)
 
 
@@ -123,7 +126,9 @@ def run(args) -> int:
     if not examples:
         raise BadInput("no readable labelled examples")
     try:
-        ds = teach(examples, seed=args.seed)
+        if args.dice is not None and args.dice < 1:
+            raise BadInput(f"--dice: a number of dice, 1 or more, not {args.dice}")
+        ds = teach(examples, seed=args.seed, dice=args.dice)
     except FileNotFoundError as exc:  # the embedding model
         raise BadInput(str(exc)) from None
     try:

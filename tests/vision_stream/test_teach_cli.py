@@ -101,9 +101,14 @@ def test_colour_labels_in_folder_names(tmp_path, bench_special):
         d.mkdir(parents=True, exist_ok=True)
         x0, y0, x1, y1 = box
         cv2.imwrite(str(d / f"{i}.png"), image[max(0, y0 - 4):y1 + 4, max(0, x0 - 4):x1 + 4])
-    r = cli("teach", tmp_path / "tc.npz", tmp_path / "crops")
+    r = cli("teach", tmp_path / "tc.npz", tmp_path / "crops", "--dice", "3")
     assert r.returncode == 0, r.stderr
     assert "colours from the face" in r.stdout
+    from vision.dice_set import DiceSet
+    taught = DiceSet.load(tmp_path / "tc.npz")
+    assert taught.dice == 3 and len(taught.faces) == len(examples) and taught.white
+    bad = cli("teach", tmp_path / "bad.npz", tmp_path / "crops", "--dice", "0")
+    assert bad.returncode != 0 and "--dice" in bad.stderr and not (tmp_path / "bad.npz").exists()
     for c in ("red", "yellow", "green", "blue", "purple", "grey"):
         assert c in r.stdout
 
