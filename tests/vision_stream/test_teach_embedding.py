@@ -358,21 +358,26 @@ class TestColourFromTheFace:
         assert together >= 5
 
 
+CHOICE_A = {1: "blue", 2: "purple", 3: "grey", 4: "red", 5: "yellow", 6: "green"}
+
+
+@pytest.fixture(scope="module")
+def taught_set():
+    """The Choice's numerals on coloured squares of a white die, each face taught twice."""
+    design = SEEN_DESIGNS[4]   # tc-plastic-numeral-face
+    ex = []
+    for j in range(2):
+        for v, c in CHOICE_A.items():
+            image, die = one_die(design, v, seed=100 * j + v, colour=c)
+            ex.append((image, die.box, v, c))
+    return design, teach(ex)
+
+
 class TestColoursOnThePhotosWhite:
     """A taught set measures its colours on each photo's white (``scene_white``), taught and
     read alike, so that a face under a tinted lamp measures as it did when taught."""
 
-    MAPPING = {1: "blue", 2: "purple", 3: "grey", 4: "red", 5: "yellow", 6: "green"}
-
-    @pytest.fixture(scope="class")
-    def taught_set(self):
-        design = SEEN_DESIGNS[4]   # tc-plastic-numeral-face: coloured squares on a white die
-        ex = []
-        for j in range(2):
-            for v, c in self.MAPPING.items():
-                image, die = one_die(design, v, seed=100 * j + v, colour=c)
-                ex.append((image, die.box, v, c))
-        return design, teach(ex)
+    MAPPING = CHOICE_A
 
     def test_a_tinted_lamp_shifts_the_measured_colours_less(self, taught_set):
         from dataclasses import replace
