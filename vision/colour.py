@@ -156,12 +156,16 @@ class Calibration:
         lin = _srgb_to_linear(bgr) * np.array(self.gains)
         return _linear_to_srgb(lin)
 
-    def apply_u8(self, bgr: np.ndarray) -> np.ndarray:
-        """``apply`` for a uint8 BGR image, rounded back to uint8: one table lookup a pixel
-        (``cv2.LUT``), so that a crop is corrected for a few microseconds."""
+    def lut_u8(self) -> np.ndarray:
+        """``apply`` of every uint8 level, per channel, rounded: the (1, 256, 3) table
+        ``cv2.LUT`` corrects a uint8 BGR image with (made once, used for every crop of a
+        frame)."""
         levels = np.arange(256, dtype=np.float64)[:, None].repeat(3, 1)
-        lut = np.clip(np.round(self.apply(levels)), 0, 255).astype(np.uint8).reshape(1, 256, 3)
-        return cv2.LUT(np.ascontiguousarray(bgr, np.uint8), lut)
+        return np.clip(np.round(self.apply(levels)), 0, 255).astype(np.uint8).reshape(1, 256, 3)
+
+    def apply_u8(self, bgr: np.ndarray) -> np.ndarray:
+        """``apply`` for a uint8 BGR image, rounded back to uint8: one table lookup a pixel."""
+        return cv2.LUT(np.ascontiguousarray(bgr, np.uint8), self.lut_u8())
 
     def to_json(self) -> str:
         out: dict = {"gains": list(self.gains)}

@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .colour import GENERAL, Calibration, ColourNamer, Palette, scene_white
@@ -610,9 +611,6 @@ class DiceSetReader:
         values, conf, p, decided = self._valued(bgr, boxes, p)
         if not len(boxes):
             return [], [], [], []
-        if not self.dice_set.faces:   # a file from before the taught faces were kept
-            names, cconf = self.dice_set.name_colours(face_labs, ink_labs)
-            return values, conf, names, cconf
         v, vc, names, cconf = self.dice_set.name_faces(p, face_labs, ink_labs, decided)
         keep = [d is not None for d in decided]   # the pip reader's value and confidence stand
         return ([values[i] if keep[i] else v[i] for i in range(len(v))],
@@ -706,8 +704,11 @@ class DiceSetReader:
         seen = self._seen_before(bgr, boxes)
         # a set with taught colours measures them on the photo's white, as it was taught
         # (docs/vision-special.md, "Colours on the photo's white")
-        white = (scene_white(bgr).apply_u8 if self.dice_set.white and self.dice_set.colours
-                 else (lambda crop: crop))
+        if self.dice_set.white and self.dice_set.colours:
+            lut = scene_white(bgr).lut_u8()
+            white = lambda crop: cv2.LUT(crop, lut)  # noqa: E731
+        else:
+            white = lambda crop: crop  # noqa: E731
         feats = [seen[i][2] if seen[i] is not None
                  else face_features(white(crop_square(bgr, b, CROP, CONTEXT)))
                  for i, b in enumerate(boxes)]

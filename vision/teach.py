@@ -77,15 +77,12 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
         # colours so too: vision.dice_set.DiceSetReader); which part of the face carries them is
         # judged on the photo as it is
         crop = crop_square(bgr, box, CROP, CONTEXT)
-        f = face_features(scene_white(bgr).apply_u8(crop))
+        f0 = face_features(crop)
+        f = face_features(scene_white(bgr).apply_u8(crop)) if colour else f0
         face_labs.append(f.face_lab)
         ink_labs.append(f.ink_lab)
         vivid_labs.append(f.vivid_lab)
-        if colour:
-            f0 = face_features(crop)
-            as_is.append((f0.face_lab, f0.ink_lab, f0.vivid_lab))
-        else:
-            as_is.append((f.face_lab, f.ink_lab, f.vivid_lab))
+        as_is.append((f0.face_lab, f0.ink_lab, f0.vivid_lab))
         colour_labels.append(colour)
         example_crops.append(crops[-len(boxes)])
         example_values.append(value)

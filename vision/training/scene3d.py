@@ -493,9 +493,8 @@ def sample_scene(seed: int, index: int, size: tuple[int, int] = (640, 480), dice
         else:
             material = "opaque" if material in ("translucent", "metal", "marbled") or one \
                 else material
-            if one is not None and set_dice > 1:
-                one = set_faces[int(which.integers(set_dice))]
-            design, faces, face_cols, body, ink, colour = one or _special_faces(rng, kind)
+            mine = set_faces[int(which.integers(set_dice))] if set_dice > 1 else one
+            design, faces, face_cols, body, ink, colour = mine or _special_faces(rng, kind)
             body = tuple(float(c) for c in body)
             ink = tuple(float(c) for c in ink)
             if "wood" in design:
