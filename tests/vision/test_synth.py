@@ -118,3 +118,40 @@ def test_see_through_dice_show_their_hidden_faces_pips_faintly():
     b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, see_through=0.0)
     c = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=4, see_through=1.0)
     assert np.array_equal(a.image, b.image) and not np.array_equal(a.image, c.image)
+
+
+
+def test_logo_ones_print_one_centred_emblem_instead_of_the_pip():
+    """``logo_ones``: a die showing 1 carries a printed emblem (a spiral, letters, a star) in
+    place of its pip, as many makers' dice do: centred, at most two pieces, larger than a pip
+    and clear of the face's edge; only ones get it; off, the scenes are the same draw for
+    draw."""
+    import cv2
+
+    from vision.training.synth import _emblem_mask
+
+    n = 64
+    for seed in range(60):
+        m = _emblem_mask(np.random.default_rng(seed), n) > 0.5
+        ys, xs = np.nonzero(m)
+        assert len(xs) > np.pi * (0.1 * n) ** 2          # more ink than a pip of a tenth
+        assert np.hypot(xs.mean() - n / 2, ys.mean() - n / 2) < 0.15 * n   # centred
+        assert np.hypot(xs - n / 2, ys - n / 2).max() < 0.5 * n          # clear of the edge
+        count, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8))
+        # at most two pieces of any size (two letters; a ring and its disc): one emblem, not
+        # a face of spread pips
+        assert sum(stats[1:, cv2.CC_STAT_AREA] > 0.1 * len(xs)) <= 2
+    a = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=6)
+    b = render_scene(np.random.default_rng(3), size=(200, 300), n_dice=6, logo_ones=0.0)
+    assert np.array_equal(a.image, b.image)
+    changed = 0
+    for seed in range(30):
+        c = render_scene(np.random.default_rng(seed), size=(200, 300), n_dice=3)
+        d = render_scene(np.random.default_rng(seed), size=(200, 300), n_dice=3, logo_ones=1.0)
+        if all(x.value != 1 for x in c.dice):   # no one: nothing to print
+            assert np.array_equal(c.image, d.image)
+        elif c.dice[0].value == 1:   # the first die a one: the scene differs from there
+            changed += 1
+            assert not np.array_equal(c.image, d.image)
+            assert d.dice[0].value == 1
+    assert changed > 0

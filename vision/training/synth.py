@@ -200,8 +200,89 @@ def _see_through_pips(rng, img, top_poly, top, R, cx, cy, half, side, value, pip
     img += m * np.clip(ink, 0, 255)
 
 
+_LETTERS = "ABCDEFGHKMNPRSTWXZ"
+
+
+def _emblem_mask(rng, n: int = 64) -> np.ndarray:
+    """A printed emblem on an ``n`` x ``n`` canvas (float mask 0-1), as many dice carry in place
+    of their one pip: a spiral, one or two letters, a star, a ring around a small disc, or a
+    disc with a letter cut out of it. Centred, one piece or two letters close together, larger
+    than a pip: nothing like the spread pips of another face."""
+    m = np.zeros((n, n), np.uint8)
+    c = n / 2
+    kind = rng.choice(["spiral", "letters", "star", "ring", "cut_disc"])
+    thick = max(2, int(n * rng.uniform(0.05, 0.1)))
+    if kind == "spiral":
+        turns = rng.uniform(1.5, 3.0)
+        t = np.linspace(0, 2 * np.pi * turns, 120)
+        r = n * rng.uniform(0.3, 0.45) * t / t[-1]
+        sign = 1 if rng.random() < 0.5 else -1
+        pts = np.stack([c + r * np.cos(sign * t), c + r * np.sin(sign * t)], 1)
+        cv2.polylines(m, [np.round(pts * 16).astype(np.int32)], False, 255, thick, cv2.LINE_AA,
+                      shift=4)
+    elif kind == "letters":
+        text = "".join(rng.choice(list(_LETTERS), int(rng.integers(1, 3))))
+        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                               cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX]))
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
+        scale = n * rng.uniform(0.5, 0.8) / max(tw, th)
+        width = max(1, int(round(2 * scale * rng.uniform(0.8, 1.6))))
+        (tw, th), _ = cv2.getTextSize(text, font, scale, width)
+        cv2.putText(m, text, (int(c - tw / 2), int(c + th / 2)), font, scale, 255, width,
+                    cv2.LINE_AA)
+    elif kind == "star":
+        k = int(rng.integers(5, 9))
+        outer, inner = n * rng.uniform(0.3, 0.45), rng.uniform(0.4, 0.6)
+        a = np.arange(2 * k) * np.pi / k + rng.uniform(0, np.pi)
+        r = np.where(np.arange(2 * k) % 2 == 0, outer, outer * inner)
+        pts = np.stack([c + r * np.cos(a), c + r * np.sin(a)], 1)
+        cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    elif kind == "ring":
+        cv2.circle(m, (int(c), int(c)), int(n * rng.uniform(0.3, 0.42)), 255, thick, cv2.LINE_AA)
+        cv2.circle(m, (int(c), int(c)), int(n * rng.uniform(0.08, 0.16)), 255, -1, cv2.LINE_AA)
+    else:
+        cv2.circle(m, (int(c), int(c)), int(n * rng.uniform(0.3, 0.42)), 255, -1, cv2.LINE_AA)
+        font = cv2.FONT_HERSHEY_DUPLEX
+        letter = str(rng.choice(list(_LETTERS)))
+        (tw, th), _ = cv2.getTextSize(letter, font, 1.0, 2)
+        scale = n * 0.35 / max(tw, th)
+        (tw, th), _ = cv2.getTextSize(letter, font, scale, 2)
+        cv2.putText(m, letter, (int(c - tw / 2), int(c + th / 2)), font, scale, 0,
+                    max(1, int(scale * 2)), cv2.LINE_AA)
+    return m.astype(np.float32) / 255
+
+
+def _draw_emblem(rng, img, top, face, pip):
+    """An emblem (``_emblem_mask``) printed on the top face whose corners are ``top``, in the
+    pip colour or, on one die in four, another colour that stands out from the face."""
+    n = 64
+    colour = pip
+    if rng.random() < 0.25:
+        other = sample_colour(rng, str(rng.choice(["red", "blue", "green", "black", "white",
+                                                   "yellow"])))
+        if np.abs(other - face).sum() > 150:
+            colour = other
+    centre = top.mean(0)
+    fill = rng.uniform(0.55, 0.85)   # the emblem's canvas as a share of the face
+    corners = (centre + (top - centre) * fill).astype(np.float32)
+    src = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    H = cv2.getPerspectiveTransform(src, corners)
+    h, w = img.shape[:2]
+    x0, y0 = np.floor(corners.min(0)).astype(int)
+    x1, y1 = np.ceil(corners.max(0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.float32([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
+    a = cv2.warpPerspective(_emblem_mask(rng, n), shift @ H, (x1 - x0, y1 - y0),
+                            flags=cv2.INTER_LINEAR)[..., None]
+    patch = img[y0:y1, x0:x1]
+    patch *= 1 - a
+    patch += a * np.asarray(colour, np.float32)
+
+
 def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=0.0,
-              see_through=False):
+              see_through=False, logo=False):
     theta = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(theta), np.sin(theta)
     squash = rng.uniform(0.75, 1.0) if np.hypot(*tilt_vec) > 0 else 1.0
@@ -269,7 +350,9 @@ def _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt_vec, compact=
         if lo < 0.45:
             spread = rng.uniform(lo, 0.45) * half
     style = rng.choice(["disc", "ring", "square"], p=[0.8, 0.1, 0.1])
-    for px, py in PIP_LAYOUT[value]:
+    if logo:   # a one printed as an emblem instead of its pip
+        _draw_emblem(rng, img, top, face, pip)
+    for px, py in () if logo else PIP_LAYOUT[value]:
         p = np.array([px, py], np.float32) * spread @ R.T + [cx, cy]
         axes = (r, r * squash)
         ang = float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
@@ -326,7 +409,7 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
                  side_range: tuple[float, float] | None = None, distinct: bool = False,
                  light: tuple | None = None, dice_set: dict | None = None,
                  compact_pips: float = 0.0, hue_pips: float = 0.0,
-                 see_through: float = 0.0) -> SynthScene:
+                 see_through: float = 0.0, logo_ones: float = 0.0) -> SynthScene:
     """One labelled scene. ``size`` is (height, width); ``colours`` limits the body colour names;
     ``distinct``: every die has another colour (a game's dice set, e.g. Qwinto's orange, yellow and
     purple die), so at most ``len(colours)`` dice. ``light``: the colour cast of another scene
@@ -338,7 +421,9 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
     ``hue_pips``: the share of dice whose pips differ from the body by hue more than by lightness
     (``hue_contrast_pip``; 0: every scene as before, draw for draw). ``see_through``: the
     share of dice drawn translucent with their hidden faces' pips showing through
-    (``_see_through_pips``; 0: every scene as before, draw for draw)."""
+    (``_see_through_pips``; 0: every scene as before, draw for draw). ``logo_ones``: the share
+    of dice showing 1 whose one is a printed emblem (``_emblem_mask``: a spiral, letters, a star),
+    as on many makers' dice (0: every scene as before, draw for draw)."""
     if size is None:
         size = [(480, 640), (640, 640), (720, 1280), (640, 480)][rng.integers(0, 4)]
     h, w = size
@@ -393,8 +478,9 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] | None = None,
         tilt = np.array([np.cos(tilt_dir), np.sin(tilt_dir)], np.float32) * side \
             * rng.uniform(0.1, 0.45) if oblique else np.zeros(2, np.float32)
         value = int(rng.integers(1, 7))
+        logo = bool(logo_ones and value == 1 and rng.random() < logo_ones)
         top, hull = _draw_die(rng, img, cx, cy, side, value, body, pip, kind, tilt,
-                              compact_pips, ghost)
+                              compact_pips, ghost, logo)
         dice.append((value, top, hull, name, body, kind))
     # global: perspective, colour cast, blur, noise, jpeg
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])

@@ -131,6 +131,7 @@ def _task_samples(task):
     compact_pips = task[6] if len(task) > 6 else 0.0
     hue_pips = task[8] if len(task) > 8 else 0.0
     see_through = task[9] if len(task) > 9 else 0.0
+    logo_ones = task[10] if len(task) > 10 else 0.0
     cv2.setNumThreads(1)
     # each kind's scenes drawn from their own stream (the special scenes' is 7)
     rng = np.random.default_rng([seed, {"synth": 0, "special": 7}.get(kind, 1), index])
@@ -139,7 +140,7 @@ def _task_samples(task):
     if kind == "synth":
         shape = [(480, 640), (640, 640), (640, 480)][rng.integers(0, 3)]
         sc = render_scene(rng, size=shape, compact_pips=compact_pips, hue_pips=hue_pips,
-                          see_through=see_through)
+                          see_through=see_through, logo_ones=logo_ones)
         bgr, tag = sc.image, "synth"
         labels = [(d.box, "die", d.value) for d in sc.dice]
         samples = _scene_samples(rng, labels, proposals(bgr, find), neg_keep=0.2, jitters=1)
@@ -206,7 +207,7 @@ def _upright_turns(rng, im, samples) -> tuple[list[float], list[str]]:
 def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes=(SIZE,),
                   workers: int = 1, find: str = "opencv", renders=(), exclude=(), special: int = 0,
                   compact_pips: float = 0.0, upright: bool = False, hue_pips: float = 0.0,
-                  see_through: float = 0.0):
+                  see_through: float = 0.0, logo_ones: float = 0.0):
     """All training crops: ``({size: crops uint8 (n, size, size, 3)}, ys, tags, dev)``; ``dev``
     marks the crops of the photos ``is_dev`` holds out (the caller decides whether to train on
     them). Each scene is cropped at every size in ``sizes`` (the same boxes); ``find`` picks the
@@ -215,7 +216,8 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
     (tag ``special``); ``compact_pips``: the share of synthetic dice with pips nearer the centre
     (``vision.training.synth.render_scene``), ``hue_pips`` those whose pips differ from the body
     by hue more than by lightness, ``see_through`` those drawn translucent with their hidden
-    faces' pips showing through; ``upright``: the renders' oblique dice are cut
+    faces' pips showing through, ``logo_ones`` the dice showing 1 whose one is a printed
+    emblem; ``upright``: the renders' oblique dice are cut
     turned top face up and tagged ``upright`` (``_upright_turns``)."""
     from tqdm import tqdm
 
@@ -230,8 +232,8 @@ def build_dataset(data_root: Path, n_synth: int, seed: int, progress=True, sizes
         for im in load_folder(folder):
             tasks.append(("render", seed, zlib.crc32(f"render/{im.path.name}".encode()), sizes, im,
                           find, 0.0, upright))
-    tasks += [("synth", seed, i, sizes, None, find, compact_pips, False, hue_pips, see_through)
-              for i in range(n_synth)]
+    tasks += [("synth", seed, i, sizes, None, find, compact_pips, False, hue_pips, see_through,
+               logo_ones) for i in range(n_synth)]
     tasks += [("special", seed, i, sizes, None, find) for i in range(special)]
     if workers > 1:
         import multiprocessing as mp
@@ -602,6 +604,9 @@ def main(argv=None) -> int:
     ap.add_argument("--see-through", type=float, default=0.0,
                     help="share of the 2-D scenes' dice drawn translucent with their hidden "
                          "faces' pips showing through")
+    ap.add_argument("--logo-ones", type=float, default=0.0,
+                    help="share of the 2-D scenes' dice showing 1 whose one is a printed emblem "
+                         "(a spiral, letters, a star) instead of a pip")
     ap.add_argument("--renders", default="",
                     help="comma-separated folders of vision.training.render3d scenes")
     ap.add_argument("--upright", action="store_true",
@@ -629,6 +634,7 @@ def main(argv=None) -> int:
                                                compact_pips=args.compact_pips,
                                                hue_pips=args.hue_pips,
                                                see_through=args.see_through,
+                                               logo_ones=args.logo_ones,
                                                upright=args.upright,
                                                exclude=[v for v in args.exclude.split(",") if v])
         crops = by_size[args.size]
