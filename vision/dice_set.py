@@ -266,6 +266,11 @@ class DiceSet:
     # how many dice the game rolls, each with its own faces' colours (The Choice: 3), or None: a
     # value taught in that many colours has no other face
     dice: int | None = None
+    # prototypes of the examples' top faces cut out square (vision.top_face), in the order of
+    # ``embeddings`` (same values and groups), and the locator that cut them; None: a set taught
+    # without the locator, read as before
+    top_embeddings: np.ndarray | None = None
+    top_model: str = ""
 
     # ---- building -------------------------------------------------------------------------------
     @classmethod
@@ -345,12 +350,13 @@ class DiceSet:
                 out.append(v)
         return tuple(out)
 
-    def classify(self, emb: np.ndarray):
+    def classify(self, emb: np.ndarray, top: bool = False):
         """For embeddings (k, D): (probabilities over ``labels`` (k, L), best similarity, best "not
-        a die")."""
+        a die"). ``top``: the embeddings are of top faces cut out square, read against the
+        examples' top faces (``top_embeddings``)."""
         labels = self.labels
         proto_label = np.array([labels.index(v) for v in self.values])
-        sims = emb @ self.embeddings.T
+        sims = emb @ (self.top_embeddings if top else self.embeddings).T
         per_label = np.full((len(emb), len(labels)), -1.0, np.float32)
         for j in range(len(labels)):
             s = sims[:, proto_label == j]
@@ -465,12 +471,15 @@ class DiceSet:
                 "die_threshold": self.die_threshold, "example_values": list(self.example_values),
                 "faces": [list(f) for f in self.faces], "white": self.white,
                 "colour_sigma": self.colour_sigma, "untaught": self.untaught, "dice": self.dice,
-                "info": self.info}
+                "top_model": self.top_model, "info": self.info}
+        arrays = {"embeddings": self.embeddings.astype(np.float16),
+                  "negatives": self.negatives.astype(np.float16),
+                  "example_crops": self.example_crops.astype(np.uint8)}
+        if self.top_embeddings is not None:
+            arrays["top_embeddings"] = self.top_embeddings.astype(np.float16)
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
-                            embeddings=self.embeddings.astype(np.float16),
-                            negatives=self.negatives.astype(np.float16),
-                            example_crops=self.example_crops.astype(np.uint8))
+                            **arrays)
         return buf.getvalue()
 
     @classmethod
@@ -505,6 +514,11 @@ class DiceSet:
         if emb.ndim != 2 or len(meta["values"]) != len(emb) or len(meta["groups"]) != len(emb):
             raise ValueError(f"{p}: dice-set arrays do not match their labels")
         emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
+        top = z["top_embeddings"].astype(np.float32) if "top_embeddings" in z.files else None
+        if top is not None:
+            if top.shape != emb.shape:
+                raise ValueError(f"{p}: dice-set top faces do not match their labels")
+            top /= np.maximum(np.linalg.norm(top, axis=1, keepdims=True), 1e-6)
         colours = tuple((str(n), tuple(float(v) for v in c)) for n, c in meta.get("colours", []))
         return cls(emb, tuple(meta["values"]), tuple(meta["groups"]), neg.reshape(-1, emb.shape[1]),
                    meta.get("colour_source"), colours, float(meta["die_threshold"]),
@@ -514,7 +528,8 @@ class DiceSet:
                    bool(meta.get("white", False)),
                    float(meta.get("colour_sigma", COLOUR_SIGMA)),
                    float(meta.get("untaught", 1.0)),
-                   int(meta["dice"]) if meta.get("dice") else None)
+                   int(meta["dice"]) if meta.get("dice") else None,
+                   top, str(meta.get("top_model", "")) if top is not None else "")
 
 
 @dataclass
@@ -546,6 +561,11 @@ class DiceSetReader:
     # a box of the last frame read again whose crop has not changed (a resting die in a stream)
     # keeps its reading instead of being embedded again (camera_frame; see _seen_before)
     reuse: bool = False
+    # read each die's value from its top face cut out square (vision.top_face), where the set
+    # was taught so and the locator that cut its examples is the one at hand (see _top_read)
+    top_faces: bool = True
+    # the top-face locator (default: the shipped models/top_face.onnx)
+    locator: object | None = None
     finder: object = field(init=False)
     _last: list = field(init=False, default_factory=list, repr=False)
 
@@ -559,6 +579,9 @@ class DiceSetReader:
             raise ValueError(f"find_with must be 'opencv' or 'detector', not {self.find_with!r}")
         if self.embedder is None:
             self.embedder = default_embedder()
+        if self.top_faces and self.dice_set.top_embeddings is not None and self.locator is None:
+            from .top_face import default_locator_or_none
+            self.locator = default_locator_or_none()
         if self.embedder.model_id != self.dice_set.model_id:
             raise StaleDiceSet("this dice set was taught with the face embedding "
                                f"{self.dice_set.model_id!r}, the reader's model is "
@@ -574,7 +597,7 @@ class DiceSetReader:
         the still frames does their work, and the frame a roll settles on is read once more by
         this reader (the companion's ``TableReader``). Shares this reader's embedder and
         detector session."""
-        return replace(self, turns=False, contrast=False, reuse=True,
+        return replace(self, turns=False, contrast=False, reuse=True, top_faces=False,
                        detector_session=self._detector_session())
 
     def _detector_session(self):
@@ -598,7 +621,7 @@ class DiceSetReader:
         ``p`` their first reading: the probabilities once the unsure dice are read turned too
         (``_turned``), and for each die the value the pip reader decided (``_pip_values``) or
         None."""
-        p = self._turned(bgr, boxes, p)
+        p = self._top_read(bgr, boxes, p) if self._reads_top_faces else self._turned(bgr, boxes, p)
         values, conf = self._values(p)
         decided = [None] * len(values)
         if self.pip_reader is not None and len(boxes):
@@ -611,6 +634,8 @@ class DiceSetReader:
         values, conf, p, decided = self._valued(bgr, boxes, p)
         if not len(boxes):
             return [], [], [], []
+        if self._reads_top_faces:   # the colours of the top faces, as the set was taught
+            face_labs, ink_labs = self._top_colours(bgr, boxes)
         v, vc, names, cconf = self.dice_set.name_faces(p, face_labs, ink_labs, decided)
         keep = [d is not None for d in decided]   # the pip reader's value and confidence stand
         return ([values[i] if keep[i] else v[i] for i in range(len(v))],
@@ -642,20 +667,74 @@ class DiceSetReader:
                 values[i], conf[i], decided[i] = v, float(row[v - 1]), v
         return values, conf, decided
 
-    def _turned(self, bgr: np.ndarray, boxes, p: np.ndarray) -> np.ndarray:
+    @property
+    def _reads_top_faces(self) -> bool:
+        return bool(self.top_faces and self.dice_set.top_embeddings is not None
+                    and self.locator is not None
+                    and getattr(self.locator, "model_id", None) == self.dice_set.top_model)
+
+    def _top_colours(self, bgr: np.ndarray, boxes):
+        """(face Labs, ink Labs) of the dice in ``boxes`` measured on their top faces cut out
+        square (the box's crop where the locator finds no face), on the photo's white where the
+        set was taught so: a side face's colour is not the die's face colour."""
+        from .top_face import top_face_crops
+
+        crops = top_face_crops(bgr, list(boxes), CROP, CONTEXT, self.locator)[0]
+        if self.dice_set.white:
+            lut = scene_white(bgr).lut_u8()
+            crops = [cv2.LUT(c, lut) for c in crops]
+        feats = [face_features(c) for c in crops]
+        vivid = self.dice_set.colour_source == "vivid"
+        return (np.array([f.vivid_lab if vivid else f.face_lab for f in feats]),
+                np.array([f.ink_lab for f in feats]))
+
+    def _top_read(self, bgr: np.ndarray, boxes, p: np.ndarray) -> np.ndarray:
+        """The value probabilities of the dice in ``boxes``: the mean of the box's reading
+        (``_turned``) and the reading of its top face cut out square (``vision.top_face``)
+        against the examples' top faces, the face read as the box is (its quarter turns and
+        ink-contrast view where unsure). The face shows a die seen obliquely as the embedding
+        knows faces, without its side faces; the box reads dice seen from above as taught sets
+        were always read. Together they read photoreal dice at 20-50 degrees far better than the
+        box alone, and the 2-D designs within two dice of it (docs/vision-special.md, "Top faces
+        cut out square", where the other ways of combining them measured are). A box whose face
+        the locator does not find keeps the box's reading, and so does a die the box reads
+        surely (``turn_below``): where the box was sure, the face changed no reading measured."""
+        from .top_face import top_face_crops
+
+        q = self._turned(bgr, boxes, p)
+        unsure = [i for i in range(len(q)) if q[i].max() < self.turn_below]
+        if not unsure:
+            return q
+        crops, found = top_face_crops(bgr, [boxes[i] for i in unsure], self.embedder.size,
+                                      self.embedder.context, self.locator)
+        idx = [i for i, f in zip(unsure, found) if f]
+        if not idx:
+            return q
+        faces = crops[[k for k, f in enumerate(found) if f]]
+        r = self._turned(bgr, [boxes[i] for i in idx],
+                         self.dice_set.classify(self.embedder(faces), top=True)[0], faces, True)
+        q = np.array(q, copy=True)
+        q[idx] = (q[idx] + r) / 2
+        return q
+
+    def _turned(self, bgr: np.ndarray, boxes, p: np.ndarray, crops=None,
+                top: bool = False) -> np.ndarray:
         """``p`` with the rows under ``turn_below`` replaced by the mean over the die's four quarter
         turns. The prototypes hold every taught face in its four quarter turns, so each turn of the
         die meets its own prototypes; the embedding's mistakes differ from turn to turn (Roman III
         and VI, a numeral in wood grain), the face does not: +1-3 points on numerals and Roman
         numerals (docs/vision-special.md). Only unsure dice: a sure reading stays as it is. With
         ``contrast`` they are also read as their ink's colour contrast and the two readings are
-        averaged (``vision.face_colour.ink_contrast_view``: a faint coloured symbol on wood)."""
+        averaged (``vision.face_colour.ink_contrast_view``: a faint coloured symbol on wood).
+        ``crops``: the boxes' crops when they are not the embedder's crops of ``boxes`` (the top
+        faces cut out square, read against the examples' top faces with ``top``)."""
         unsure = [i for i in range(len(p)) if p[i].max() < self.turn_below] if self.turns else []
         if not unsure:
             return p
         out = np.array(p, copy=True)
-        crops = self.embedder.crops(bgr, [boxes[i] for i in unsure])
-        read = lambda c: self.dice_set.classify(self.embedder(c))[0]  # noqa: E731
+        crops = (self.embedder.crops(bgr, [boxes[i] for i in unsure]) if crops is None
+                 else crops[unsure])
+        read = lambda c: self.dice_set.classify(self.embedder(c), top=top)[0]  # noqa: E731
         out[unsure] = mean_over_turns(p[unsure], crops, read)
         if self.contrast:
             # the same dice seen as their ink's colour contrast (ink_contrast_view), read the same

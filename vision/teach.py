@@ -21,6 +21,7 @@ from .dice_set import DiceSet
 from .embedding import FaceEmbedder, default_embedder, quarter_turns
 from .face_colour import CROP, face_features
 from .read import CONTEXT, crop_square
+from .top_face import default_locator_or_none, top_face_crops
 
 
 def _jitter(rng, box, amount):
@@ -47,36 +48,55 @@ def _degrade(rng, crop: np.ndarray) -> np.ndarray:
 
 
 def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
-          embedder: FaceEmbedder | None = None, dice: int | None = None):
+          embedder: FaceEmbedder | None = None, dice: int | None = None, locator="default"):
     """A ``DiceSet`` from labelled examples: ``(bgr, box, value, colour_or_None)`` each.
     ``dice``: how many dice the game rolls, where each die's faces carry their own colours (The
     Choice: 3): a value taught in that many colours has no other face
-    (``vision.dice_set.DiceSet.name_faces``).
+    (``vision.dice_set.DiceSet.name_faces``). ``locator``: the top-face locator
+    (``vision.top_face``; "default": the shipped one where its model file is there, None: none)
+    whose cut-out top faces of the same boxes become the set's ``top_embeddings``.
 
     ``box`` is the die in ``bgr`` (``None``: the whole image is the die, as in a crop). Values are
     kept as given (ints stay ints, ``"cow"`` stays a string).
     """
     t0 = time.perf_counter()
     emb = embedder or default_embedder()
+    if isinstance(locator, str) and locator == "default":
+        locator = default_locator_or_none()
     rng = np.random.default_rng(seed)
-    crops, values, groups, neg_crops = [], [], [], []
+    crops, values, groups, neg_crops, top_crops = [], [], [], [], []
     face_labs, ink_labs, colour_labels, example_crops, example_values = [], [], [], [], []
     vivid_labs, as_is = [], []
     for g, (bgr, box, value, colour) in enumerate(examples):
         if box is None:
             box = (0, 0, bgr.shape[1], bgr.shape[0])
         boxes = [box] + [_jitter(rng, box, 0.08) for _ in range(jitters)]
+        tops = (top_face_crops(bgr, boxes, emb.size, emb.context, locator)[0]
+                if locator is not None else None)
         for k, b in enumerate(boxes):
             c = crop_square(bgr, b, emb.size, emb.context)
             if k:
+                # the same loss for the box's crop and its top face (the degradation's draws
+                # again for the face, so that a set taught without the locator is as before)
+                state = rng.bit_generator.state
                 c = _degrade(rng, c)
+                if tops is not None:
+                    after = rng.bit_generator.state
+                    rng.bit_generator.state = state
+                    top_crops.append(_degrade(rng, tops[k]))
+                    rng.bit_generator.state = after
+            elif tops is not None:
+                top_crops.append(tops[k])
             crops.append(c)
             values.append(value)
             groups.append(g)
         # the colours as the photo's white shows them (the reader measures a taught set's
         # colours so too: vision.dice_set.DiceSetReader); which part of the face carries them is
         # judged on the photo as it is
-        crop = crop_square(bgr, box, CROP, CONTEXT)
+        # measured on the top face cut out square where the locator finds it (a side face's
+        # colour is not the face's), as the reader measures a set taught so
+        crop = (top_face_crops(bgr, [box], CROP, CONTEXT, locator)[0][0] if locator is not None
+                else crop_square(bgr, box, CROP, CONTEXT))
         f0 = face_features(crop)
         f = face_features(scene_white(bgr).apply_u8(crop)) if colour else f0
         face_labs.append(f.face_lab)
@@ -109,5 +129,8 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
                        vivid_labs=np.array(vivid_labs),
                        source_from=tuple(np.array(m) for m in zip(*as_is)) if as_is else None,
                        dice=dice)
+    if locator is not None:
+        ds = replace(ds, top_embeddings=emb(quarter_turns(np.stack(top_crops))),
+                     top_model=locator.model_id)
     return replace(ds, white=True).with_info(teach_ms=round((time.perf_counter() - t0) * 1000, 1),
                                              examples=len(example_crops))

@@ -1,8 +1,9 @@
-"""The top-face locator (``vision.top_face``): where a die's top face lies in its box, and the
-face cut out square."""
+"""The top-face locator (``vision.top_face``): where a die's top face lies in its box, the face
+cut out square, and the taught reader reading values and colours from it."""
 import numpy as np
 import pytest
 
+from vision.dice_set import DiceSet, DiceSetReader
 from vision.top_face import (TOP_MODEL, TopFace, default_locator, face_crops, face_frame,
                              plausible, top_face_crops)
 from vision.training.synth import render_scene
@@ -121,3 +122,92 @@ class TestShippedLocator:
         assert crops.shape == (1, 48, 48, 3)
         if not found[0]:   # a plain grey box: no face, so the box's crop
             assert (crops[0] == 128).all()
+
+
+class FakeSession:
+    """An embedding 'model': the mean of each channel and one more, as a 4-d vector."""
+
+    class _Io:
+        def __init__(self, name, shape):
+            self.name, self.shape = name, shape
+
+    class _Meta:
+        custom_metadata_map = {"model_id": "fake-1", "size": "48"}
+
+    def get_inputs(self):
+        return [self._Io("crops", ["n", 3, 48, 48])]
+
+    def get_outputs(self):
+        return [self._Io("embedding", ["n", 4])]
+
+    def get_modelmeta(self):
+        return self._Meta()
+
+    def run(self, _, feeds):
+        x = feeds["crops"].mean(axis=(2, 3))
+        return [np.concatenate([x, np.ones((len(x), 1), np.float32)], 1)]
+
+
+def _set_with_tops(tops, model="top-face-x"):
+    emb = np.eye(4, dtype=np.float32)[[0, 1, 0, 1]]
+    return DiceSet(emb, (1, 2, 1, 2), (0, 1, 2, 3), np.zeros((0, 4), np.float32), None, (), 0.5,
+                   "fake-1", top_embeddings=tops, top_model=model if tops is not None else "")
+
+
+class TestTaughtSetsWithTopFaces:
+
+    def test_the_file_keeps_the_top_faces_and_an_older_file_has_none(self, tmp_path):
+        tops = np.eye(4, dtype=np.float32)[[2, 3, 2, 3]]
+        ds = _set_with_tops(tops)
+        ds.save(tmp_path / "a.npz")
+        back = DiceSet.load(tmp_path / "a.npz")
+        assert np.allclose(back.top_embeddings, tops) and back.top_model == "top-face-x"
+        _set_with_tops(None).save(tmp_path / "b.npz")
+        old = DiceSet.load(tmp_path / "b.npz")
+        assert old.top_embeddings is None and old.top_model == ""
+
+    def test_top_faces_are_read_against_the_examples_top_faces(self):
+        ds = _set_with_tops(np.eye(4, dtype=np.float32)[[2, 3, 2, 3]])
+        x = np.eye(4, dtype=np.float32)[[2]]
+        assert ds.labels[int(ds.classify(x, top=True)[0].argmax())] == 1
+        assert ds.labels[int(ds.classify(np.eye(4, dtype=np.float32)[[3]], top=True)[0]
+                             .argmax())] == 2
+
+    def test_a_set_cut_by_another_locator_is_read_as_before(self):
+        """A set's top faces were cut by one locator; read with another (a new model file), the
+        reader reads the boxes alone, as sets taught without top faces are read."""
+        class Other:
+            model_id = "top-face-other"
+
+        from vision.embedding import FaceEmbedder
+
+        ds = _set_with_tops(np.eye(4, dtype=np.float32)[[2, 3, 2, 3]])
+        emb = FaceEmbedder(session=FakeSession())
+        r = DiceSetReader(ds, embedder=emb, locator=Other())
+        assert not r._reads_top_faces
+
+        class Same:
+            model_id = "top-face-x"
+
+        assert DiceSetReader(ds, embedder=emb, locator=Same())._reads_top_faces
+        # a camera frame reads the boxes alone (the settled roll is read again in full)
+        assert not DiceSetReader(ds, embedder=emb, locator=Same()).camera_frame()._reads_top_faces
+
+    @pytest.mark.skipif(not TOP_MODEL.is_file(), reason=f"{TOP_MODEL} is not there")
+    def test_teaching_cuts_the_top_faces_and_leaves_the_boxes_prototypes_as_they_were(self):
+        from vision.embedding import FaceEmbedder
+        from vision.teach import teach
+
+        rng = np.random.default_rng(3)
+        examples = []
+        for value in (1, 2, 3):
+            sc = render_scene(rng, size=(240, 320), n_dice=2)
+            examples += [(sc.image, d.box, d.value, None) for d in sc.dice]
+        emb = FaceEmbedder(session=FakeSession())
+        with_tops = teach(examples, embedder=emb)
+        without = teach(examples, embedder=emb, locator=None)
+        assert with_tops.top_embeddings.shape == with_tops.embeddings.shape
+        assert with_tops.top_model == default_locator().model_id
+        assert without.top_embeddings is None and without.top_model == ""
+        assert np.array_equal(with_tops.embeddings, without.embeddings)
+        assert not np.allclose(with_tops.top_embeddings, with_tops.embeddings)
