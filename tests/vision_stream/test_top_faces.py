@@ -8,6 +8,9 @@ from vision.top_face import (TOP_MODEL, TopFace, default_locator, face_crops, fa
                              plausible, top_face_crops)
 from vision.training.synth import render_scene
 
+# the embedding "model" of the teaching tests (each channel's mean): 3-d embeddings
+from test_teach_embedding import FakeSession
+
 
 def _square(centre, side, turn_deg, squash=1.0, squash_deg=0.0):
     """Corners of a square face of ``side`` turned by ``turn_deg``, then foreshortened by
@@ -124,54 +127,37 @@ class TestShippedLocator:
             assert (crops[0] == 128).all()
 
 
-class FakeSession:
-    """An embedding 'model': the mean of each channel and one more, as a 4-d vector."""
-
-    class _Io:
-        def __init__(self, name, shape):
-            self.name, self.shape = name, shape
-
-    class _Meta:
-        custom_metadata_map = {"model_id": "fake-1", "size": "48"}
-
-    def get_inputs(self):
-        return [self._Io("crops", ["n", 3, 48, 48])]
-
-    def get_outputs(self):
-        return [self._Io("embedding", ["n", 4])]
-
-    def get_modelmeta(self):
-        return self._Meta()
-
-    def run(self, _, feeds):
-        x = feeds["crops"].mean(axis=(2, 3))
-        return [np.concatenate([x, np.ones((len(x), 1), np.float32)], 1)]
+BOX_1, BOX_2 = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)
+TOP_1, TOP_2 = (0.0, 0.0, 1.0), (0.6, 0.0, 0.8)
 
 
 def _set_with_tops(tops, model="top-face-x"):
-    emb = np.eye(4, dtype=np.float32)[[0, 1, 0, 1]]
-    return DiceSet(emb, (1, 2, 1, 2), (0, 1, 2, 3), np.zeros((0, 4), np.float32), None, (), 0.5,
+    emb = np.array([BOX_1, BOX_2, BOX_1, BOX_2], np.float32)
+    return DiceSet(emb, (1, 2, 1, 2), (0, 1, 2, 3), np.zeros((0, 3), np.float32), None, (), 0.5,
                    "fake-1", top_embeddings=tops, top_model=model if tops is not None else "")
 
 
 class TestTaughtSetsWithTopFaces:
 
     def test_the_file_keeps_the_top_faces_and_an_older_file_has_none(self, tmp_path):
-        tops = np.eye(4, dtype=np.float32)[[2, 3, 2, 3]]
+        tops = np.array([TOP_1, TOP_2, TOP_1, TOP_2], np.float32)
         ds = _set_with_tops(tops)
         ds.save(tmp_path / "a.npz")
         back = DiceSet.load(tmp_path / "a.npz")
-        assert np.allclose(back.top_embeddings, tops) and back.top_model == "top-face-x"
+        # stored as float16, as the boxes' prototypes are
+        assert np.allclose(back.top_embeddings, tops, atol=1e-3) and back.top_model == "top-face-x"
         _set_with_tops(None).save(tmp_path / "b.npz")
         old = DiceSet.load(tmp_path / "b.npz")
         assert old.top_embeddings is None and old.top_model == ""
 
     def test_top_faces_are_read_against_the_examples_top_faces(self):
-        ds = _set_with_tops(np.eye(4, dtype=np.float32)[[2, 3, 2, 3]])
-        x = np.eye(4, dtype=np.float32)[[2]]
-        assert ds.labels[int(ds.classify(x, top=True)[0].argmax())] == 1
-        assert ds.labels[int(ds.classify(np.eye(4, dtype=np.float32)[[3]], top=True)[0]
-                             .argmax())] == 2
+        ds = _set_with_tops(np.array([TOP_1, TOP_2, TOP_1, TOP_2], np.float32))
+        for x, value in ((TOP_1, 1), (TOP_2, 2)):
+            p = ds.classify(np.array([x], np.float32), top=True)[0]
+            assert ds.labels[int(p.argmax())] == value
+        # the same embedding read against the boxes' prototypes is another face
+        p = ds.classify(np.array([BOX_2], np.float32))[0]
+        assert ds.labels[int(p.argmax())] == 2
 
     def test_a_set_cut_by_another_locator_is_read_as_before(self):
         """A set's top faces were cut by one locator; read with another (a new model file), the
@@ -181,7 +167,7 @@ class TestTaughtSetsWithTopFaces:
 
         from vision.embedding import FaceEmbedder
 
-        ds = _set_with_tops(np.eye(4, dtype=np.float32)[[2, 3, 2, 3]])
+        ds = _set_with_tops(np.array([TOP_1, TOP_2, TOP_1, TOP_2], np.float32))
         emb = FaceEmbedder(session=FakeSession())
         r = DiceSetReader(ds, embedder=emb, locator=Other())
         assert not r._reads_top_faces
