@@ -12,8 +12,11 @@ Labelled examples, 3-5 per face, become a dice-set file that `read --dice-set` a
 
 Teaching takes seconds: no training; the examples' embeddings by the shipped face-embedding model
 (models/face_embed.onnx) are stored as prototypes, with the model's id: a file taught with another
-model is refused (teach again). See docs/vision-special.md. With colours given, the colour of each
-named colour is measured on the examples: that is the colour calibration under the table's light.
+model is refused (teach again). Each example's top face, where the top-face locator
+(models/top_face.onnx) finds it, is cut out square and stored beside it, so that dice seen at an
+angle are read from their top face too. See docs/vision-special.md. With colours given, the
+colour of each named colour is measured on the examples (on their top faces): that is the colour
+calibration under the table's light.
 """
 from __future__ import annotations
 
