@@ -71,8 +71,9 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
         if box is None:
             box = (0, 0, bgr.shape[1], bgr.shape[0])
         boxes = [box] + [_jitter(rng, box, 0.08) for _ in range(jitters)]
-        tops = (top_face_crops(bgr, boxes, emb.size, emb.context, locator)[0]
-                if locator is not None else None)
+        faces = locator(bgr, boxes) if locator is not None else None
+        tops = (top_face_crops(bgr, boxes, emb.size, emb.context, locator, faces)[0]
+                if faces is not None else None)
         for k, b in enumerate(boxes):
             c = crop_square(bgr, b, emb.size, emb.context)
             if k:
@@ -90,13 +91,12 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
             crops.append(c)
             values.append(value)
             groups.append(g)
-        # the colours as the photo's white shows them (the reader measures a taught set's
-        # colours so too: vision.dice_set.DiceSetReader); which part of the face carries them is
-        # judged on the photo as it is
-        # measured on the top face cut out square where the locator finds it (a side face's
-        # colour is not the face's), as the reader measures a set taught so
-        crop = (top_face_crops(bgr, [box], CROP, CONTEXT, locator)[0][0] if locator is not None
-                else crop_square(bgr, box, CROP, CONTEXT))
+        # the colours as the photo's white shows them, on the top face cut out square where the
+        # locator finds it (a side face's colour is not the face's): the reader measures a taught
+        # set's colours so too (vision.dice_set.DiceSetReader); which part of the face carries
+        # them is judged on the photo as it is
+        crop = (top_face_crops(bgr, [box], CROP, CONTEXT, locator, faces[:1])[0][0]
+                if faces is not None else crop_square(bgr, box, CROP, CONTEXT))
         f0 = face_features(crop)
         f = face_features(scene_white(bgr).apply_u8(crop)) if colour else f0
         face_labs.append(f.face_lab)
