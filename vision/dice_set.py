@@ -616,12 +616,13 @@ class DiceSetReader:
         labels = self.dice_set.labels
         return [labels[int(j)] for j in p.argmax(1)], [float(row.max()) for row in p]
 
-    def _valued(self, bgr: np.ndarray, boxes, p: np.ndarray):
+    def _valued(self, bgr: np.ndarray, boxes, p: np.ndarray, faces=None):
         """(values, value confidences, value probabilities, decided) of the dice in ``boxes``,
         ``p`` their first reading: the probabilities once the unsure dice are read turned too
         (``_turned``), and for each die the value the pip reader decided (``_pip_values``) or
-        None."""
-        p = self._top_read(bgr, boxes, p) if self._reads_top_faces else self._turned(bgr, boxes, p)
+        None. ``faces``: the boxes' top faces when already located (``_named``)."""
+        p = (self._top_read(bgr, boxes, p, faces) if self._reads_top_faces
+             else self._turned(bgr, boxes, p))
         values, conf = self._values(p)
         decided = [None] * len(values)
         if self.pip_reader is not None and len(boxes):
@@ -631,11 +632,14 @@ class DiceSetReader:
     def _named(self, bgr: np.ndarray, boxes, p: np.ndarray, face_labs, ink_labs):
         """(values, value confidences, colours, colour confidences) of the dice in ``boxes`` of a
         set with taught colours, value and colour named together (``DiceSet.name_faces``)."""
-        values, conf, p, decided = self._valued(bgr, boxes, p)
+        faces = None
+        if self._reads_top_faces and len(boxes):   # located once, for values and colours
+            faces = self.locator(bgr, list(boxes))
+        values, conf, p, decided = self._valued(bgr, boxes, p, faces)
         if not len(boxes):
             return [], [], [], []
-        if self._reads_top_faces:   # the colours of the top faces, as the set was taught
-            face_labs, ink_labs = self._top_colours(bgr, boxes)
+        if faces is not None:   # the colours of the top faces, as the set was taught
+            face_labs, ink_labs = self._top_colours(bgr, boxes, faces)
         v, vc, names, cconf = self.dice_set.name_faces(p, face_labs, ink_labs, decided)
         keep = [d is not None for d in decided]   # the pip reader's value and confidence stand
         return ([values[i] if keep[i] else v[i] for i in range(len(v))],
@@ -673,22 +677,28 @@ class DiceSetReader:
                     and self.locator is not None
                     and getattr(self.locator, "model_id", None) == self.dice_set.top_model)
 
-    def _top_colours(self, bgr: np.ndarray, boxes):
-        """(face Labs, ink Labs) of the dice in ``boxes`` measured on their top faces cut out
-        square (the box's crop where the locator finds no face), on the photo's white where the
-        set was taught so: a side face's colour is not the die's face colour."""
+    def _white(self, bgr: np.ndarray):
+        """crop -> crop: a set with taught colours measures them on the photo's white, as it was
+        taught (docs/vision-special.md, "Colours on the photo's white"); else as they are."""
+        if self.dice_set.white and self.dice_set.colours:
+            lut = scene_white(bgr).lut_u8()   # one table for every crop of the frame
+            return lambda crop: cv2.LUT(crop, lut)
+        return lambda crop: crop
+
+    def _top_colours(self, bgr: np.ndarray, boxes, faces):
+        """(face Labs, ink Labs) of the dice in ``boxes`` measured on their top faces ``faces``
+        cut out square (the box's crop where there is none), on the photo's white where the set
+        was taught so: a side face's colour is not the die's face colour."""
         from .top_face import top_face_crops
 
-        crops = top_face_crops(bgr, list(boxes), CROP, CONTEXT, self.locator)[0]
-        if self.dice_set.white:
-            lut = scene_white(bgr).lut_u8()
-            crops = [cv2.LUT(c, lut) for c in crops]
-        feats = [face_features(c) for c in crops]
+        white = self._white(bgr)
+        crops = top_face_crops(bgr, list(boxes), CROP, CONTEXT, self.locator, faces)[0]
+        feats = [face_features(white(c)) for c in crops]
         vivid = self.dice_set.colour_source == "vivid"
         return (np.array([f.vivid_lab if vivid else f.face_lab for f in feats]),
                 np.array([f.ink_lab for f in feats]))
 
-    def _top_read(self, bgr: np.ndarray, boxes, p: np.ndarray) -> np.ndarray:
+    def _top_read(self, bgr: np.ndarray, boxes, p: np.ndarray, faces=None) -> np.ndarray:
         """The value probabilities of the dice in ``boxes``: the mean of the box's reading
         (``_turned``) and the reading of its top face cut out square (``vision.top_face``)
         against the examples' top faces, the face read as the box is (its quarter turns and
@@ -698,7 +708,8 @@ class DiceSetReader:
         box alone, and the 2-D designs within two dice of it (docs/vision-special.md, "Top faces
         cut out square", where the other ways of combining them measured are). A box whose face
         the locator does not find keeps the box's reading, and so does a die the box reads
-        surely (``turn_below``): where the box was sure, the face changed no reading measured."""
+        surely (``turn_below``): where the box was sure, the face changed no reading measured.
+        ``faces``: the boxes' top faces when already located."""
         from .top_face import top_face_crops
 
         q = self._turned(bgr, boxes, p)
@@ -706,7 +717,8 @@ class DiceSetReader:
         if not unsure:
             return q
         crops, found = top_face_crops(bgr, [boxes[i] for i in unsure], self.embedder.size,
-                                      self.embedder.context, self.locator)
+                                      self.embedder.context, self.locator,
+                                      None if faces is None else [faces[i] for i in unsure])
         idx = [i for i, f in zip(unsure, found) if f]
         if not idx:
             return q
@@ -781,13 +793,7 @@ class DiceSetReader:
             return (np.zeros((0, len(self.dice_set.labels))), np.zeros(0), np.zeros(0, bool),
                     np.zeros((0, 3)), np.zeros((0, 3)))
         seen = self._seen_before(bgr, boxes)
-        # a set with taught colours measures them on the photo's white, as it was taught
-        # (docs/vision-special.md, "Colours on the photo's white")
-        if self.dice_set.white and self.dice_set.colours:
-            lut = scene_white(bgr).lut_u8()
-            white = lambda crop: cv2.LUT(crop, lut)  # noqa: E731
-        else:
-            white = lambda crop: crop  # noqa: E731
+        white = self._white(bgr)
         feats = [seen[i][2] if seen[i] is not None
                  else face_features(white(crop_square(bgr, b, CROP, CONTEXT)))
                  for i, b in enumerate(boxes)]

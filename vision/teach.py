@@ -33,18 +33,23 @@ def _jitter(rng, box, amount):
     return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
 
 
-def _degrade(rng, crop: np.ndarray) -> np.ndarray:
-    """The same die as a camera may see it: smaller (resampled), blurred, noisy."""
-    out = crop.astype(np.float32)
-    n = crop.shape[0]
+def _degrade(rng, *crops: np.ndarray) -> list[np.ndarray]:
+    """The same die as a camera may see it: smaller (resampled), blurred, noisy. Every crop
+    given (a box's crop and its top face, of one size) takes the same loss."""
+    n = crops[0].shape[0]
     f = rng.uniform(0.45, 1.0)
-    if f < 0.95:
-        small = cv2.resize(out, (max(8, int(n * f)),) * 2, interpolation=cv2.INTER_AREA)
-        out = cv2.resize(small, (n, n), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.1))
-    out += rng.normal(0, rng.uniform(0, 4), out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    sigma = rng.uniform(0.4, 1.1) if rng.random() < 0.5 else None
+    noise = rng.normal(0, rng.uniform(0, 4), crops[0].shape).astype(np.float32)
+    out = []
+    for crop in crops:
+        c = crop.astype(np.float32)
+        if f < 0.95:
+            small = cv2.resize(c, (max(8, int(n * f)),) * 2, interpolation=cv2.INTER_AREA)
+            c = cv2.resize(small, (n, n), interpolation=cv2.INTER_LINEAR)
+        if sigma is not None:
+            c = cv2.GaussianBlur(c, (0, 0), sigma)
+        out.append(np.clip(c + noise, 0, 255).astype(np.uint8))
+    return out
 
 
 def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
@@ -75,20 +80,14 @@ def teach(examples, jitters: int = 4, seed: int = 0, colour_names=None,
         tops = (top_face_crops(bgr, boxes, emb.size, emb.context, locator, faces)[0]
                 if faces is not None else None)
         for k, b in enumerate(boxes):
-            c = crop_square(bgr, b, emb.size, emb.context)
-            if k:
-                # the same loss for the box's crop and its top face (the degradation's draws
-                # again for the face, so that a set taught without the locator is as before)
-                state = rng.bit_generator.state
-                c = _degrade(rng, c)
-                if tops is not None:
-                    after = rng.bit_generator.state
-                    rng.bit_generator.state = state
-                    top_crops.append(_degrade(rng, tops[k]))
-                    rng.bit_generator.state = after
-            elif tops is not None:
-                top_crops.append(tops[k])
-            crops.append(c)
+            seen = [crop_square(bgr, b, emb.size, emb.context)]
+            if tops is not None:
+                seen.append(tops[k])
+            if k:   # the jittered boxes: as a camera may see the die (its face the same way)
+                seen = _degrade(rng, *seen)
+            crops.append(seen[0])
+            if tops is not None:
+                top_crops.append(seen[1])
             values.append(value)
             groups.append(g)
         # the colours as the photo's white shows them, on the top face cut out square where the

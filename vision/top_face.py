@@ -31,8 +31,9 @@ import numpy as np
 
 from .read import crop_square, load_session, model_path, standardise
 
-__all__ = ["TOP_MODEL", "FILL", "TopFace", "face_frame", "TopFaceLocator", "face_crops",
-           "top_face_crops", "default_locator", "default_locator_or_none", "plausible"]
+__all__ = ["TOP_MODEL", "FILL", "TopFace", "face_frame", "crop_target", "TopFaceLocator",
+           "face_crops", "top_face_crops", "default_locator", "default_locator_or_none",
+           "plausible"]
 
 TOP_MODEL = model_path("top_face.onnx")
 
@@ -64,7 +65,7 @@ def face_frame(quad) -> TopFace:
                                                 (float(s[1, 0]), float(s[1, 1]))))
 
 
-def _target(face: TopFace, box, context: float) -> np.ndarray:
+def crop_target(face: TopFace, box, context: float) -> np.ndarray:
     """The locator's five outputs for ``face`` in the crop of ``box``: the centre's offset from
     the crop's centre and S's entries (xx, xy, yy), in units of the crop's side."""
     x0, y0, x1, y1 = (float(v) for v in box)
@@ -76,7 +77,7 @@ def _target(face: TopFace, box, context: float) -> np.ndarray:
 
 
 def _from_outputs(out: np.ndarray, box, context: float) -> TopFace:
-    """``_target``'s inverse."""
+    """``crop_target``'s inverse."""
     x0, y0, x1, y1 = (float(v) for v in box)
     side = max(x1 - x0, y1 - y0, 1.0) * context
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
@@ -105,12 +106,18 @@ def face_crops(bgr: np.ndarray, faces, size: int, fill: float) -> np.ndarray:
     for f in faces:
         c, s = np.array(f.centre), np.array(f.shape) * fill
         quad = np.float32([c + s @ np.array(y) for y in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-        m = cv2.getPerspectiveTransform(quad, dst)
         scale = size / max(f.side * fill, 1.0)
-        src = bgr
-        if scale < 0.5:   # a large face: blur first so that the warp does not alias
+        src, origin = bgr, np.zeros(2, np.float32)
+        if scale < 0.5:
+            # a large face: blur the region it is cut from first (as crop_square does), so
+            # that the warp does not alias
             k = int(1 / scale) | 1
-            src = cv2.blur(bgr, (k, k))
+            x0, y0 = np.maximum(np.floor(quad.min(0)) - k, 0).astype(int)
+            x1, y1 = np.ceil(quad.max(0)).astype(int) + k + 1
+            region = bgr[y0:y1, x0:x1]
+            if region.size:
+                src, origin = cv2.blur(region, (k, k)), np.float32([x0, y0])
+        m = cv2.getPerspectiveTransform(quad - origin, dst)
         out.append(cv2.warpPerspective(src, m, (size, size), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE))
     return np.stack(out) if out else np.zeros((0, size, size, 3), np.uint8)

@@ -8,7 +8,7 @@ corners are projected exactly, ``top_quads``) and of a 2-D scene (``vision.train
 whose dice carry their top face's corners) is cut as the locator cuts a box
 (``crop_square`` at the model's size and context), from its labelled box and from boxes
 shifted and scaled as a detector's are; the target is the face's centre and shape in the crop
-(``vision.top_face._target``). Trained with an L1 loss under the square's eight turns and
+(``vision.top_face.crop_target``). Trained with an L1 loss under the square's eight turns and
 mirrors (the targets turned with the crop) and the colour channels shuffled. Needs torch (the
 ``train`` extra); deterministic for a seed on the CPU.
 """
@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from ..read import crop_square, standardise
-from ..top_face import _target, face_frame
+from ..top_face import crop_target, face_frame
 from .scene3d import FACE_NORMALS, project
 
 SIZE = 48
@@ -57,15 +57,9 @@ def top_quads(spec) -> list[tuple[tuple, np.ndarray]]:
 def _jittered(rng, box, n: int) -> list[tuple[float, float, float, float]]:
     """The box and ``n`` others shifted by up to 8 % of its side and scaled 0.9-1.15, as a
     detector's boxes differ from the labels."""
-    x0, y0, x1, y1 = (float(v) for v in box)
-    w, h = x1 - x0, y1 - y0
-    out = [(x0, y0, x1, y1)]
-    for _ in range(n):
-        s = rng.uniform(0.9, 1.15)
-        cx = (x0 + x1) / 2 + rng.uniform(-0.08, 0.08) * w
-        cy = (y0 + y1) / 2 + rng.uniform(-0.08, 0.08) * h
-        out.append((cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2))
-    return out
+    from .embed.crops import jitter_box
+
+    return [tuple(float(v) for v in box)] + [jitter_box(rng, box, 0.08) for _ in range(n)]
 
 
 def render_samples(folder: Path, rng, jitters: int = 3):
@@ -94,7 +88,7 @@ def render_samples(folder: Path, rng, jitters: int = 3):
                 face = face_frame(quad)
                 for b in _jittered(rng, box, jitters):
                     crops.append(crop_square(bgr, b, SIZE, CONTEXT))
-                    targets.append(_target(face, b, CONTEXT))
+                    targets.append(crop_target(face, b, CONTEXT))
     return crops, targets, skipped
 
 
@@ -110,7 +104,7 @@ def synth_samples(n_scenes: int, seed: int, jitters: int = 2):
             face = face_frame(d.top)
             for b in _jittered(rng, d.box, jitters):
                 crops.append(crop_square(sc.image, b, SIZE, CONTEXT))
-                targets.append(_target(face, b, CONTEXT))
+                targets.append(crop_target(face, b, CONTEXT))
     return crops, targets
 
 
