@@ -90,8 +90,9 @@ COMPANION: dict[str, str] = {
         "face you chose, or take the photo again",
     "app.teach_builtin_better":
         "the built-in reader reads your photos better than the taught dice do ({right} of "
-        "{judged} against {taught}, each photo read by the others): the table keeps the built-in "
-        "reader; photos taken at the table, in its light, teach better",
+        "{judged} readings against {taught}, each photo as taken and as small as the table's "
+        "camera sees a die, read by the others): the table keeps the built-in reader; photos "
+        "taken at the table, in its light, teach better",
     "app.players_exactly": "{game} is played by {a} players, not {n}",
     "app.rejoin_host": "only the table's creator can show a rejoin code",
     "app.rejoin_free":
@@ -291,7 +292,8 @@ CATALOGUE: dict[str, str] = {
         "die gewählte Seite prüfen oder das Foto neu aufnehmen",
     "app.teach_builtin_better":
         "der eingebaute Leser liest deine Fotos besser als die gelernten Würfel ({right} von "
-        "{judged} gegen {taught}, jedes Foto von den anderen gelesen): der Tisch behält den "
+        "{judged} Lesungen gegen {taught}, jedes Foto wie aufgenommen und so klein, wie die "
+        "Kamera am Tisch einen Würfel sieht, von den anderen gelesen): der Tisch behält den "
         "eingebauten Leser; Fotos am Tisch, in seinem Licht, lehren besser",
     "app.players_exactly": "{game} wird von {a} Spielern gespielt, nicht von {n}",
     "app.rejoin_host": "nur wer den Tisch angelegt hat, kann einen Code zum Wiederhinsetzen zeigen",

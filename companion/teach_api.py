@@ -128,7 +128,7 @@ def teach_example(code: str):
         raise ApiError(422, problem)
     state = _state(rec)
     built = _taught_with(rec, state, (image, box, face, colour))
-    problem = _worsens_the_set(built, len(state.examples))
+    problem = _worsens_the_set(rec, built, len(state.examples), (image, box, face, colour))
     if problem is not None:     # read as another face by the photos taught so far: nothing written
         raise ApiError(422, problem)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
@@ -349,14 +349,15 @@ def _taught_with(rec: TableRecord, state: T.TeachState, example: tuple):
         return None
 
 
-def _worsens_the_set(built, new: int) -> str | None:
+def _worsens_the_set(rec: TableRecord, built, new: int, example: tuple) -> str | None:
     """Why example `new` of the set `built` (`_taught_with`) would make the taught set read
-    worse, or None (`vision.dice_set.teaching_problem`: the other photos of its face read it
-    as another face). The first photo of a face cannot be judged and is taken."""
+    worse, or None (`teaching.worsens_the_set`: the other photos of its face read it as another
+    face, and the shipped reader does not read it as the face chosen). The first photo of a face
+    cannot be judged and is taken."""
     if built is None:
         return None
-    from vision.dice_set import teaching_problem
-    return teaching_problem(built[1], new)
+    return T.worsens_the_set(built[1], new, example,
+                             T.shipped_names(G.dice_spec(rec.game), _labels(rec)), _pip_session())
 
 
 def _pip_session():

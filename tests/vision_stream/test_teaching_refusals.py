@@ -114,3 +114,66 @@ class TestShippedReadsBetter:
         values = [1, 2, 3, 4, 5, 6] * 3
         # faces with one photo cannot be judged left out: absent from read_by_the_others
         assert shipped_reads_better(self._set(values, {}), dict(enumerate(values))) is None
+
+
+class TestThePhotosOfAFaceTheBuiltInReaderConfirms:
+    """A photo the taught set reads as another face is still taken when the built-in reader
+    reads it as the face the player chose (`companion.teaching.worsens_the_set`): the player
+    tapped the right face, and the photo shows where the taught set is weak, which the check
+    before the table switches to its taught dice must see."""
+
+    SURE = [(1, (1, 0, 0)), (1, (1, 0.02, 0)), (2, (0, 1, 0)), (2, (0, 1, 0.02))]
+    NAMES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: "cow"}
+
+    @staticmethod
+    def _built_in_reads(monkeypatch, face: int):
+        """The built-in reader, as the check calls it, reading every die as `face`."""
+        import numpy as np
+
+        import vision.read
+        probs = np.zeros((1, 7), np.float32)
+        probs[0, face] = 1.0
+        reader = type("Reader", (), {"__call__": lambda self, bgr, boxes:
+                                     type("Read", (), {"probs": probs})()})
+        monkeypatch.setattr(vision.read, "FaceReader", lambda session: reader())
+
+    def _judge(self, monkeypatch, built_in_face, names=NAMES, session="session"):
+        import numpy as np
+
+        from companion.teaching import worsens_the_set
+        self._built_in_reads(monkeypatch, built_in_face)
+        ds = _set(self.SURE + [(1, (0, 1, 0.01))])     # a 1 the set reads as a 2
+        example = (np.zeros((40, 40, 3), np.uint8), None, 1, None)
+        return worsens_the_set(ds, 4, example, names, session)
+
+    def test_taken_when_the_built_in_reader_reads_the_face_chosen(self, monkeypatch):
+        assert self._judge(monkeypatch, built_in_face=1) is None
+
+    def test_refused_when_the_built_in_reader_reads_another_face(self, monkeypatch):
+        assert "looks like 2, not 1" in self._judge(monkeypatch, built_in_face=2)
+
+    def test_refused_where_the_built_in_reader_names_no_face_of_these_dice(self, monkeypatch):
+        # The Choice's faces carry colours: no names, the set's own judgement stands
+        assert "looks like 2, not 1" in self._judge(monkeypatch, 1, names=None)
+        assert "looks like 2, not 1" in self._judge(monkeypatch, 1, session=None)
+
+
+def test_a_set_that_reads_close_ups_well_and_table_sized_dice_worse_is_not_used():
+    """The check judges each photo as taken and shrunk to a table camera's die
+    (`shipped_reads_better`'s `smaller`): where the close-ups alone show no clear difference,
+    the shrunk views add theirs, and the counts are of all readings."""
+    from types import SimpleNamespace
+
+    from vision.dice_set import shipped_reads_better
+    values = [1, 2, 3, 4, 5, 6] * 4
+    as_taken = dict(enumerate(values))
+    as_taken[0], as_taken[1], as_taken[2] = 2, 3, 4          # 3 close-ups misread by the set
+    ds = SimpleNamespace(groups=list(range(24)), values=values,
+                         read_by_the_others=lambda: dict(as_taken))
+    shipped = dict(enumerate(values))
+    assert shipped_reads_better(ds, shipped) is None           # 3 of 24: no clear difference
+    small_taught = {g: (v if g % 3 else 1 + v % 6) for g, v in enumerate(values)}  # 8 misread
+    assert shipped_reads_better(ds, shipped, (shipped, small_taught)) == (48, 24 - 3 + 24 - 8, 48)
+    # shrunk, the built-in reader misses as many: no clear difference either
+    small_shipped = {g: (v if g % 3 else 1 + v % 6) for g, v in enumerate(values)}
+    assert shipped_reads_better(ds, shipped, (small_shipped, small_taught)) is None
