@@ -1,24 +1,28 @@
 """Teaching on photoreal renders: one physical set of special dice, taught and read as a table is.
 
     python bench/vision_special_renders.py --teach TEACH_DIR --test TEST_DIR [--per-face 6]
-                                           [--untaught] [--model EMBEDDING.onnx]
+                                           [--untaught] [--every-sample]
+                                           [--model EMBEDDING.onnx]
 
 Both folders are renders of ``vision.training.render3d --dice kuh_vadis|the_choice --one-set S``
 with the same ``S`` (the same dice: design, faces' order, colours) and other seeds, e.g.
 
-    .venv-render/bin/python -m vision.training.render3d --out work_data/kv4_teach --scenes 12 \\
+    .venv-render/bin/python -m vision.training.render3d --out work_data/kv4_teach --scenes 24 \\
         --seed 101 --dice kuh_vadis --one-set 4 --min-dice 2 --max-dice 5 --tilt 20,50 \\
         --size 480x360 --threads 2
     (the same with --out work_data/kv4_test --scenes 24 --seed 102 --max-dice 8)
 
-The Choice's three different dice: ``--dice the_choice --one-set S --set-dice 3`` (16 teaching
-scenes; docs/vision-special.md, "Value and colour named together").
+The Choice's three different dice: ``--dice the_choice --one-set S --set-dice 3`` (28 teaching
+scenes; docs/vision-special.md, "Value and colour named together"). That many teaching scenes
+give each face the 6 dice the teaching page would take.
 
 The set is taught (``vision.teach.teach``) with ``--per-face`` dice per face taken from the
-teaching renders (in file order, dice of which at most a tenth is hidden), as a player teaches
-it from photos of their dice; The Choice's dice are taught with their face colours. Then the
-test renders are read by the taught reader (``DiceSetReader``, as the companion reads a taught
-table's settled roll):
+teaching renders (in file order, dice of which at most a tenth is hidden, skipping those the
+companion's teaching page refuses: under 40 px or blurred, ``companion.teaching.crop_problem``,
+or read as another face by the photos taken before, ``companion.teaching.worsens_the_set``;
+``--every-sample`` takes them too), as a player teaches it from photos of their dice; The
+Choice's dice are taught with their face colours. Then the test renders are read by the taught
+reader (``DiceSetReader``, as the companion reads a taught table's settled roll):
 
 * on their labelled boxes: value, colour (The Choice) and both right;
 * whole scenes (detector boxes, the taught reader): recall and precision of the dice (IoU >= 0.3
@@ -82,8 +86,13 @@ def load_renders(folder: Path) -> list[tuple[Path, list[RenderedDie]]]:
     return [(folder / "images" / n, rows.get(n, [])) for n in sorted(names)]
 
 
-def teaching_examples(renders, per_face: int):
-    """Up to ``per_face`` dice per face, each ``(bgr, box, value, colour or None)``."""
+def teaching_examples(renders, per_face: int, refuse=None, judge=None):
+    """Up to ``per_face`` dice per face, each ``(bgr, box, value, colour or None)``, and how many
+    of each face. ``refuse(bgr, box)``: why a photo would be refused (None: taken), as the
+    companion's teaching page refuses a photo (``companion.teaching.crop_problem``: a die under
+    40 px, a blurred crop); ``judge(taken, example)``: why the example would be refused next to
+    the ones taken so far (the page's second refusal, ``page_judge``). A refused die is skipped
+    and the next die of its face taken, as a player takes another photo."""
     out, count = [], {}
     for path, dice in renders:
         bgr = None
@@ -91,10 +100,32 @@ def teaching_examples(renders, per_face: int):
             if d.hidden > MAX_HIDDEN_TO_TEACH or count.get(d.value, 0) >= per_face:
                 continue
             bgr = cv2.imread(str(path)) if bgr is None else bgr
-            colour = d.colour if d.game == "the_choice" else None
-            out.append((bgr, tuple(int(round(v)) for v in d.box), d.value, colour))
+            box = tuple(int(round(v)) for v in d.box)
+            if refuse is not None and refuse(bgr, box) is not None:
+                continue
+            example = (bgr, box, d.value, d.colour if d.game == "the_choice" else None)
+            if judge is not None and out and judge(out, example) is not None:
+                continue
+            out.append(example)
             count[d.value] = count.get(d.value, 0) + 1
     return out, count
+
+
+def page_judge(game: str, embedder=None):
+    """The teaching page's second refusal (``companion.teaching.worsens_the_set``) as a
+    ``teaching_examples`` judge: the set taught with the photos taken so far and the new one
+    reads the new one as another face, and the shipped reader does not read it as its face."""
+    from companion import games as G
+    from companion import teaching as T
+    from vision.read import load_session
+    spec = G.dice_spec(game)
+    names, session = T.shipped_names(spec, T.labels_for(spec)), load_session()
+    dice = 3 if game == "the_choice" else None
+
+    def judge(taken, example):
+        taught = teach(taken + [example], embedder=embedder, dice=dice)
+        return T.worsens_the_set(taught, len(taken), example, names, session)
+    return judge
 
 
 def evaluate(reader, renders, colours: bool, name_value=lambda v: v) -> dict:
@@ -148,6 +179,9 @@ def main(argv=None) -> int:
     ap.add_argument("--test", type=Path, required=True)
     ap.add_argument("--per-face", type=int, default=6)
     ap.add_argument("--untaught", action="store_true")
+    ap.add_argument("--every-sample", action="store_true",
+                    help="teach with every die in file order, also those the teaching page "
+                         "refuses (under 40 px, blurred, read as another face)")
     ap.add_argument("--model", type=Path, default=None,
                     help="another face embedding (default: the shipped models/face_embed.onnx)")
     args = ap.parse_args(argv)
@@ -162,13 +196,20 @@ def main(argv=None) -> int:
         return 2
     game = next(d.game for _, ds in test_renders for d in ds)
     colours = game == "the_choice"
-    examples, count = teaching_examples(teach_renders, args.per_face)
+    from companion.teaching import crop_problem
+    t0 = time.perf_counter()
+    examples, count = (teaching_examples(teach_renders, args.per_face) if args.every_sample else
+                       teaching_examples(teach_renders, args.per_face, crop_problem,
+                                         page_judge(game, embedder)))
+    pick_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     # as the companion teaches it: The Choice's faces carry colours, and it rolls three dice
     dice_set = teach(examples, embedder=embedder, dice=3 if colours else None)
     teach_s = time.perf_counter() - t0
     per_face = ", ".join(f"{k}: {v}" for k, v in sorted(count.items(), key=str))
-    print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s")
+    print(f"{designs.pop()}: taught with {len(examples)} dice ({per_face}) in {teach_s:.1f} s"
+          + ("" if args.every_sample else f", picked as the teaching page takes photos in "
+             f"{pick_s:.0f} s"))
     if game == "kuh_vadis":    # the companion's check before a table uses its taught dice
         from companion import games as G
         from companion import teaching as T

@@ -77,3 +77,24 @@ def test_a_die_whose_top_is_hidden_is_neither_a_miss_nor_an_extra(bench, tmp_pat
     assert (r["recall"], r["precision"], r["scene_value"], r["scenes_right"]) == (1, 0.5, 0, 0)
     r = bench.evaluate(_Reader([]), renders, colours=False)
     assert (r["recall"], r["scenes_right"]) == (0, 0)
+
+
+def test_teaching_skips_a_sample_the_page_would_refuse_and_takes_the_next_of_its_face(bench,
+                                                                                     tmp_path):
+    folder = _folder(tmp_path, [[(1, (0, 0, 20, 20), 0.0, 0.0), (2, (30, 0, 50, 20), 0.0, 0.0)],
+                                [(1, (0, 0, 21, 21), 0.0, 0.0), (1, (30, 0, 50, 20), 0.0, 0.0)]])
+    renders = bench.load_renders(folder)
+    refused = []
+
+    def refuse(bgr, box):   # the page refuses the first photo of a 1 (too small, say)
+        if box == (0, 0, 20, 20):
+            refused.append(box)
+            return "the die is 20 px in the photo: come closer"
+        return None
+
+    examples, count = bench.teaching_examples(renders, 2, refuse)
+    assert refused == [(0, 0, 20, 20)]
+    assert count == {1: 2, 2: 1}
+    assert [(e[2], e[1]) for e in examples] == [(2, (30, 0, 50, 20)), (1, (0, 0, 21, 21)),
+                                                (1, (30, 0, 50, 20))]
+
