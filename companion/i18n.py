@@ -260,6 +260,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_missing": {"en": "Still to teach", "de": "Noch beizubringen"},
     "teach_pick_face": {"en": "Tap the face first.", "de": "Tippe zuerst die Seite an."},
     "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst ihre Farbe an."},
+    "teach_keep": {"en": "It shows this face: keep it", "de": "Es zeigt diese Seite: behalten"},
     "teach_saved": {"en": "Taught: this is what the reader saw",
                     "de": "Gelernt: das hat der Leser gesehen"},
     "use_taught": {"en": "Read this table with these dice",

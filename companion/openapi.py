@@ -185,7 +185,8 @@ CHECK = {"type": "object", "required": ["game"], "examples": [
     "extras": ANY_OBJ, "final": BOOL}}
 PHOTO = {"type": "object", "properties": {"photo": {"type": "string",
                                                     "contentMediaType": "image/jpeg"},
-                                          "face": STR, "colour": STR}}
+                                          "face": STR, "colour": STR,
+                                          "keep": {"type": "string", "enum": ["1", "true"]}}}
 IMAGE = {"type": "string", "contentMediaType": "image/jpeg"}
 MULTIPART = "multipart/form-data"
 ALL = (400, 403, 404, 409, 413, 415)    # what a state-changing JSON route may answer

@@ -128,9 +128,12 @@ def teach_example(code: str):
         raise ApiError(422, problem)
     state = _state(rec)
     built = _taught_with(rec, state, (image, box, face, colour))
-    problem = _worsens_the_set(rec, built, len(state.examples), (image, box, face, colour))
+    keep = request.form.get("keep") in ("1", "true")
+    problem = (None if keep else
+               _worsens_the_set(rec, built, len(state.examples), (image, box, face, colour)))
     if problem is not None:     # read as another face by the photos taught so far: nothing written
-        raise ApiError(422, problem)
+        # `keep`: the player may send it again with keep=1 (the page's "keep it" button)
+        raise ApiError(422, problem, keep=True)
     seq = store.teach_append(rec, "example", face=str(face), colour=colour, box=box, image=data)
     if built is not None:       # the set just taught is the table's taught set from now on
         _keep_built("taught", rec, tuple(e.seq for e in state.examples) + (seq,), built)

@@ -15,10 +15,12 @@ KV = SEEN_DESIGNS[0]        # kv-plastic-pips-head: Kuh Vadis dice, a cow for th
 CHOICE = SEEN_DESIGNS[4]    # tc-plastic-numeral-face: The Choice, numerals on coloured faces
 
 
-def teach(client, code, face, photo, colour=None):
+def teach(client, code, face, photo, colour=None, keep=False):
     data = {"face": str(face), "photo": (__import__("io").BytesIO(photo), "die.jpg")}
     if colour:
         data["colour"] = colour
+    if keep:
+        data["keep"] = "1"
     return client.post(f"/api/tables/{code}/teach", data=data, content_type="multipart/form-data")
 
 
@@ -254,6 +256,25 @@ def test_a_photo_the_taught_photos_read_as_another_face_is_refused(app, make_tab
     state = client.get(f"/api/tables/{code}/teach").json
     assert [e["seq"] for e in state["examples"]] == [e["seq"] for e in taught["examples"]]
     assert teach(client, code, "cow", photo(KV, "cow", seed=177)).status_code == 201
+
+
+def test_a_player_sure_of_the_face_keeps_a_refused_photo(app, make_table, photo):
+    """The refusal of a photo read as another face is a question: the answer says it may be kept
+    (`keep`), and the same photo sent with keep=1 is taught with the face the player chose; the
+    refusals of photos that are no close-up of a die cannot be overruled so."""
+    client = app.test_client()
+    code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
+    taught = teach_every_kuh_vadis_face(client, code, photo, per_face=2)
+    picture = photo(KV, "cow", seed=177)
+    r = teach(client, code, 3, picture)
+    assert r.status_code == 422 and r.json["keep"] is True
+    r = teach(client, code, 3, picture, keep=True)
+    assert r.status_code == 201 and r.json["taught"]["face"] == 3
+    assert len(r.json["examples"]) == len(taught["examples"]) + 1
+    sharp = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_COLOR)
+    blurred = cv2.imencode(".jpg", cv2.GaussianBlur(sharp, (0, 0), 4.0))[1].tobytes()
+    r = teach(client, code, "cow", blurred, keep=True)
+    assert r.status_code == 422 and "blurred" in r.json["error"] and "keep" not in r.json
 
 
 def test_the_set_taught_to_judge_a_photo_is_kept_not_taught_again(app, make_table, photo,

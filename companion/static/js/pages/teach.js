@@ -109,14 +109,26 @@ export function start() {
     say("…");
     form.append("photo", await shrink(file), "die.jpg"); form.append("face", String(face));
     if (state.colours) form.append("colour", colour);
+    await send(form);
+  };
+  /* A photo the photos taught so far read as another face is refused with a question: the
+   * player who chose the face right keeps it (the same photo sent again with keep=1). */
+  async function send(form) {
     const [ok, data] = await upload(base, form);
-    if (!ok) { say(data.error); return; }
+    if (!ok) {
+      say(data.error);
+      if (data.keep) {
+        status.append(" ", el("button", { type: "button", class: "secondary", id: "keep-photo",
+          onclick: () => { form.set("keep", "1"); say("…"); send(form); } }, T.teach_keep));
+      }
+      return;
+    }
     state = data;
     const t = data.taught;
     say(T.teach_saved, true);
     $("#taught").prepend(figure(t, t.thumbnail));
     draw();
-  };
+  }
   $("#undo-photo").onclick = () => withdraw();
 
   // ---- the body colours (Qwinto, twenty one): one photo of all dice, a colour per die ----
