@@ -1,7 +1,7 @@
 """Teaching on photoreal renders: one physical set of special dice, taught and read as a table is.
 
     python bench/vision_special_renders.py --teach TEACH_DIR --test TEST_DIR [--per-face 6]
-                                           [--untaught] [--every-sample]
+                                           [--untaught] [--every-sample | --keep-refused]
                                            [--model EMBEDDING.onnx]
 
 Both folders are renders of ``vision.training.render3d --dice kuh_vadis|the_choice --one-set S``
@@ -20,7 +20,8 @@ The set is taught (``vision.teach.teach``) with ``--per-face`` dice per face tak
 teaching renders (in file order, dice of which at most a tenth is hidden, skipping those the
 companion's teaching page refuses: under 40 px or blurred, ``companion.teaching.crop_problem``,
 or read as another face by the photos taken before, ``companion.teaching.worsens_the_set``;
-``--every-sample`` takes them too), as a player teaches it from photos of their dice; The
+``--every-sample`` takes them too; ``--keep-refused``: a player who keeps the photos read as
+another face, the page's "keep it" button), as a player teaches it from photos of their dice; The
 Choice's dice are taught with their face colours. Then the test renders are read by the taught
 reader (``DiceSetReader``, as the companion reads a taught table's settled roll):
 
@@ -182,6 +183,9 @@ def main(argv=None) -> int:
     ap.add_argument("--every-sample", action="store_true",
                     help="teach with every die in file order, also those the teaching page "
                          "refuses (under 40 px, blurred, read as another face)")
+    ap.add_argument("--keep-refused", action="store_true",
+                    help="a player who keeps a photo the page reads as another face (its 'keep "
+                         "it' button) instead of taking another")
     ap.add_argument("--model", type=Path, default=None,
                     help="another face embedding (default: the shipped models/face_embed.onnx)")
     args = ap.parse_args(argv)
@@ -200,7 +204,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     examples, count = (teaching_examples(teach_renders, args.per_face) if args.every_sample else
                        teaching_examples(teach_renders, args.per_face, crop_problem,
-                                         page_judge(game, embedder)))
+                                         None if args.keep_refused else page_judge(game, embedder)))
     pick_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     # as the companion teaches it: The Choice's faces carry colours, and it rolls three dice
