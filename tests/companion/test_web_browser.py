@@ -979,3 +979,41 @@ def test_the_pages_run_under_their_content_security_policy(base_url, browser):
         == "English"
     context.close()
     assert not refused and not errors, (refused, errors)
+
+
+def test_a_photo_refused_as_another_face_can_be_kept_on_the_phone(base_url, players, photo,
+                                                                  tmp_path):
+    """Ann teaches Kuh Vadis dice; a photo the photos taught so far read as another face is
+    refused with the face it seems to show and a "keep it" button: Ann, sure of her tap, keeps
+    it, and it is taught with the face she chose (its × still takes it back)."""
+    import base64
+
+    from vision.training.special_dice import SEEN_DESIGNS
+    kv = SEEN_DESIGNS[0]
+    ann, _ = players
+    code = create_table(ann, base_url, "kuh_vadis")
+    for k, face in enumerate((1, 2, 3, 4, 5, "cow") * 2):   # two photos of each face, as sent
+        data = base64.b64encode(photo(kv, face, seed=100 + 10 * (k // 6) + k % 6)).decode()
+        status = ann.evaluate(
+            """([code, face, data]) => { const form = new FormData();
+                 const bytes = Uint8Array.from(atob(data), c => c.charCodeAt(0));
+                 form.append('face', face);
+                 form.append('photo', new Blob([bytes], {type: 'image/jpeg'}), 'd.jpg');
+                 return fetch('/api/tables/' + code + '/teach', {method: 'POST', body: form})
+                   .then(r => r.status); }""", [code, str(face), data])
+        assert status == 201
+    ann.goto(f"{base_url}/t/{code}/teach")
+    ann.wait_for_selector('#teach-faces button[data-value="3"]')
+    ann.click('#teach-faces button[data-value="3"]')
+    picture = tmp_path / "cow.jpg"
+    picture.write_bytes(photo(kv, "cow", seed=177))
+    ann.set_input_files("#take-photo", str(picture))       # a cow, tapped as a 3
+    ann.wait_for_selector("#keep-photo")
+    assert "looks like cow, not 3" in ann.inner_text("#teach-status")
+    assert "2/3" in ann.inner_text('#teach-faces button[data-value="3"]')
+    shot(ann, "teach-keep-phone")
+    ann.click("#keep-photo")
+    ann.wait_for_function("document.querySelectorAll('.taught-one').length === 13")
+    assert "3/3" in ann.inner_text('#teach-faces button[data-value="3"]')
+    ann.click("#undo-photo")
+    ann.wait_for_function("document.querySelectorAll('.taught-one').length === 12")
