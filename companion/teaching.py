@@ -328,10 +328,10 @@ def worsens_the_set(dice_set, new: int, example: tuple, names: dict[int, Any] | 
     `shipped_check`, which judges the set on the photos it was taught with. Photoreal renders of
     one Kuh Vadis set taken as the page takes photos (`python bench/vision_special_renders.py
     --teach work_data/kv4_teach --test work_data/kv4_test --untaught`): without the exception
-    the page refused 21 photos, the 28 it kept read one another better than the shipped reader
-    reads them (as taken and shrunk, 49 against 47 of 56 readings), and the table would have
-    switched to taught dice that read its test scenes at 77.8 % instead of 92.8 %; with it, 34
-    photos are taken and the check keeps the built-in reader."""
+    the page refuses 21 photos, the 28 it keeps read one another better than the shipped reader
+    reads them (as taken and shrunk, 49 against 47 of 56 readings), and the table switches to
+    taught dice that read its test scenes at 77.8 % instead of 92.8 %; with it, 34 photos are
+    taken and the check keeps the built-in reader."""
     from vision.dice_set import teaching_problem
     problem = teaching_problem(dice_set, new)
     if problem is None or names is None or pip_session is None:
