@@ -180,12 +180,13 @@ def main(argv=None) -> int:
     ap.add_argument("--test", type=Path, required=True)
     ap.add_argument("--per-face", type=int, default=6)
     ap.add_argument("--untaught", action="store_true")
-    ap.add_argument("--every-sample", action="store_true",
-                    help="teach with every die in file order, also those the teaching page "
-                         "refuses (under 40 px, blurred, read as another face)")
-    ap.add_argument("--keep-refused", action="store_true",
-                    help="a player who keeps a photo the page reads as another face (its 'keep "
-                         "it' button) instead of taking another")
+    picking = ap.add_mutually_exclusive_group()
+    picking.add_argument("--every-sample", action="store_true",
+                         help="teach with every die in file order, also those the teaching page "
+                              "refuses (under 40 px, blurred, read as another face)")
+    picking.add_argument("--keep-refused", action="store_true",
+                         help="a player who keeps a photo the page reads as another face (its "
+                              "'keep it' button) instead of taking another")
     ap.add_argument("--model", type=Path, default=None,
                     help="another face embedding (default: the shipped models/face_embed.onnx)")
     args = ap.parse_args(argv)
