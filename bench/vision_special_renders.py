@@ -221,7 +221,7 @@ def main(argv=None) -> int:
         from vision.read import load_session
         spec = G.dice_spec(game)
         refused = T.shipped_check(examples, dice_set, T.shipped_names(spec, T.labels_for(spec)),
-                                  load_session())
+                                  load_session(), embedder)
         print("teaching check (companion.teaching.shipped_check): "
               + (refused or "passed, the table would use the taught dice"))
     r = evaluate(DiceSetReader(dice_set, embedder=embedder), test_renders, colours)

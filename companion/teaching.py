@@ -336,13 +336,22 @@ def worsens_the_set(dice_set, new: int, example: tuple, names: dict[int, Any] | 
     problem = teaching_problem(dice_set, new)
     if problem is None or names is None or pip_session is None:
         return problem
-    import numpy as np
-
     from vision.read import FaceReader
     bgr, box, face, _ = example
-    box = tuple(box) if box is not None else (0, 0, bgr.shape[1], bgr.shape[0])
-    probs = np.asarray(FaceReader(pip_session)(bgr, [box]).probs)[0, 1:]
-    return None if str(names[int(probs.argmax()) + 1]) == str(face) else problem
+    seen = _shipped_face(FaceReader(pip_session), names, bgr, _die_box(bgr, box))
+    return None if str(seen) == str(face) else problem
+
+
+def _die_box(bgr, box) -> tuple:
+    """An example's box (None: the whole photo is the die)."""
+    return tuple(box) if box is not None else (0, 0, bgr.shape[1], bgr.shape[0])
+
+
+def _shipped_face(reader, names: dict[int, Any], bgr, box):
+    """The face the shipped reader (a `vision.read.FaceReader`) reads the die in `box` as,
+    named by `names` (its value 1-6 -> this game's face)."""
+    import numpy as np
+    return names[int(np.asarray(reader(bgr, [box]).probs)[0, 1:].argmax()) + 1]
 
 
 TABLE_DIE = 32   # px: the side a table's camera sees a die at, for judging taught dice
@@ -365,7 +374,8 @@ def shipped_check(examples: Sequence[tuple], dice_set, names: dict[int, Any] | N
     shipped reader (`pip_session`, naming faces by `names`) reads the taught photos clearly
     better than the taught set reads them with each left out (`vision.dice_set
     .shipped_reads_better`), each photo judged as taken and shrunk to a die of `TABLE_DIE` px.
-    Teaching must not make the table read worse than it does untaught.
+    Teaching must not make the table read worse than it does untaught. `embedder`: the face
+    embedding the set was taught with (default: the shipped one).
 
     Why shrunk too: teaching photos are close-ups (the page refuses a die under 40 px or a
     blurred one), and a set may read its close-ups nearly as well as the shipped reader does and
@@ -377,7 +387,7 @@ def shipped_check(examples: Sequence[tuple], dice_set, names: dict[int, Any] | N
     shipped reader. The sets the taught reader reads well are not refused either way (2-D
     renders of the five Kuh Vadis designs and the real pip sets taught with 3 or 5 photos a
     face; docs/vision-special.md, "The teaching page's refusals")."""
-    if names is None or pip_session is None:
+    if names is None or pip_session is None or not examples:
         return None
     import numpy as np
 
@@ -385,19 +395,16 @@ def shipped_check(examples: Sequence[tuple], dice_set, names: dict[int, Any] | N
     from vision.embedding import default_embedder
     from vision.read import FaceReader, crop_square
     reader = FaceReader(pip_session)
-    embedder = embedder or default_embedder()
-
-    def shipped_face(bgr, box):
-        return names[int(np.asarray(reader(bgr, [box]).probs)[0, 1:].argmax()) + 1]
-
-    shipped, small_shipped, small_taught = {}, {}, {}
+    embedder = embedder or default_embedder()   # the one the set was taught with
+    shipped, small_shipped, small_crops = {}, {}, []
     for g, (bgr, box, _, _) in enumerate(examples):
-        box = tuple(box) if box is not None else (0, 0, bgr.shape[1], bgr.shape[0])
-        shipped[g] = shipped_face(bgr, box)
+        box = _die_box(bgr, box)
+        shipped[g] = _shipped_face(reader, names, bgr, box)
         small, small_box = _as_seen_at_the_table(bgr, box)
-        small_shipped[g] = shipped_face(small, small_box)
-        emb = embedder(crop_square(small, small_box, embedder.size, embedder.context)[None])[0]
-        small_taught[g] = dice_set.read_left_out(g, emb)
+        small_shipped[g] = _shipped_face(reader, names, small, small_box)
+        small_crops.append(crop_square(small, small_box, embedder.size, embedder.context))
+    small_taught = {g: dice_set.read_left_out(g, e)
+                    for g, e in enumerate(embedder(np.stack(small_crops)))}
     better = shipped_reads_better(dice_set, shipped, (small_shipped, small_taught))
     if better is None:
         return None

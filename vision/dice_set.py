@@ -740,9 +740,9 @@ class DiceSetReader:
         idx = [i for i, f in zip(unsure, found) if f]
         if not idx:
             return q
-        faces = crops[[k for k, f in enumerate(found) if f]]
+        tops = crops[[k for k, f in enumerate(found) if f]]
         r = self._turned(bgr, [boxes[i] for i in idx],
-                         self.dice_set.classify(self.embedder(faces), top=True)[0], faces, True)
+                         self.dice_set.classify(self.embedder(tops), top=True)[0], tops, True)
         q = np.array(q, copy=True)
         q[idx] = (q[idx] + r) / 2
         return q
