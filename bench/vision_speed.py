@@ -2,6 +2,7 @@
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
                                  [--find detector|opencv] [--detector M.onnx] [--no-colours]
+                                 [--photos DIR [DIR ...]]
 
 The images are synthetic scenes (``vision.training.synth``, fixed seed) with ``--dice`` dice each,
 at 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
@@ -12,6 +13,10 @@ times the reader as camera frames are read (the companion, ``watch``): no quarte
 turns, the other boxes of a die read surely not read again, no rotated outlines; the default is a
 photo's reading, outlines included. ``--no-colours`` reads as for a game whose dice do not differ
 by colour (Knister, Kuh Vadis: ``DiceReader(name_colours=False)``, as the companion reads them).
+``--photos`` times real labelled photos instead (folders of ``images/`` + ``labels.csv``, such as
+``../shared/data/dice/epanemu_own``), every photo of them, read as its camera took it
+(``vision.training.data.as_taken``) and at its own size: real rolls are more crowded and less
+sure than the synthetic scenes, so their dice take more second views.
 """
 from __future__ import annotations
 
@@ -28,9 +33,25 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def real_photos(folders: list[str]) -> list:
+    """Every photo of the labelled folders, decoded once and read back to the shape its camera
+    took."""
+    import cv2
+
+    from vision.training.data import as_taken, load_folder
+
+    out = []
+    for folder in folders:
+        for im in load_folder(folder):
+            bgr = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            if bgr is not None:
+                out.append(as_taken(im, bgr)[1])
+    return out
+
+
 def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
           frames: bool = False, find: str | None = None, detector: str | None = None,
-          colours: bool = True) -> dict:
+          colours: bool = True, photos: list[str] | None = None) -> dict:
     import cv2
     import numpy as np
 
@@ -41,9 +62,10 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     cv2.setNumThreads(threads)
     rng = np.random.default_rng(7)
     # the scenes as a camera's or a phone's JPEG gives them (quality 90)
-    images = [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
-                                        [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
-              for _ in range(n_images)]
+    images = real_photos(photos) if photos else \
+        [cv2.imdecode(cv2.imencode(".jpg", render_scene(rng, size=size, n_dice=n_dice).image,
+                                   [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+         for _ in range(n_images)]
     # photos: the settled tier's two face readers voted together; frames: the shipped one alone
     session = (load_session(model, threads=threads) if model
                else load_session(threads=threads) if frames
@@ -70,7 +92,9 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
         found.append(len(roll.dice))
         stages.append((roll.find_ms, roll.read_ms, roll.colour_ms, roll.candidates))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"size": f"{size[1]}x{size[0]}", "threads": threads, "images": n_images,
+    sizes = sorted({f"{im.shape[1]}x{im.shape[0]}" for im in images})
+    return {"size": ",".join(sizes) if photos else f"{size[1]}x{size[0]}", "threads": threads,
+            "images": len(images),
             "median_ms": float(np.median(times)), "p90_ms": float(np.percentile(times, 90)),
             "mean_dice_found": float(np.mean(found)), "peak_mb": peak_mb,
             "stage_median_ms": [float(v) for v in np.median(np.array(stages), 0)[:3]],
@@ -89,18 +113,21 @@ def main(argv=None) -> int:
                     help="another detector model (with --find detector)")
     ap.add_argument("--no-colours", action="store_true",
                     help="name no colours, as for Knister's and Kuh Vadis' dice")
+    ap.add_argument("--photos", nargs="+", default=None, metavar="DIR",
+                    help="time these folders of real labelled photos instead of synthetic scenes")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
         print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
-                               args.find, args.detector, not args.no_colours)))
+                               args.find, args.detector, not args.no_colours, args.photos)))
         return 0
     cores = os.cpu_count() or 1
-    print(f"{args.images} synthetic images per size, {args.dice} dice each, {cores} cores, "
-          f"read as {'camera frames' if args.frames else 'photos'}"
+    what = (f"real photos of {', '.join(args.photos)}" if args.photos else
+            f"{args.images} synthetic images per size, {args.dice} dice each")
+    print(f"{what}, {cores} cores, read as {'camera frames' if args.frames else 'photos'}"
           f"{', no colours named' if args.no_colours else ''}")
-    for h, w in ((640, 640), (720, 1280)):
+    for h, w in ((0, 0),) if args.photos else ((640, 640), (720, 1280)):
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}",
                    "--images", str(args.images),
@@ -108,12 +135,15 @@ def main(argv=None) -> int:
                 (["--frames"] if args.frames else []) + \
                 (["--find", args.find] if args.find else []) + \
                 (["--detector", args.detector] if args.detector else []) + \
-                (["--no-colours"] if args.no_colours else [])
+                (["--no-colours"] if args.no_colours else []) + \
+                (["--photos", *args.photos] if args.photos else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
-            print(f"{r['size']:>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 "
+            if args.photos:
+                print(f"{r['images']} photos ({r['size']})")
+            print(f"{r['size'] if not args.photos else 'photos':>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 "
                   f"{r['p90_ms']:6.1f} ms  (dice found per image {r['mean_dice_found']:.1f})  peak "
-                  f"memory {r['peak_mb']:.0f} MB")
+                  f"memory {r['peak_mb']:.0f} MB{' (the decoded photos held included)' if args.photos else ''}")
             f, rd, c = r["stage_median_ms"]
             print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms "
                   f"({r['boxes_read']:.0f} boxes), colour {c:.1f} ms, the rest (rotated "

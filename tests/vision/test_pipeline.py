@@ -9,8 +9,10 @@ import pytest
 from vision.colour import PALETTES
 from vision.training.metrics import greedy_match
 from vision.detect import DieDetector
+from vision.read import FaceReader
 from vision.pipeline import (CAMERA_FRAME, BadImage, DiceReader, Roll, add_sure_dice,
-                             decode_image, header_size, read_image_file, select_dice)
+                             boxed_again, decode_image, header_size, read_image_file,
+                             select_dice)
 from vision.training.synth import render_scene
 
 
@@ -190,6 +192,46 @@ class TestSecondLook:
         sc = _scene(7, size=size, n_dice=3, side_range=sides)
         DiceReader(model_session, **(CAMERA_FRAME if frames else {}))(sc.image)
         assert seen == looks
+
+    def test_a_kept_die_boxed_again_apart_from_new_boxes_is_not_read_again(self):
+        kept = [(10, 10, 40, 40), (100, 10, 130, 40)]
+        boxes = [(11, 11, 41, 41),      # the first die again, alone: its reading is known
+                 (98, 9, 131, 42),      # the second die again...
+                 (120, 20, 150, 50),    # ...overlapping a new box: both must be read
+                 (200, 200, 230, 230),  # a new box apart
+                 (9, 12, 39, 41)]       # the first die again, overlapping only its other box
+        assert boxed_again(boxes, kept) == {0: 0, 4: 0}
+        assert boxed_again(boxes, []) == {} and boxed_again([], kept) == {}
+        # a chain of overlaps links a die boxed again to a new box through another box
+        chain = [(14, 10, 44, 40), (36, 10, 66, 40), (58, 10, 88, 40)]
+        assert boxed_again(chain, [(10, 10, 40, 40), (35, 10, 65, 40)]) == {}
+        assert boxed_again(chain[:2], [(10, 10, 40, 40), (35, 10, 65, 40)]) == {0: 0, 1: 1}
+
+    def test_a_further_look_reads_the_same_dice_with_fewer_readings(self, monkeypatch):
+        """The settled tier's closer look boxes most kept dice again; those it does not read
+        again leave the roll as it is with every box read (docs/vision.md, "Two tiers")."""
+        import vision.pipeline as P
+        reader = DiceReader()  # the settled tier: both readers, every further look
+        counts = []
+        real = FaceReader.read_crops
+
+        def count(self, crops):
+            counts[-1] += len(crops)
+            return real(self, crops)
+
+        monkeypatch.setattr(FaceReader, "read_crops", count)
+        skipped = 0
+        for seed in range(4):
+            sc = _scene(40 + seed, size=(480, 640), n_dice=12, side_range=(22, 40))
+            counts.append(0)
+            fast = reader(sc.image)
+            with monkeypatch.context() as m:
+                m.setattr(P, "boxed_again", lambda *a, **k: {})
+                counts.append(0)
+                every = reader(sc.image)
+            assert fast.dice == every.dice
+            skipped += counts[-1] - counts[-2]
+        assert skipped > 0
 
     def test_big_dice_in_a_small_photo_are_found_by_the_far_look(self, model_session):
         found = {True: 0, False: 0}

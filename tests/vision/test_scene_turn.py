@@ -15,6 +15,7 @@ import pytest
 
 from vision.pipeline import (SCENE_TURN_MARGIN, SCENE_TURN_PER_DIE, DiceReader, read_image_file,
                              scene_quarter, unturn_box)
+from vision.read import crops_for_boxes
 from vision.training.data import as_taken, load_folder
 from vision.training.metrics import greedy_match
 
@@ -91,6 +92,24 @@ class TestSceneQuarter:
         assert (k, Counting.crops) == (0, 4)
         assert np.isnan(evidence[1:]).all()
 
+    def test_the_dice_as_already_read_are_not_read_again(self):
+        """The pipeline has read the dice's boxes as the picture stands while finding them; only
+        the turns are read then, and the choice is the same."""
+        class Counting(StripeReader):
+            crops = 0
+
+            def read_crops(self, crops):
+                Counting.crops += len(crops)
+                return super().read_crops(crops)
+        img, boxes = _picture_with_dice(4, "right")
+        k, evidence = scene_quarter(Counting(), img, boxes)
+        assert Counting.crops == 16
+        as_they_stand = StripeReader().read_crops(crops_for_boxes(img, boxes, 32, 1.15))
+        Counting.crops = 0
+        k2, evidence2 = scene_quarter(Counting(), img, boxes, as_they_stand=as_they_stand)
+        assert (k2, Counting.crops) == (k, 12) and k == 1
+        assert np.allclose(evidence2, evidence)
+
     def test_a_small_gain_is_not_enough_to_turn_the_picture(self):
         # one die read 0.4 sure, 0.95 turned: it gains 0.55, under the margin in all
         img, boxes = _picture_with_dice(1, "right")
@@ -116,8 +135,8 @@ def test_a_turn_that_finds_no_dice_keeps_the_reading_as_the_picture_stands(dice_
     real = DiceReader._read_as_is
 
     def nothing_when_turned(self, bgr, t0, found_scores=None):
-        roll = real(self, bgr, t0, found_scores)
-        return roll if bgr.shape == scene.image.shape else replace(roll, dice=())
+        roll, raw = real(self, bgr, t0, found_scores)
+        return (roll, raw) if bgr.shape == scene.image.shape else (replace(roll, dice=()), raw[:0])
     monkeypatch.setattr(DiceReader, "_read_as_is", nothing_when_turned)
     assert dice_reader.reader.upright
     assert dice_reader(scene.image).values == as_it_stands.values
