@@ -53,6 +53,17 @@ class StripeReader:
         return probs
 
 
+class CountingReader(StripeReader):
+    """The stand-in reader, counting the crops it reads (``crops``, one count a reader)."""
+
+    def __init__(self):
+        self.crops = 0
+
+    def read_crops(self, crops):
+        self.crops += len(crops)
+        return super().read_crops(crops)
+
+
 def _picture_with_dice(n: int, stripe: str) -> tuple[np.ndarray, list]:
     """Grey dice with a bright stripe on one side (``right`` or ``top``), on a dark table."""
     img = np.full((120, 40 + 50 * n, 3), 30, np.uint8)
@@ -80,34 +91,24 @@ class TestSceneQuarter:
         assert scene_quarter(StripeReader(), img, boxes)[0] == 0
 
     def test_dice_read_surely_as_they_stand_are_not_read_turned(self):
-        class Counting(StripeReader):
-            crops = 0
-
-            def read_crops(self, crops):
-                Counting.crops += len(crops)
-                return super().read_crops(crops)
         # 4 dice read 0.95 sure as they stand: no turn can gain more than 0.2 in all
         img, boxes = _picture_with_dice(4, "top")
-        k, evidence = scene_quarter(Counting(), img, boxes)
-        assert (k, Counting.crops) == (0, 4)
+        reader = CountingReader()
+        k, evidence = scene_quarter(reader, img, boxes)
+        assert (k, reader.crops) == (0, 4)
         assert np.isnan(evidence[1:]).all()
 
     def test_the_dice_as_already_read_are_not_read_again(self):
         """The pipeline has read the dice's boxes as the picture stands while finding them; only
         the turns are read then, and the choice is the same."""
-        class Counting(StripeReader):
-            crops = 0
-
-            def read_crops(self, crops):
-                Counting.crops += len(crops)
-                return super().read_crops(crops)
         img, boxes = _picture_with_dice(4, "right")
-        k, evidence = scene_quarter(Counting(), img, boxes)
-        assert Counting.crops == 16
+        reader = CountingReader()
+        k, evidence = scene_quarter(reader, img, boxes)
+        assert reader.crops == 16
         as_they_stand = StripeReader().read_crops(crops_for_boxes(img, boxes, 32, 1.15))
-        Counting.crops = 0
-        k2, evidence2 = scene_quarter(Counting(), img, boxes, as_they_stand=as_they_stand)
-        assert (k2, Counting.crops) == (k, 12) and k == 1
+        reader = CountingReader()
+        k2, evidence2 = scene_quarter(reader, img, boxes, as_they_stand=as_they_stand)
+        assert (k2, reader.crops) == (k, 12) and k == 1
         assert np.allclose(evidence2, evidence)
 
     def test_a_small_gain_is_not_enough_to_turn_the_picture(self):
