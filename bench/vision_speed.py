@@ -141,9 +141,10 @@ def main(argv=None) -> int:
             r = json.loads(out.strip().splitlines()[-1])
             if args.photos:
                 print(f"{r['images']} photos ({r['size']})")
-            print(f"{r['size'] if not args.photos else 'photos':>9}  threads {r['threads']}: median {r['median_ms']:6.1f} ms  p90 "
-                  f"{r['p90_ms']:6.1f} ms  (dice found per image {r['mean_dice_found']:.1f})  peak "
-                  f"memory {r['peak_mb']:.0f} MB{' (the decoded photos held included)' if args.photos else ''}")
+            held = " (the decoded photos held included)" if args.photos else ""
+            print(f"{'photos' if args.photos else r['size']:>9}  threads {r['threads']}: median "
+                  f"{r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms  (dice found per image "
+                  f"{r['mean_dice_found']:.1f})  peak memory {r['peak_mb']:.0f} MB{held}")
             f, rd, c = r["stage_median_ms"]
             print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms "
                   f"({r['boxes_read']:.0f} boxes), colour {c:.1f} ms, the rest (rotated "

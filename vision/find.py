@@ -120,15 +120,22 @@ def nms_boxes(boxes, scores, iou_threshold: float) -> list[int]:
     return keep
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4)."""
+def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area shared by every box in ``a`` (n, 4) with every box in ``b`` (m, 4)."""
     a = np.asarray(a, np.float32).reshape(-1, 4)
     b = np.asarray(b, np.float32).reshape(-1, 4)
     ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2])
                  - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
     iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3])
                  - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-    inter = ix * iy
+    return ix * iy
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4)."""
+    a = np.asarray(a, np.float32).reshape(-1, 4)
+    b = np.asarray(b, np.float32).reshape(-1, 4)
+    inter = intersection_matrix(a, b)
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     union = area_a[:, None] + area_b[None, :] - inter

@@ -21,8 +21,8 @@ from .colour import GENERAL, Calibration, ColourNamer, ColourResult, Palette
 from .dice import Die, Roll
 from .detect import SIZE_FROM, DieDetector, drop_side_faces, drop_specks
 from .face_colour import ink_contrast_view
-from .find import (DieFinder, box_area, box_intersection, iou_matrix, rotated_rect, same_die,
-                   to_bgr)
+from .find import (DieFinder, box_area, box_intersection, intersection_matrix, iou_matrix,
+                   rotated_rect, same_die, to_bgr)
 from .read import FaceReader, crops_for_boxes
 
 __all__ = ["BadImage", "Die", "Roll", "DiceReader", "decode_image", "decode_reduced",
@@ -418,10 +418,8 @@ def boxed_again(boxes, dice, iou: float = KNOWN_IOU, touch: float = 0.2) -> dict
     again = iou_known.max(1) >= iou
     if not again.any():
         return {}
-    ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
     area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    linked = ix * iy > touch * np.minimum(area[:, None], area[None, :])
+    linked = intersection_matrix(b, b) > touch * np.minimum(area[:, None], area[None, :])
     reach = ~again  # the new boxes, and every box linked to them
     while True:
         more = reach | linked[:, reach].any(1)
