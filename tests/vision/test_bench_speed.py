@@ -1,0 +1,35 @@
+"""bench/vision_speed.py --photos: real labelled photos are timed as their camera took them."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def bench(bench_module):
+    return bench_module("vision_speed")
+
+
+def _folder(root: Path, name: str, size: tuple[int, int], n: int = 2) -> Path:
+    folder = root / name
+    (folder / "images").mkdir(parents=True)
+    with open(folder / "labels.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["filename", "image_w", "image_h", "die", "value", "x_min", "y_min", "x_max",
+                    "y_max", "orig_split"])
+        for k in range(n):
+            cv2.imwrite(str(folder / "images" / f"p{k}.jpg"), np.zeros((*size, 3), np.uint8))
+            w.writerow([f"p{k}.jpg", size[1], size[0], 0, 3, 10, 10, 50, 50, "train"])
+    return folder
+
+
+def test_every_photo_of_each_folder_is_timed_as_its_camera_took_it(bench, tmp_path):
+    # epanemu_own's export stretched its 4:3 phone photos to 640x640: timed back at 640x480
+    stretched = _folder(tmp_path, "epanemu_own", (640, 640), 3)
+    other = _folder(tmp_path, "byler_d6_train", (480, 640), 2)
+    photos = bench.real_photos([str(stretched), str(other)])
+    assert [p.shape[:2] for p in photos] == [(480, 640)] * 5
