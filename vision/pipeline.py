@@ -409,16 +409,24 @@ def boxed_again(boxes, dice, iou: float = KNOWN_IOU, touch: float = 0.2) -> dict
     look's dice: no box of theirs is linked to a new box by overlap (more than ``touch`` of the
     smaller box's area in the other, which holds both ``select_dice``'s and ``drop_side_faces``'s
     overlaps), directly or through other boxes. Such a box could only be kept as a die that
-    ``add_sure_dice`` leaves out, so it need not be read."""
+    ``add_sure_dice`` leaves out, so it need not be read. Boxes that could make a kept die a
+    group of dice (``holds_dice``'s shape: inside it and small beside it) count as new, and a
+    kept die that holds two of them is no die whose boxes may go unread."""
     n = len(boxes)
     if n == 0 or len(dice) == 0:
         return {}
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
-    iou_known = iou_matrix(b, np.asarray(dice, np.float32).reshape(-1, 4))
-    again = iou_known.max(1) >= iou
+    d = np.asarray(dice, np.float32).reshape(-1, 4)
+    iou_known = iou_matrix(b, d)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    held = ((intersection_matrix(b, d) >= GROUP_INSIDE * area[:, None])
+            & (side[:, None] <= GROUP_SIDE * np.maximum(d[:, 2] - d[:, 0], d[:, 3] - d[:, 1])))
+    group = held.sum(0) >= 2   # the kept dice that may be a group seen whole
+    again = ((iou_known.max(1) >= iou) & ~held.any(1)
+             & ~(iou_known >= iou)[:, group].any(1))
     if not again.any():
         return {}
-    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     linked = intersection_matrix(b, b) > touch * np.minimum(area[:, None], area[None, :])
     reach = ~again  # the new boxes, and every box linked to them
     while True:

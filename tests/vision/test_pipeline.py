@@ -207,6 +207,14 @@ class TestSecondLook:
         assert boxed_again(chain, [(10, 10, 40, 40), (35, 10, 65, 40)]) == {}
         assert boxed_again(chain[:2], [(10, 10, 40, 40), (35, 10, 65, 40)]) == {0: 0, 1: 1}
 
+    def test_a_kept_box_that_may_be_a_tray_seen_whole_is_read_again(self):
+        """Two of the look's boxes small inside a kept box may make it a group of dice that
+        ``add_sure_dice`` takes away; then its box boxed again may be what the look adds."""
+        tray = [(0, 0, 200, 200)]
+        again, one, other = (0, 0, 150, 150), (160, 160, 190, 190), (160, 10, 190, 40)
+        assert boxed_again([again, one], tray) == {0: 0}
+        assert boxed_again([again, one, other], tray) == {}
+
     def test_a_further_look_reads_the_same_dice_with_fewer_readings(self, monkeypatch):
         """The settled tier's closer look boxes most kept dice again; those it does not read
         again leave the roll as it is with every box read (docs/vision.md, "Two tiers")."""
