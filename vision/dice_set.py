@@ -638,13 +638,26 @@ class DiceSetReader:
         """(values, value confidences, value probabilities, decided) of the dice in ``boxes``,
         ``p`` their first reading: the probabilities once the unsure dice are read turned too
         (``_turned``), and for each die the value the pip reader decided (``_pip_values``) or
-        None. ``faces``: the boxes' top faces when already located (``_named``)."""
-        p = (self._top_read(bgr, boxes, p, faces) if self._reads_top_faces
-             else self._turned(bgr, boxes, p))
-        values, conf = self._values(p)
-        decided = [None] * len(values)
+        None. ``faces``: the boxes' top faces when already located (``_named``). A die whose
+        value the pip reader decided keeps its first reading: its value stands whatever the
+        set reads, and its colour is named among that value's faces, which a positive scale of
+        its probabilities does not change (``DiceSet.name_faces``); the further views, up to
+        fifteen embeddings a die, are spent on the others."""
+        decided = [None] * len(boxes)
         if self.pip_reader is not None and len(boxes):
-            values, conf, decided = self._pip_values(bgr, boxes, values, conf)
+            pip_values, pip_conf, decided = self._pip_values(bgr, boxes, *self._values(p))
+        rest = [i for i, d in enumerate(decided) if d is None]
+        if rest:
+            sub = [boxes[i] for i in rest]
+            read = (self._top_read(bgr, sub, p[rest], None if faces is None
+                                   else [faces[i] for i in rest]) if self._reads_top_faces
+                    else self._turned(bgr, sub, p[rest]))
+            p = np.array(p, copy=True)
+            p[rest] = read
+        values, conf = self._values(p)
+        for i, d in enumerate(decided):
+            if d is not None:
+                values[i], conf[i] = pip_values[i], pip_conf[i]
         return values, conf, p, decided
 
     def _named(self, bgr: np.ndarray, boxes, p: np.ndarray, face_labs, ink_labs):

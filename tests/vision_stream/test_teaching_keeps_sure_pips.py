@@ -63,3 +63,30 @@ def test_a_value_the_table_did_not_teach_is_not_taken(taught):
     no_fives = [e for e in examples if e[2] != 5]
     reader = DiceSetReader(teach(no_fives), pip_reader=PipReader(sure_of(5, 0.95)))
     assert read_value(reader, two) == 2
+
+
+class CountingEmbedder:
+    """The reader's embedder, counting the crops it embeds."""
+
+    def __init__(self, inner):
+        self.inner, self.embedded = inner, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def __call__(self, crops):
+        self.embedded += len(crops)
+        return self.inner(crops)
+
+
+def test_a_die_the_pip_reader_decided_costs_no_further_views(taught):
+    """The taught set's further views of a die (its turns, ink view and top face: up to fifteen
+    embeddings) would not change a value the pip reader decided, so they are not made."""
+    examples, two = taught
+    every_die_unsure = replace(DiceSetReader(teach(examples)), turn_below=1.01)
+    counting = CountingEmbedder(every_die_unsure.embedder)
+    assert read_value(replace(every_die_unsure, embedder=counting), two) == 2
+    assert counting.embedded > 1
+    counting = CountingEmbedder(every_die_unsure.embedder)
+    sure = replace(every_die_unsure, embedder=counting, pip_reader=PipReader(sure_of(5, 0.9)))
+    assert read_value(sure, two) == 5 and counting.embedded == 1
