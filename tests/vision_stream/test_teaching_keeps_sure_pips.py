@@ -10,6 +10,7 @@ import pytest
 from vision.dice_set import DiceSetReader
 from vision.teach import teach
 from vision.training.special_dice import SEEN_DESIGNS
+from vision_helpers import CountingEmbedder
 
 pytest.importorskip("onnxruntime")
 
@@ -63,20 +64,6 @@ def test_a_value_the_table_did_not_teach_is_not_taken(taught):
     no_fives = [e for e in examples if e[2] != 5]
     reader = DiceSetReader(teach(no_fives), pip_reader=PipReader(sure_of(5, 0.95)))
     assert read_value(reader, two) == 2
-
-
-class CountingEmbedder:
-    """The reader's embedder, counting the crops it embeds."""
-
-    def __init__(self, inner):
-        self.inner, self.embedded = inner, 0
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def __call__(self, crops):
-        self.embedded += len(crops)
-        return self.inner(crops)
 
 
 def test_a_die_the_pip_reader_decided_costs_no_further_views(taught):

@@ -12,6 +12,7 @@ from vision.dice_set import DiceSetReader
 from vision.training.synth_video import render_video, teach_examples
 from vision.teach import teach
 from vision.track import RollTracker, StreamTracker
+from vision_helpers import CountingEmbedder
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
@@ -157,20 +158,6 @@ def test_with_the_shipped_onnx_reader(video):
         assert not video.moving[i] and truth.rest_frame <= i <= truth.rest_frame + 5
         assert sorted(roll.values) == truth.values
     assert stream.frames_read < len(video.frames)  # busy frames are not read
-
-
-class CountingEmbedder:
-    """The shipped embedder, counting the crops it embeds."""
-
-    def __init__(self, embedder):
-        self.inner, self.embedded = embedder, 0
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def __call__(self, crops):
-        self.embedded += len(crops)
-        return self.inner(crops)
 
 
 def frame_tier(ds):
