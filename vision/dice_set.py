@@ -643,10 +643,8 @@ class DiceSetReader:
         set reads, and its colour is named among that value's faces, which a positive scale of
         its probabilities does not change (``DiceSet.name_faces``); the further views, up to
         fifteen embeddings a die, are spent on the others."""
-        decided = [None] * len(boxes)
-        if self.pip_reader is not None and len(boxes):
-            pip_values, pip_conf, decided = self._pip_values(bgr, boxes, *self._values(p))
-        rest = [i for i, d in enumerate(decided) if d is None]
+        pips = self._pip_values(bgr, boxes)
+        rest = [i for i, d in enumerate(pips) if d is None]
         if rest:
             sub = [boxes[i] for i in rest]
             read = (self._top_read(bgr, sub, p[rest], None if faces is None
@@ -655,10 +653,10 @@ class DiceSetReader:
             p = np.array(p, copy=True)
             p[rest] = read
         values, conf = self._values(p)
-        for i, d in enumerate(decided):
+        for i, d in enumerate(pips):
             if d is not None:
-                values[i], conf[i] = pip_values[i], pip_conf[i]
-        return values, conf, p, decided
+                values[i], conf[i] = d
+        return values, conf, p, [None if d is None else d[0] for d in pips]
 
     def _named(self, bgr: np.ndarray, boxes, p: np.ndarray, face_labs, ink_labs):
         """(values, value confidences, colours, colour confidences) of the dice in ``boxes`` of a
@@ -682,25 +680,27 @@ class DiceSetReader:
         p, _, _, face_labs, ink_labs = self._read(bgr, boxes)
         return self._named(bgr, boxes, p, face_labs, ink_labs)
 
-    def _pip_values(self, bgr: np.ndarray, boxes, values, conf):
-        """(values, value confidences, decided: the value the pip reader decided or None).
-        Teaching must not read pip dice worse than the shipped reader does untaught: where the
-        pip reader is at least ``pip_sure`` sure of a value (its probabilities over 1-6) that the
-        set was taught, that value stands; the taught set reads the dice it doubts. Taught alone,
-        sets of 5 real dice a value read other real sets up to 7 points worse than the shipped
-        reader; with this rule no pair is read worse (``bench/vision_special.py --only real``,
-        docs/vision-special.md "Real photos"). 0.4 was chosen on two sets the shipped reader
-        never saw (epanemu_own, tomitomi3_crops: 0.25-0.5 measured) and holds on the others."""
+    def _pip_values(self, bgr: np.ndarray, boxes) -> list:
+        """Per die, (value, confidence) the pip reader decided, or None where it leaves the die
+        to the taught set (or there is no pip reader). Teaching must not read pip dice worse
+        than the shipped reader does untaught: where the pip reader is at least ``pip_sure``
+        sure of a value (its probabilities over 1-6) that the set was taught, that value stands;
+        the taught set reads the dice it doubts. Taught alone, sets of 5 real dice a value read
+        other real sets up to 7 points worse than the shipped reader; with this rule no pair is
+        read worse (``bench/vision_special.py --only real``, docs/vision-special.md "Real
+        photos"). 0.4 was chosen on two sets the shipped reader never saw (epanemu_own,
+        tomitomi3_crops: 0.25-0.5 measured) and holds on the others."""
+        if self.pip_reader is None or not len(boxes):
+            return [None] * len(boxes)
         probs = np.asarray(self.pip_reader(bgr, list(boxes)).probs)[:, 1:]
         probs = probs / np.maximum(probs.sum(1, keepdims=True), 1e-12)
         taught = set(self.dice_set.labels)
-        values, conf = list(values), list(conf)
-        decided = [None] * len(values)
+        out: list = [None] * len(boxes)
         for i, row in enumerate(probs):
             v = int(row.argmax()) + 1
             if row[v - 1] >= self.pip_sure and v in taught:
-                values[i], conf[i], decided[i] = v, float(row[v - 1]), v
-        return values, conf, decided
+                out[i] = (v, float(row[v - 1]))
+        return out
 
     @property
     def _reads_top_faces(self) -> bool:

@@ -648,10 +648,10 @@ class DiceReader:
         chosen = select_dice(boxes, probs, self.faces, self.min_die, scores=scores,
                              sure_box=self.sure_box, sure_box_die=self.sure_box_die)
         if scores is not None and self.side_faces:
-            keep = set(drop_side_faces(found.boxes, scores, [c[0] for c in chosen]))
+            keep = set(drop_side_faces(boxes, scores, [c[0] for c in chosen]))
             chosen = [c for c in chosen if c[0] in keep]
         if scores is not None and self.specks:
-            keep = set(drop_specks(found.boxes, scores, [c[0] for c in chosen]))
+            keep = set(drop_specks(boxes, scores, [c[0] for c in chosen]))
             chosen = [c for c in chosen if c[0] in keep]
         chosen = [(c[0], *again[c[0]][1:4]) if c[0] in again else c for c in chosen]
         counts = [k for k, c in enumerate(chosen) if c[0] not in again
