@@ -340,6 +340,41 @@ def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, b
         assert ann.locator("#sheet .cell.bad").count() == 0 and ann.inner_text("#check-error") == ""
 
 
+def test_a_late_answer_to_an_earlier_check_does_not_replace_the_last(base_url, browser):
+    """On a slow connection the check of "4" answers after the check of "4" and "x": the page
+    keeps the answer to what the sheet holds now (the message at the field), not the late
+    "No rule problems" of a keystroke ago."""
+    import json
+    with phones(browser, "360x640") as (ann,):
+        ann.goto(base_url + "/check")
+        ann.select_option("#game", "knister")
+        ann.wait_for_selector('#sheet input[data-key="C@2"]')
+        held = []
+
+        def hold_the_check_of_four_alone(route):
+            cells = json.loads(route.request.post_data or "{}").get("cells") or {}
+            if cells == {"A@0": "4"}:
+                held.append(route)      # answered below, after the later check
+            else:
+                route.continue_()
+
+        ann.route("**/api/check", hold_the_check_of_four_alone)
+        ann.fill('#sheet input[data-key="A@0"]', "4")
+        for _ in range(100):
+            if held:
+                break
+            ann.wait_for_timeout(20)
+        assert held, "the check of the 4 was not asked"
+        ann.fill('#sheet input[data-key="C@2"]', "x")
+        ann.wait_for_selector("#check-error.at-field")
+        with ann.expect_response("**/api/check"):
+            held[0].continue_()
+        ann.wait_for_timeout(100)
+        assert ann.is_visible("#check-error.at-field")
+        assert "write a number" in ann.inner_text("#check-error")
+        assert ann.locator("#result .ok").count() == 0 and ann.is_visible("#not-checked")
+
+
 def test_a_name_of_only_spaces_is_refused_at_its_field(base_url, browser):
     """Two names typed, one of them only spaces: the table is not made (Kuh Vadis then said
     "played by 2-2 players, not 1"); the field says why."""

@@ -20,26 +20,27 @@ export function start() {
     }
     begin();
   }
-  // the empty sheet of the game and layout chosen; the answer for an earlier choice, come
-  // late, is dropped
-  let chosen = 0;
+  // the empty sheet of the game and layout chosen; an answer to an earlier question (another
+  // game, the sheet as it was a keystroke ago), come late, is dropped: the page shows the
+  // answer to the last thing asked
+  let latest = 0;
   async function begin() {
     const g = games.find(x => x.name === gameSel.value);
     const l = g.layouts.find(x => x.name === layoutSel.value);
     $("#layout-note").textContent = l && l.recon ? T.recon : "";
     $("#layout-note").className = "note" + (l && l.recon ? " recon" : "");
-    const mine = ++chosen;
+    const mine = ++latest;
     try {
       const r = await ask({ cells: {} });
-      if (mine !== chosen) return;
+      if (mine !== latest) return;
       view = r.view; draw(); show(r);
     } catch (e) {
-      if (mine !== chosen) return;
+      if (mine !== latest) return;
       view = null; $("#sheet").innerHTML = ""; $("#json-box").open = true;
       try {
         const r = await ask({ sheet: null });
-        if (mine === chosen) show(r);
-      } catch (e2) { if (mine === chosen) $("#result").textContent = e.message; }
+        if (mine === latest) show(r);
+      } catch (e2) { if (mine === latest) $("#result").textContent = e.message; }
     }
   }
   function draw() {
@@ -56,8 +57,11 @@ export function start() {
     document.querySelectorAll("#sheet [data-extra]").forEach(i => {
       extras[i.dataset.extra] = i.tagName === "SELECT" ? i.value : +i.value || 0;
     });
-    try { show(await ask({ cells, extras })); }
-    catch (e) { showError(e.message, e.data && e.data.field); }
+    const mine = ++latest;
+    try {
+      const r = await ask({ cells, extras });
+      if (mine === latest) show(r);
+    } catch (e) { if (mine === latest) showError(e.message, e.data && e.data.field); }
   }
   // one state at a time: a refused sheet (a letter in a number cell) is not checked, and says
   // why at the field it is about; the result card says so instead of the last good result
@@ -105,12 +109,14 @@ export function start() {
   }
   $("#check-json").onclick = async () => {
     let sheet;
+    const mine = ++latest;
     try { sheet = JSON.parse($("#json").value); } catch (e) { showError(e.message); return; }
     try {
       const r = await ask({ sheet });
+      if (mine !== latest) return;
       show(r);
       if (r.view) { view = r.view; draw(); }
-    } catch (e) { showError(e.message); }
+    } catch (e) { if (mine === latest) showError(e.message); }
   };
   gameSel.onchange = layouts;
   layoutSel.onchange = begin;
