@@ -2,7 +2,7 @@
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
                                  [--find detector|opencv] [--detector M.onnx] [--no-colours]
-                                 [--photos DIR [DIR ...]]
+                                 [--photos DIR [DIR ...]] [--every-box]
 
 The images are synthetic scenes (``vision.training.synth``, fixed seed) with ``--dice`` dice each,
 at 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
@@ -13,7 +13,9 @@ times the reader as camera frames are read (the companion, ``watch``): no quarte
 turns, the other boxes of a die read surely not read again, no rotated outlines; the default is a
 photo's reading, outlines included. ``--no-colours`` reads as for a game whose dice do not differ
 by colour (Knister, Kuh Vadis: ``DiceReader(name_colours=False)``, as the companion reads them).
-``--photos`` times real labelled photos instead (folders of ``images/`` + ``labels.csv``, such as
+``--every-box`` reads every box with both face readers of the settled tier
+(``DiceReader.screen_die=None``), to time what the screen saves. ``--photos`` times real
+labelled photos instead (folders of ``images/`` + ``labels.csv``, such as
 ``../shared/data/dice/epanemu_own``), every photo of them, read as its camera took it
 (``vision.training.data.as_taken``) and at its own size: real rolls are more crowded and less
 sure than the synthetic scenes, so their dice take more second views.
@@ -51,7 +53,8 @@ def real_photos(folders: list[str]) -> list:
 
 def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
           frames: bool = False, find: str | None = None, detector: str | None = None,
-          colours: bool = True, photos: list[str] | None = None) -> dict:
+          colours: bool = True, photos: list[str] | None = None,
+          every_box: bool = False) -> dict:
     import cv2
     import numpy as np
 
@@ -72,6 +75,8 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
                else load_settled_session(threads=threads))
     kw = {"find_with": find} if find else {}
     kw["name_colours"] = colours
+    if every_box:
+        kw["screen_die"] = None
     if detector:
         kw["detector_session"] = load_session(detector, threads=threads)
     else:  # the shipped detector on the same number of threads as the face reader
@@ -115,18 +120,23 @@ def main(argv=None) -> int:
                     help="name no colours, as for Knister's and Kuh Vadis' dice")
     ap.add_argument("--photos", nargs="+", default=None, metavar="DIR",
                     help="time these folders of real labelled photos instead of synthetic scenes")
+    ap.add_argument("--every-box", action="store_true",
+                    help="photos: both face readers read every box (DiceReader.screen_die=None), "
+                         "to time what leaving the first reader's no-dice to it saves")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
         print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
-                               args.find, args.detector, not args.no_colours, args.photos)))
+                               args.find, args.detector, not args.no_colours, args.photos,
+                               args.every_box)))
         return 0
     cores = os.cpu_count() or 1
     what = (f"real photos of {', '.join(args.photos)}" if args.photos else
             f"{args.images} synthetic images per size, {args.dice} dice each")
     print(f"{what}, {cores} cores, read as {'camera frames' if args.frames else 'photos'}"
-          f"{', no colours named' if args.no_colours else ''}")
+          f"{', no colours named' if args.no_colours else ''}"
+          f"{', every box read by both readers' if args.every_box else ''}")
     for h, w in ((0, 0),) if args.photos else ((640, 640), (720, 1280)):
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}",
@@ -136,6 +146,7 @@ def main(argv=None) -> int:
                 (["--find", args.find] if args.find else []) + \
                 (["--detector", args.detector] if args.detector else []) + \
                 (["--no-colours"] if args.no_colours else []) + \
+                (["--every-box"] if args.every_box else []) + \
                 (["--photos", *args.photos] if args.photos else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])

@@ -314,6 +314,7 @@ def _sure_boxes(found, scores) -> list:
 
 FAR_FROM = 48  # working pixels: first-look dice this big (median) ask for the far look
 KNOWN_IOU = 0.5  # a further look's box this close to a die kept already is that die again
+SCREEN_DIE = 0.5  # DiceReader.screen_die: measured in docs/vision.md, "Two tiers"
 
 # How camera frames are read: the cheap tier (docs/vision.md, "Two tiers"). No quarter turns, no
 # second reading of the boxes around a die already read surely, no further looks; the tracker's
@@ -473,6 +474,10 @@ class DiceReader:
     # (docs/vision.md, "Boxes the detector is sure of"); None: the reader's min_die alone
     sure_box: float | None = 0.65
     sure_box_die: float = 0.5
+    # a settled vote's first reader alone reads the boxes under sure_box that it gives a die
+    # chance under this (they would need min_die); None: the whole vote reads every box
+    # (docs/vision.md, "Two tiers")
+    screen_die: float | None = SCREEN_DIE
     work_size: int = 640  # the OpenCV finder's working copy (the detector's: vision.detect.WORK)
     threads: int | None = None
     # read each chosen die in three more views and average: quarter turns, or for an upright
@@ -637,7 +642,9 @@ class DiceReader:
         boxes = found.boxes
         again = {int(i): known[j] for i, j in boxed_again(boxes, [d[0] for d in known]).items()}
         fresh = [i for i in range(len(boxes)) if i not in again]
-        probs, read_ms = self._read_candidates(bgr, [boxes[i] for i in fresh]) if fresh \
+        probs, read_ms = self._read_candidates(
+            bgr, [boxes[i] for i in fresh],
+            None if scores is None else [scores[i] for i in fresh]) if fresh \
             else (np.zeros((0, len(self.reader.classes)), np.float32), 0.0)
         if again:
             full = np.zeros((len(boxes), probs.shape[1]), np.float32)
@@ -684,15 +691,22 @@ class DiceReader:
             out.append(self.far_look)
         return out
 
-    def _read_candidates(self, bgr, boxes) -> tuple[np.ndarray, float]:
-        """(probabilities per box, ms). With ``skip_sure_duplicates`` the boxes are read in two
-        rounds: first the best-ranked box of each place (a box overlapping no better-ranked one,
-        as ``select_dice`` counts overlap), then the others, except those overlapping a die the
-        first round is sure of (die and value at least ``sure``): the finder proposes several
-        boxes around every die, and a sure die's other boxes would only lose to it. A box not read
-        gets the row "not a die"."""
+    def _read_candidates(self, bgr, boxes, scores=None) -> tuple[np.ndarray, float]:
+        """(probabilities per box, ms). ``scores``: the detector's, a box; with ``screen_die``,
+        a box it is under ``sure_box`` sure of counts as a die only at ``min_die``, so a vote
+        of readers leaves it to its first reader when that one gives it a die chance under
+        ``screen_die`` (``FaceReader.__call__``'s ``screen``). With ``skip_sure_duplicates``
+        the boxes are read in two rounds: first the best-ranked box of each place (a box
+        overlapping no better-ranked one, as ``select_dice`` counts overlap), then the
+        others, except those overlapping a die the first round is sure of (die and value at
+        least ``sure``): the finder proposes several boxes around every die, and a sure die's
+        other boxes would only lose to it. A box not read gets the row "not a die"."""
         if not self.skip_sure_duplicates or len(boxes) < 2:
-            read = self.reader(bgr, boxes)
+            screen = None
+            if (scores is not None and self.screen_die is not None and self.sure_box is not None
+                    and self.screen_die <= self.min_die):
+                screen = [s < self.sure_box for s in scores]
+            read = self.reader(bgr, boxes, screen, self.screen_die or 0.0)
             return read.probs, read.elapsed_ms
         first: list[int] = []
         for i, b in enumerate(boxes):

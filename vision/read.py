@@ -225,12 +225,30 @@ class Vote:
 
     def run(self, outputs, feed):
         (x,) = feed.values()
-        logs = []
-        for session, size in zip(self.sessions, self.sizes):
-            xs = x if x.shape[-1] == size else shrink_crops(x, size)
-            logs.append(log_softmax(np.asarray(
-                session.run(outputs, {session.get_inputs()[0].name: xs})[0], np.float64)))
+        logs = [self._log_probs(k, x) for k in range(len(self.sessions))]
         return [np.mean(logs, axis=0).astype(np.float32)]
+
+    def run_screened(self, x: np.ndarray, screen: np.ndarray, below: float) -> np.ndarray:
+        """``run``'s log-probabilities of the crops ``x``, except that a crop of ``screen``
+        whose first reader gives it a die chance (1 - "not a die", the first class) under
+        ``below`` keeps the first reader's alone: the others do not read it. The caller
+        screens only crops that count as a die at a die chance well over ``below``, which
+        the vote reached on none of them (``vision.pipeline.SCREEN_DIE``)."""
+        first = self._log_probs(0, x)
+        settled = np.asarray(screen, bool) & (1.0 - np.exp(first[:, 0]) < below)
+        out = first.copy()
+        rest = np.flatnonzero(~settled)
+        if len(rest) and len(self.sessions) > 1:
+            logs = [first[rest]] + [self._log_probs(k, x[rest])
+                                    for k in range(1, len(self.sessions))]
+            out[rest] = np.mean(logs, axis=0)
+        return out.astype(np.float32)
+
+    def _log_probs(self, k: int, x: np.ndarray) -> np.ndarray:
+        session, size = self.sessions[k], self.sizes[k]
+        xs = x if x.shape[-1] == size else shrink_crops(x, size)
+        return log_softmax(np.asarray(
+            session.run(None, {session.get_inputs()[0].name: xs})[0], np.float64))
 
 
 def _input_size(session) -> int:
@@ -302,10 +320,17 @@ class FaceReader:
         self.context = context
         self.batch = batch
 
-    def __call__(self, bgr: np.ndarray, boxes) -> ReadResult:
+    def __call__(self, bgr: np.ndarray, boxes, screen=None, below: float = 0.5) -> ReadResult:
+        """The class probabilities of the crops of ``boxes``. ``screen`` (a flag a box), for a
+        vote of readers: the flagged boxes its first reader gives a die chance under
+        ``below`` are read by that reader alone (``Vote.run_screened``); a single reader
+        reads every box in full either way."""
         t0 = time.perf_counter()
         crops = crops_for_boxes(bgr, boxes, self.size, self.context)
-        probs = self.read_crops(crops)
+        if screen is not None and isinstance(self.session, Vote):
+            probs = self.read_crops(crops, np.asarray(screen, bool), below)
+        else:
+            probs = self.read_crops(crops)
         return ReadResult(probs, self.classes, (time.perf_counter() - t0) * 1000)
 
     def mean_over_views(self, first: np.ndarray, crops: np.ndarray, view=None) -> np.ndarray:
@@ -317,10 +342,15 @@ class FaceReader:
         mean = views(first, crops, self.read_crops)
         return mean if view is None else mean_with_view(mean, 4, crops, self.read_crops, view)
 
-    def read_crops(self, crops: np.ndarray) -> np.ndarray:
+    def read_crops(self, crops: np.ndarray, screen: np.ndarray | None = None,
+                   below: float = 0.5) -> np.ndarray:
+        """Softmax of the session's output for ``crops``, read in batches of ``batch``;
+        ``screen``, ``below``: a vote's screened reading (``Vote.run_screened``)."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         x = standardise(crops)
         out = [self.session.run(None, {self.input_name: x[i:i + self.batch]})[0]
+               if screen is None else
+               self.session.run_screened(x[i:i + self.batch], screen[i:i + self.batch], below)
                for i in range(0, len(x), self.batch)]
         return softmax(np.concatenate(out).astype(np.float32))

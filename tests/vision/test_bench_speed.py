@@ -33,3 +33,23 @@ def test_every_photo_of_each_folder_is_timed_as_its_camera_took_it(bench, tmp_pa
     other = _folder(tmp_path, "byler_d6_train", (480, 640), 2)
     photos = bench.real_photos([str(stretched), str(other)])
     assert [p.shape[:2] for p in photos] == [(480, 640)] * 5
+
+
+def test_every_box_times_the_same_reading_without_the_screen(bench, tmp_path, monkeypatch):
+    """``--every-box`` times the settled tier with both readers reading every box
+    (``screen_die=None``), the same dice found."""
+    import vision.pipeline as P
+    made = []
+    real = P.DiceReader.__post_init__
+
+    def record(self):
+        made.append(self.screen_die)
+        real(self)
+
+    monkeypatch.setattr(P.DiceReader, "__post_init__", record)
+    folder = _folder(tmp_path, "byler_d6_train", (480, 640), 2)
+    screened = bench.child((0, 0), 1, 0, 0, None, photos=[str(folder)])
+    every = bench.child((0, 0), 1, 0, 0, None, photos=[str(folder)], every_box=True)
+    assert made == [P.SCREEN_DIE, None]
+    assert screened["images"] == every["images"] == 2
+    assert screened["mean_dice_found"] == every["mean_dice_found"]

@@ -1,6 +1,7 @@
 import struct
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -223,9 +224,9 @@ class TestSecondLook:
         counts = []
         real = FaceReader.read_crops
 
-        def count(self, crops):
+        def count(self, crops, *screened):
             counts[-1] += len(crops)
-            return real(self, crops)
+            return real(self, crops, *screened)
 
         monkeypatch.setattr(FaceReader, "read_crops", count)
         skipped = 0
@@ -240,6 +241,37 @@ class TestSecondLook:
             assert fast.dice == every.dice
             skipped += counts[-1] - counts[-2]
         assert skipped > 0
+
+    def test_boxes_the_first_reader_calls_no_die_cost_the_vote_no_second_reading(self):
+        """A box the detector is under ``sure_box`` sure of counts as a die only at
+        ``min_die``; where the vote's first reader gives it under ``screen_die`` the larger
+        reader does not read it, and the roll is the one every box read by both gives
+        (docs/vision.md, "Two tiers")."""
+        screened = DiceReader()
+        every = DiceReader(screened.session, screen_die=None)
+        big = screened.session.sessions[1]
+        counted = []
+
+        class Counting:
+            def get_inputs(self):
+                return big.get_inputs()
+
+            def run(self, outputs, feed):
+                counted[-1] += len(next(iter(feed.values())))
+                return big.run(outputs, feed)
+
+        screened.session.sessions = (screened.session.sessions[0], Counting())
+        spared = 0
+        samples = Path(__file__).resolve().parents[2] / "sample_images"
+        for name in ("kuh_vadis_1.jpg", "twenty_one_1.jpg", "qwinto_2.jpg"):
+            photo = read_image_file(samples / name)
+            counted.append(0)
+            fast = screened(photo)
+            counted.append(0)
+            slow = every(photo)
+            assert fast.dice == slow.dice
+            spared += counted[-1] - counted[-2]
+        assert spared > 0
 
     def test_big_dice_in_a_small_photo_are_found_by_the_far_look(self, model_session):
         found = {True: 0, False: 0}
@@ -529,9 +561,9 @@ class TestLargePhotos:
         read_sizes = []
         real = DiceReader._read_candidates
 
-        def spy(self, bgr, boxes):
+        def spy(self, bgr, boxes, *scores):
             read_sizes.append(bgr.shape[:2])
-            return real(self, bgr, boxes)
+            return real(self, bgr, boxes, *scores)
 
         monkeypatch.setattr(DiceReader, "_read_candidates", spy)
         roll = dice_reader(data)

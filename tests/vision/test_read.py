@@ -116,6 +116,27 @@ class TestVote:
                                        for c in crops]))
         np.testing.assert_allclose(small.calls[0], shrunk, atol=0.03)
 
+    def test_a_screened_crop_its_first_reader_calls_no_die_is_read_by_it_alone(
+            self, make_fake_session):
+        from vision.read import Vote, log_softmax
+        no_die = np.log(np.array([0.9, 0.05, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32))
+        a_two = np.log(np.array([0.01, 0.01, 0.9, 0.02, 0.02, 0.02, 0.02], np.float32))
+        first = make_fake_session(lambda x: np.stack([no_die, a_two, no_die][:len(x)]))
+        second = make_fake_session(lambda x: np.tile(a_two, (len(x), 1)))
+        vote = Vote((first, second))
+        x = np.zeros((3, 3, 32, 32), np.float32)
+        # crops 0 and 1 screened, crop 2 not: crop 0 is settled by the first reader alone
+        out = vote.run_screened(x, np.array([True, True, False]), below=0.5)
+        assert len(second.calls) == 1 and len(second.calls[0]) == 2
+        np.testing.assert_allclose(out[0], log_softmax(no_die[None].astype(np.float64))[0],
+                                   atol=1e-6)
+        full = vote.run(None, {"crops": x})[0]
+        np.testing.assert_allclose(out[1:], full[1:], atol=1e-6)
+        # a reader alone, not a vote, reads every crop whatever the screen
+        alone = make_fake_session()
+        FaceReader(alone)(np.zeros((60, 60, 3), np.uint8), [(5, 5, 30, 30)] * 2, [True, True])
+        assert len(alone.calls[0]) == 2
+
     def test_readers_of_other_classes_cannot_vote_together(self, make_fake_session):
         from vision.read import Vote
 
