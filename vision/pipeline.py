@@ -438,6 +438,23 @@ def boxed_again(boxes, dice, iou: float = KNOWN_IOU, touch: float = 0.2) -> dict
     return {int(i): int(np.argmax(iou_known[i])) for i in np.flatnonzero(again & ~reach)}
 
 
+def may_be_added(box, kept, maybe_sure) -> bool:
+    """Pure: whether a further look's die in ``box`` may change the roll once it is sure of its
+    value (``add_sure_dice``), given the dice ``kept`` already and the boxes of the look's dice
+    that may turn out sure (``maybe_sure``; items: (box, ...) both). It may when it is no kept
+    die (``same_die``), when it lies in a kept die as ``holds_dice`` counts (it may make that
+    die a group of dice seen whole), or when each kept die it is the same die as may be such a
+    group (holding two of ``maybe_sure``), which ``add_sure_dice`` would take away. Any other
+    die is a kept die found again, left out however sure of its value: its further views can
+    change nothing."""
+    longer = max(box[2] - box[0], box[3] - box[1])
+    for k in kept:
+        if (box_intersection(box, k[0]) >= GROUP_INSIDE * box_area(box)
+                and longer <= GROUP_SIDE * max(k[0][2] - k[0][0], k[0][3] - k[0][1])):
+            return True
+    return not any(same_die(box, k[0]) and not holds_dice(k[0], maybe_sure) for k in kept)
+
+
 def add_sure_dice(dice: list, more: list, sure_die: float, sure_value: float) -> list:
     """Pure: ``dice`` with the dice of ``more`` that the reader is sure of (die confidence at
     least ``sure_die``, value confidence at least ``sure_value``) and that are not a die of
@@ -635,9 +652,9 @@ class DiceReader:
         ``add_sure_dice`` takes them: sure dice that are not a die kept already. So its boxes
         that are a kept die boxed again, and linked to no new box (``boxed_again``), take that
         die's reading instead of being read, and only its dice of a die confidence that can be
-        sure (``second_look_die``) are read in more views (the views change the value's
-        confidence, not the die's). The roll is the same as with every box read: one
-        reading fewer for about a third of a 640-px look's boxes on real photos
+        sure (``second_look_die``) and that ``may_be_added`` are read in more views (the views
+        change the value's confidence, not the die's). The roll is the same as with every box
+        read: one reading fewer for about a third of a 640-px look's boxes on real photos
         (docs/vision.md, "Two tiers")."""
         boxes = found.boxes
         again = {int(i): known[j] for i, j in boxed_again(boxes, [d[0] for d in known]).items()}
@@ -663,6 +680,9 @@ class DiceReader:
         chosen = [(c[0], *again[c[0]][1:4]) if c[0] in again else c for c in chosen]
         counts = [k for k, c in enumerate(chosen) if c[0] not in again
                   and (not known or c[3] >= self.second_look_die)]
+        if known and counts:
+            maybe_sure = [(boxes[chosen[k][0]],) for k in counts]
+            counts = [k for k in counts if may_be_added(boxes[chosen[k][0]], known, maybe_sure)]
         if self.turns and counts:
             t1 = time.perf_counter()
             turned = self._read_turned(bgr, [boxes[chosen[k][0]] for k in counts], probs,

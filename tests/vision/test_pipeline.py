@@ -12,8 +12,8 @@ from vision.training.metrics import greedy_match
 from vision.detect import DieDetector
 from vision.read import FaceReader
 from vision.pipeline import (CAMERA_FRAME, BadImage, DiceReader, Roll, add_sure_dice,
-                             boxed_again, decode_image, header_size, read_image_file,
-                             select_dice)
+                             boxed_again, decode_image, header_size, may_be_added,
+                             read_image_file, select_dice)
 from vision.training.synth import render_scene
 
 
@@ -193,6 +193,50 @@ class TestSecondLook:
         sc = _scene(7, size=size, n_dice=3, side_range=sides)
         DiceReader(model_session, **(CAMERA_FRAME if frames else {}))(sc.image)
         assert seen == looks
+
+    def test_which_dice_of_a_further_look_are_worth_their_further_views(self):
+        """Only a die that ``add_sure_dice`` might take once sure of its value: a new die, a
+        die small inside a kept one (two such make it a tray seen whole), or the same die as a
+        kept one that may be such a tray. A kept die found again is left out however sure."""
+        kept = [((10, 10, 30, 30), 3, 0.95, 0.99)]
+        again = (12, 11, 31, 30)
+        new = (60, 5, 80, 25)
+        assert not may_be_added(again, kept, [(again,)])
+        assert may_be_added(new, kept, [(again,), (new,)])
+        tray = [((100, 100, 300, 300), 3, 0.6, 0.97)]
+        inside = [(120, 120, 160, 160), (200, 200, 240, 240)]
+        assert may_be_added(inside[0], tray, [(inside[0],)])   # may make it a tray with another
+        # a box nearly as big as the tray is the tray found again, unless it holds two dice
+        big = (105, 105, 295, 295)
+        assert not may_be_added(big, tray, [(big,), (inside[0],)])
+        assert may_be_added(big, tray, [(big,)] + [(b,) for b in inside])
+
+    def test_a_further_look_views_only_the_dice_it_may_add(self, monkeypatch):
+        """The same rolls as with every die of a further look read in more views, with fewer
+        views (docs/vision.md, "Two tiers")."""
+        import vision.pipeline as P
+        reader = DiceReader()
+        viewed = []
+        real_views = FaceReader.mean_over_views
+
+        def count(self, first, crops, view=None):
+            viewed[-1] += len(crops)
+            return real_views(self, first, crops, view)
+
+        monkeypatch.setattr(FaceReader, "mean_over_views", count)
+        spared = 0
+        samples = Path(__file__).resolve().parents[2] / "sample_images"
+        for name in ("qwinto_2.jpg", "twenty_one_1.jpg"):
+            photo = read_image_file(samples / name)
+            viewed.append(0)
+            fast = reader(photo)
+            with monkeypatch.context() as m:
+                m.setattr(P, "may_be_added", lambda *a: True)
+                viewed.append(0)
+                every = reader(photo)
+            assert fast.dice == every.dice
+            spared += viewed[-1] - viewed[-2]
+        assert spared > 0
 
     def test_a_kept_die_boxed_again_apart_from_new_boxes_is_not_read_again(self):
         kept = [(10, 10, 40, 40), (100, 10, 130, 40)]
