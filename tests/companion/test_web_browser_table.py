@@ -375,6 +375,53 @@ def test_a_late_answer_to_an_earlier_check_does_not_replace_the_last(base_url, b
         assert ann.locator("#result .ok").count() == 0 and ann.is_visible("#not-checked")
 
 
+def test_a_slow_answer_never_takes_back_what_a_player_just_wrote(base_url, browser):
+    """Ann writes her number; Bob's page asks for the table and its answer is slow, and Bob
+    writes his meanwhile. The late answer (the table before Bob wrote) is dropped: his number
+    stays on his page, which stays at the table's version (an action sent from an older one
+    would be refused as overtaken)."""
+    with phones(browser, "390x844", "360x640") as (ann, bob):
+        ann.goto(base_url + "/")
+        code = ann.evaluate("fetch('/api/tables', {method: 'POST', headers: {'Content-Type': "
+                            "'application/json'}, body: JSON.stringify({game: 'qwinto', players: "
+                            "['Ann', 'Bob'], claim: 0})}).then(r => r.json())")["code"]
+        join(bob, ann, code)
+        act = ("([code, body]) => fetch('/api/tables/' + code + '/actions', {method: 'POST', "
+               "headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})"
+               ".then(r => r.json())")
+        rolled = ann.evaluate(act, [code, {"type": "roll", "roll": "orange:3 yellow:4"}])
+        kept = ann.evaluate(act, [code, {"type": "keep"}])     # the others may write now
+        wait_seq([bob], kept["seq"])
+        bob.wait_for_selector("#sheet .cell.legal")
+        held = []
+
+        def answer_late(route):
+            if route.request.method == "GET" and not held:
+                held.append((route, route.fetch()))    # answered by the server now, given later
+            else:
+                route.continue_()
+
+        bob.route(f"**/api/tables/{code}", answer_late)
+        ann_writes = rolled["me"]["seats"]["0"]["legal"][0]
+        ann.evaluate(act, [code, {"type": "place", "seat": 0, "placement": ann_writes}])
+        for _ in range(150):
+            if held:
+                break
+            bob.wait_for_timeout(20)
+        assert held, "Bob's page did not ask for the table after Ann wrote"
+        seq = state_of(ann, code)["seq"]
+        bob.click("#sheet .cell.legal")
+        wait_seq([bob], seq + 1)
+        written = state_of(bob, code)
+        assert written["players"][1]["answered"]
+        route, late = held[0]
+        route.fulfill(response=late)
+        bob.wait_for_timeout(300)
+        assert int(bob.evaluate("document.body.dataset.seq")) == written["seq"]
+        assert bob.locator("#sheet .cell.legal").count() == 0
+        assert bob.is_visible("#undo")
+
+
 def test_a_name_of_only_spaces_is_refused_at_its_field(base_url, browser):
     """Two names typed, one of them only spaces: the table is not made (Kuh Vadis then said
     "played by 2-2 players, not 1"); the field says why."""

@@ -30,11 +30,20 @@ export function start() {
   let armed = null;
   let armedTimer = null;
 
+  // the table as last asked for: an answer overtaken by a later question, or older than the
+  // table shown (an action's own answer, come first), is dropped, so that a slow answer never
+  // takes back what this player just wrote
+  let asked = 0;
   async function refresh() {
     const query = standIn !== null ? "?stand_in=" + standIn : "";
-    try { state = await api("GET", "/api/tables/" + code + query); } catch (e) {
-      $("#hint").textContent = e.message; return;
+    const mine = ++asked;
+    let got;
+    try { got = await api("GET", "/api/tables/" + code + query); } catch (e) {
+      if (mine === asked) $("#hint").textContent = e.message;
+      return;
     }
+    if (mine !== asked || (state && got.seq < state.seq)) return;
+    state = got;
     if (state.seq !== lastSeq) {
       // another player's action: the fields this player has chosen stay chosen while still legal
       const seat = seatShown(), opt = seat === null ? null : state.me.seats[String(seat)];
@@ -303,7 +312,8 @@ export function start() {
   async function act(body) {
     if (body.seat === standIn) body = Object.assign({ stand_in: true }, body);
     try {
-      state = await api("POST", "/api/tables/" + code + "/actions", body);
+      const got = await api("POST", "/api/tables/" + code + "/actions", body);
+      if (!state || got.seq >= state.seq) state = got;
       chosen.clear(); built = []; asking = null; lastSeq = state.seq; render();
     } catch (e) { say(e.message); }
   }

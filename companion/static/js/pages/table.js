@@ -14,10 +14,14 @@ export function start() {
   // seat -> the rejoin code shown, asked again on each change (a used one is spent)
   const rejoinShown = {};
 
+  // an answer older than the table shown, come late, is dropped (as on the sheet page)
   async function refresh() {
-    try { state = await api("GET", "/api/tables/" + code); } catch (e) {
+    let got;
+    try { got = await api("GET", "/api/tables/" + code); } catch (e) {
       $("#turn").textContent = e.message; return;
     }
+    if (state && got.seq < state.seq) return;
+    state = got;
     await Promise.all(Object.keys(rejoinShown).map(showRejoin));
     render();
   }
