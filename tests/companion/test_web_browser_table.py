@@ -204,6 +204,51 @@ def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, t
         shot(bob, "camera-demo-knister-de-360")
 
 
+def test_a_reading_of_the_last_picture_answered_late_is_not_shown_on_the_next(browser,
+                                                                              tmp_path):
+    """The table camera's reading of picture 1 answers only after "Next picture": it is not
+    drawn over picture 2 nor offered for its roll. And a slow reading is not asked again
+    before it answers (one question at a time)."""
+    samples = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_images"
+    from companion.frames import DirectorySource
+    with served(tmp_path, FRAME_SOURCE=DirectorySource(samples)) as url, \
+            phones(browser, "390x844") as (ann,):
+        code = create_table(ann, url, "qwinto")
+        ann.goto(f"{url}/t/{code}")
+        ann.wait_for_selector("#camera-source")
+        with ann.expect_response(lambda r: r.url.endswith("/camera")) as first:
+            ann.click("#read-server-camera")
+        if first.value.status == 503:
+            pytest.skip("no face-reader model: camera reading unavailable")
+        ann.wait_for_selector("#use-reading:not(.hidden)", timeout=30000)
+        held, asked = [], []
+
+        def hold_the_next_reading(route):
+            asked.append(route)
+            if not held:
+                held.append((route, route.fetch()))     # read now, answered after "next"
+            # later readings are never answered: nothing else may draw
+
+        ann.route(f"**/api/tables/{code}/camera", hold_the_next_reading)
+        for _ in range(100):
+            if held:
+                break
+            ann.wait_for_timeout(20)
+        assert held, "the table camera was not read again"
+        ann.click("#next-picture")
+        ann.wait_for_function("document.querySelector('#camera-source')"
+                              ".textContent.includes('2 of 2')")
+        ann.wait_for_timeout(1200)
+        assert len(asked) == 1          # no second question while the first is unanswered
+        route, late = held[0]
+        route.fulfill(response=late)
+        ann.wait_for_timeout(200)
+        drawn = ann.evaluate("() => { const c = document.querySelector('canvas.overlay'); "
+                             "return c.getContext('2d').getImageData(0, 0, c.width, c.height)"
+                             ".data.some(v => v > 0); }")
+        assert not drawn and ann.locator("#use-reading").is_hidden()
+
+
 def test_the_choice_is_a_picture_to_tap_with_any_face_on_the_pad(base_url, browser):
     """The Choice on a phone: the roll's faces may be any number on any colour (the sheet's
     description of the dice is a reconstruction: faces it does not list are pale, not missing);

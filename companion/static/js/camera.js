@@ -136,8 +136,27 @@ export function camera(box, state, code) {
     serverImg = img;
     const btn = el("button", { type: "button", class: "secondary", id: "read-server-camera" },
       T.server_camera);
+    // the table camera is asked one reading at a time, every 500 ms after the last answer (a
+    // slow reading does not pile questions up); an answer asked for before the picture changed
+    // or the reading stopped is another picture's, and is dropped
+    let chain = 0, picture = 0;
     stopServerCam = () => {
-      if (serverCam) { clearInterval(serverCam); serverCam = null; btn.classList.add("secondary"); }
+      if (serverCam) {
+        clearTimeout(serverCam); serverCam = null; chain++; btn.classList.add("secondary");
+      }
+    };
+    const poll = async mine => {
+      const asked = picture;
+      try {
+        const data = await api("POST", "/api/tables/" + code + "/camera");
+        if (mine === chain && asked === picture) show(data);
+      } catch (e) {
+        if (mine === chain) {
+          status.textContent = e.status === 503 ? T.camera_unavailable : e.message;
+          if (e.status === 503) { stopServerCam(); return; }
+        }
+      }
+      if (mine === chain) serverCam = setTimeout(() => poll(mine), 500);
     };
     box.querySelector(".camera").prepend(img);
     const caption = el("p", { class: "note", id: "camera-source" }, describe(info));
@@ -146,8 +165,10 @@ export function camera(box, state, code) {
     const actions = box.querySelector(".actions");
     actions.append(btn);
     const next = async () => {
+      picture++;   // and again once changed: a reading asked meanwhile may be of either picture
       try {
         const shown = await api("POST", "/api/tables/" + code + "/camera/next");
+        picture++;
         lastReading = null; restingOn = false; useBtn.classList.add("hidden");
         canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
         img.alt = caption.textContent = describe(shown);
@@ -162,12 +183,8 @@ export function camera(box, state, code) {
       if (serverCam) { stopServerCam(); return; }
       if (cam) stop();
       btn.classList.remove("secondary");
-      serverCam = setInterval(async () => {
-        try { show(await api("POST", "/api/tables/" + code + "/camera")); } catch (e) {
-          status.textContent = e.status === 503 ? T.camera_unavailable : e.message;
-          if (e.status === 503) { clearInterval(serverCam); serverCam = null; }
-        }
-      }, 500);
+      const mine = ++chain;
+      serverCam = setTimeout(() => poll(mine), 500);
     };
   }).catch(() => {});
 }
