@@ -1,4 +1,5 @@
-"""Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory.
+"""Speed of the dice reader: median and p90 ms per image, one thread and all cores, peak memory,
+and how many images took longer than issue 17's budget (15 ms a camera frame, 150 ms a photo).
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
                                  [--find detector|opencv] [--detector M.onnx] [--no-colours]
@@ -33,6 +34,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+# issue 17's budgets on one thread: a camera frame, a photo or settled roll (the settled tier)
+FRAME_BUDGET_MS = 15.0
+PHOTO_BUDGET_MS = 150.0
 
 
 def real_photos(folders: list[str]) -> list:
@@ -101,6 +107,9 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
     return {"size": ",".join(sizes) if photos else f"{size[1]}x{size[0]}", "threads": threads,
             "images": len(images),
             "median_ms": float(np.median(times)), "p90_ms": float(np.percentile(times, 90)),
+            "max_ms": float(np.max(times)),
+            "over_budget": int(sum(t > (FRAME_BUDGET_MS if frames else PHOTO_BUDGET_MS)
+                                   for t in times)),
             "mean_dice_found": float(np.mean(found)), "peak_mb": peak_mb,
             "stage_median_ms": [float(v) for v in np.median(np.array(stages), 0)[:3]],
             "boxes_read": float(np.median(np.array(stages)[:, 3]))}
@@ -156,6 +165,9 @@ def main(argv=None) -> int:
             print(f"{'photos' if args.photos else r['size']:>9}  threads {r['threads']}: median "
                   f"{r['median_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms  (dice found per image "
                   f"{r['mean_dice_found']:.1f})  peak memory {r['peak_mb']:.0f} MB{held}")
+            budget = FRAME_BUDGET_MS if args.frames else PHOTO_BUDGET_MS
+            print(f"{'':>9}  over {budget:.0f} ms: {r['over_budget']} of {r['images']} "
+                  f"(the longest {r['max_ms']:.1f} ms)")
             f, rd, c = r["stage_median_ms"]
             print(f"{'':>9}  stages (medians): find {f:.1f} ms, read {rd:.1f} ms "
                   f"({r['boxes_read']:.0f} boxes), colour {c:.1f} ms, the rest (rotated "

@@ -53,3 +53,6 @@ def test_every_box_times_the_same_reading_without_the_screen(bench, tmp_path, mo
     assert made == [P.SCREEN_DIE, None]
     assert screened["images"] == every["images"] == 2
     assert screened["mean_dice_found"] == every["mean_dice_found"]
+    # the photos over the settled tier's 150 ms are counted, the longest given
+    assert screened["max_ms"] >= screened["p90_ms"] >= screened["median_ms"]
+    assert 0 <= screened["over_budget"] <= 2
