@@ -327,6 +327,7 @@ CAMERA_FRAME = {"turns": False, "skip_sure_duplicates": True, "second_look": Non
 
 SCENE_TURN_MARGIN = 0.7    # likeliest-face probability gained, summed over the dice...
 SCENE_TURN_PER_DIE = 0.05  # ...and per die (docs/vision.md, "Turned pictures")
+SCENE_TURN_ROUND = 4  # dice read turned a round at a time (at least; a quarter of them)
 
 
 def scene_quarter(reader: FaceReader, bgr: np.ndarray, boxes, faces=(1, 2, 3, 4, 5, 6),
@@ -361,10 +362,27 @@ def scene_quarter(reader: FaceReader, bgr: np.ndarray, boxes, faces=(1, 2, 3, 4,
         return 0, evidence
     if crops is None:
         crops = crops_for_boxes(bgr, boxes, reader.size, reader.context)
-    turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(1, 4)])
-    probs = reader.read_crops(np.ascontiguousarray(turns))  # one batch: 3 x len(boxes) crops
-    evidence[1:] = probs[:, cols].max(1).reshape(3, -1).sum(1)
-    best = int(np.argmax(evidence))
+    need = max(margin, per_die * len(boxes))  # a turn must gain more than this
+    # the turns are read a round of dice at a time, surest as they stand first; a turn that
+    # can no longer gain enough, even were every die not read yet sure in it, is read no
+    # further (its evidence NaN): the choice is the one every die read in every turn gives
+    order = np.argsort(-np.asarray(as_they_stand)[:, cols].max(1), kind="stable")
+    size = max(SCENE_TURN_ROUND, -(-len(boxes) // 4))
+    live, done = [1, 2, 3], 0
+    evidence[1:] = 0.0
+    while live and done < len(boxes):
+        part = order[done:done + size]
+        turns = np.concatenate([np.rot90(crops[part], k, axes=(1, 2)) for k in live])
+        probs = reader.read_crops(np.ascontiguousarray(turns))  # one batch a round
+        evidence[live] += probs[:, cols].max(1).reshape(len(live), -1).sum(1)
+        done += len(part)
+        if done < len(boxes):
+            out = [k for k in live if evidence[k] + (len(boxes) - done) - evidence[0] <= need]
+            evidence[out] = np.nan
+            live = [k for k in live if k not in out]
+    if not live:
+        return 0, evidence
+    best = max(live, key=lambda k: evidence[k])
     gain = evidence[best] - evidence[0]
     return (best if gain > margin and gain > per_die * len(boxes) else 0), evidence
 

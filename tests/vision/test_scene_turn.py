@@ -98,6 +98,25 @@ class TestSceneQuarter:
         assert (k, reader.crops) == (0, 4)
         assert np.isnan(evidence[1:]).all()
 
+    def test_a_turn_that_can_no_longer_win_is_read_no_further(self):
+        """Eight dice read surely as the picture stands and four read unsurely in every turn:
+        once the surest four are read in a turn, the eight left could not make it win even
+        if all were sure in it. The choice is the one reading every die in every turn gives."""
+        img, boxes = _picture_with_dice(12, "top")
+        for x0, y0, x1, y1 in boxes[8:]:
+            img[y0:y1, x0:x1] = 120           # no stripe: 0.4 sure whichever way up
+        reader = CountingReader()
+        k, evidence = scene_quarter(reader, img, boxes)
+        assert k == 0 and reader.crops == 12 + 3 * 4
+        assert np.isnan(evidence[1:]).all()
+        # the same picture turned a quarter: the quarter back is read to the end and chosen
+        turned = np.ascontiguousarray(np.rot90(img, -1))
+        h, w = img.shape[:2]
+        boxes_turned = [(h - y1, x0, h - y0, x1) for x0, y0, x1, y1 in boxes]
+        reader = CountingReader()
+        k, evidence = scene_quarter(reader, turned, boxes_turned)
+        assert k == 1 and evidence[1] == pytest.approx(9.2)
+
     def test_the_dice_as_already_read_are_not_read_again(self):
         """The pipeline has read the dice's boxes as the picture stands while finding them; only
         the turns are read then, and the choice is the same."""
