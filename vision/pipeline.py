@@ -383,8 +383,7 @@ def scene_quarter(reader: FaceReader, bgr: np.ndarray, boxes, faces=(1, 2, 3, 4,
     if not live:
         return 0, evidence
     best = max(live, key=lambda k: evidence[k])
-    gain = evidence[best] - evidence[0]
-    return (best if gain > margin and gain > per_die * len(boxes) else 0), evidence
+    return (best if evidence[best] - evidence[0] > need else 0), evidence
 
 
 def unturn_box(box, k: int, width: int, height: int) -> tuple:
@@ -411,15 +410,18 @@ GROUP_INSIDE = 0.8  # a die of a further look is in a box when this share of it 
 GROUP_SIDE = 0.5    # ...and its side at most this share of the box's
 
 
+def lies_in(die, box, inside: float = GROUP_INSIDE, side: float = GROUP_SIDE) -> bool:
+    """Pure: the box ``die`` has ``inside`` of its area in ``box`` and a side at most ``side``
+    of ``box``'s: a die of a group that ``box`` may be."""
+    return (box_intersection(die, box) >= inside * box_area(die)
+            and max(die[2] - die[0], die[3] - die[1]) <= side * max(box[2] - box[0],
+                                                                    box[3] - box[1]))
+
+
 def holds_dice(box, dice, inside: float = GROUP_INSIDE, side: float = GROUP_SIDE) -> bool:
-    """Pure: ``box`` holds two or more of ``dice`` (items: (box, ...)), each with ``inside`` of
-    its area in ``box`` and a side at most ``side`` of ``box``'s: the box is a group of dice
-    (a dice tray seen whole, a cluster), not one die."""
-    longer = max(box[2] - box[0], box[3] - box[1])
-    inner = [d for d in dice
-             if box_intersection(d[0], box) >= inside * box_area(d[0])
-             and max(d[0][2] - d[0][0], d[0][3] - d[0][1]) <= side * longer]
-    return len(inner) >= 2
+    """Pure: ``box`` holds two or more of ``dice`` (items: (box, ...)) that ``lies_in`` it: the
+    box is a group of dice (a dice tray seen whole, a cluster), not one die."""
+    return sum(lies_in(d[0], box, inside, side) for d in dice) >= 2
 
 
 def boxed_again(boxes, dice, iou: float = KNOWN_IOU, touch: float = 0.2) -> dict[int, int]:
@@ -465,11 +467,8 @@ def may_be_added(box, kept, maybe_sure) -> bool:
     group (holding two of ``maybe_sure``), which ``add_sure_dice`` would take away. Any other
     die is a kept die found again, left out however sure of its value: its further views can
     change nothing."""
-    longer = max(box[2] - box[0], box[3] - box[1])
-    for k in kept:
-        if (box_intersection(box, k[0]) >= GROUP_INSIDE * box_area(box)
-                and longer <= GROUP_SIDE * max(k[0][2] - k[0][0], k[0][3] - k[0][1])):
-            return True
+    if any(lies_in(box, k[0]) for k in kept):
+        return True
     return not any(same_die(box, k[0]) and not holds_dice(k[0], maybe_sure) for k in kept)
 
 
