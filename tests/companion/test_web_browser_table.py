@@ -141,6 +141,17 @@ def served(tmp_path, **config):
         server.stop()
 
 
+def held_back(page, held, why, seconds=3.0):
+    """Let ``page`` run until its route handler has held a request back (appended to
+    ``held``); fail with ``why`` after ``seconds``. Route handlers run while the page is
+    waited on, so this waits in the page's small steps."""
+    for _ in range(int(seconds * 50)):
+        if held:
+            return
+        page.wait_for_timeout(20)
+    assert held, why
+
+
 def use_table_camera(page):
     """Read the table camera until a roll settles, and use the reading for the roll entry."""
     with page.expect_response(lambda r: r.url.endswith("/camera")) as first:
@@ -230,11 +241,7 @@ def test_a_reading_of_the_last_picture_answered_late_is_not_shown_on_the_next(br
             # later readings are never answered: nothing else may draw
 
         ann.route(f"**/api/tables/{code}/camera", hold_the_next_reading)
-        for _ in range(100):
-            if held:
-                break
-            ann.wait_for_timeout(20)
-        assert held, "the table camera was not read again"
+        held_back(ann, held, "the table camera was not read again")
         ann.click("#next-picture")
         ann.wait_for_function("document.querySelector('#camera-source')"
                               ".textContent.includes('2 of 2')")
@@ -405,11 +412,7 @@ def test_a_late_answer_to_an_earlier_check_does_not_replace_the_last(base_url, b
 
         ann.route("**/api/check", hold_the_check_of_four_alone)
         ann.fill('#sheet input[data-key="A@0"]', "4")
-        for _ in range(100):
-            if held:
-                break
-            ann.wait_for_timeout(20)
-        assert held, "the check of the 4 was not asked"
+        held_back(ann, held, "the check of the 4 was not asked")
         ann.fill('#sheet input[data-key="C@2"]', "x")
         ann.wait_for_selector("#check-error.at-field")
         with ann.expect_response("**/api/check"):
@@ -449,11 +452,7 @@ def test_a_slow_answer_never_takes_back_what_a_player_just_wrote(base_url, brows
         bob.route(f"**/api/tables/{code}", answer_late)
         ann_writes = rolled["me"]["seats"]["0"]["legal"][0]
         ann.evaluate(act, [code, {"type": "place", "seat": 0, "placement": ann_writes}])
-        for _ in range(150):
-            if held:
-                break
-            bob.wait_for_timeout(20)
-        assert held, "Bob's page did not ask for the table after Ann wrote"
+        held_back(bob, held, "Bob's page did not ask for the table after Ann wrote")
         seq = state_of(ann, code)["seq"]
         bob.click("#sheet .cell.legal")
         wait_seq([bob], seq + 1)
