@@ -138,7 +138,8 @@ class QwintoEvaluator(Evaluator):
         right = [p for p in row.fields[i + 1:]]
         lo_open = sum(1 for p in reversed(left) if cells[p] is None)
         hi_open = sum(1 for p in right if cells[p] is None)
-        text = f"{mark.value} in the {row.colour} row, field {i + 1}"
+        # the column as the sheet numbers it (the rules' sentences and the drawn sheet)
+        text = f"{mark.value} in the {row.colour} row, column {mark.col}"
         bonus = [c for c, members, pent in self.columns3 if c == mark.col and
                  all(isinstance(after.rows[m][c], int) for m in members)]
         if bonus:

@@ -116,6 +116,15 @@ class TestKnownBestMoves:
         assert str(best.placement) == "O12@7"
         assert "completes column 7" in best.reason
 
+    def test_qwinto_reasons_name_the_column_the_sheet_numbers(self):
+        game = load_game("qwinto")
+        advice = advise(game, game.new_sheet(), Roll.parse("orange:1 yellow:2"))
+        written = [o for o in advice.options if o.placement.marks]   # besides the failed attempt
+        assert written
+        for option in written:
+            (mark,) = option.placement.marks
+            assert f"row, column {mark.col}" in option.reason
+
     def test_qwinto_a_crossed_out_field_earns_no_column_bonus(self):
         game = load_game("qwinto")
         # the same column 7, but yellow's 5 was erased: the column can no longer earn its bonus
