@@ -2,8 +2,8 @@
 
 - `GET /tables/<code>/advice?seat=N` -> every legal placement of seat N for the current
   roll, best first, each with its expected final score, a reason and its marks (so the
-  page can shade the fields), and the dice choices when N is the roller who may roll
-  again.
+  page can shade the fields), the dice choices when N is the roller who may roll
+  again, and what the figures are (`figure`: "points", "chance" or "relative").
 
 Only the player of that seat gets its hints (and the table's creator for a seat nobody
 has claimed, whose sheet the creator writes): another player's hints are refused with
@@ -39,16 +39,19 @@ def advice(code: str):
     mine, creator = viewer(rec)
     if seat != mine and not (creator and not rec.seats[seat].claimed):
         raise ApiError(403, "hints are shown only to the player whose sheet it is")
-    out = {"seat": seat, "seq": seq, "options": [], "dice": [], "best": None}
+    game = table.games[seat]
+    evaluator = _evaluator(game, len(table.players))
+    # what the figures are (engine.advice.types.FIGURES): the page words them by it
+    out = {"seat": seat, "seq": seq, "options": [], "dice": [], "best": None,
+           "figure": evaluator.figure}
     legal = table.legal(seat)
     if not legal:
         return jsonify(out)
-    game = table.games[seat]
     roller = seat == table.roller
     left = game.max_attempts - len(table.attempts) if roller and table.may_reroll() else 0
     result = advise(game, table.sheets[seat], table.roll, table.role(seat), attempts_left=left,
                     players=len(table.players), seed=seq, budget_ms=DEFAULT_BUDGET_MS,
-                    clock=time.process_time, evaluator=_evaluator(game, len(table.players)))
+                    clock=time.process_time, evaluator=evaluator)
     out["options"] = [dict(o.to_json(), marks=[str(m) for m in o.placement.marks],
                            parts=o.placement.to_json()) for o in result.options]
     out["dice"] = [d.to_json() for d in result.dice]

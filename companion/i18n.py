@@ -184,6 +184,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint_switch": {"en": "Hints", "de": "Tipps"},
     "hint_best": {"en": "Best", "de": "Am besten"},
     "hint_expected": {"en": "expected points", "de": "erwartete Punkte"},
+    "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
+    "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},
+    "hint_roll_again": {"en": "roll again", "de": "noch einmal würfeln"},
+    "hint_if_written": {"en": "To write this roll", "de": "Wenn du diesen Wurf einträgst"},
     "confirm_special": {"en": "Tap again to confirm", "de": "Zum Bestätigen noch einmal tippen"},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.advice.types import FIGURES
 from engine.registry import GAMES
 
 from .api_base import LAYOUT_BODY, MAX_STREAM_SECONDS, SMALL_BODY
@@ -92,12 +93,13 @@ SCHEMAS: dict[str, dict] = {
     "Check": _obj(("problems", "ok", "score", "finished", "sheet"),
                   problems={"type": "array", "items": STR}, ok=BOOL, score=_ref("Score"),
                   finished=BOOL, sheet=ANY_OBJ, view=_nullable(ANY_OBJ)),
-    "Advice": _obj(("seat", "seq", "options", "dice", "best"), seat=INT, seq=INT,
+    "Advice": _obj(("seat", "seq", "options", "dice", "best", "figure"), seat=INT, seq=INT,
                    options={"type": "array", "items": _obj(
                        ("placement", "expected", "marks", "parts"), placement=STR,
                        expected=NUM, reason=STR, marks={"type": "array", "items": STR},
                        parts=_ref("Placement"))},
-                   dice={"type": "array", "items": ANY_OBJ}, best=_nullable(STR)),
+                   dice={"type": "array", "items": ANY_OBJ}, best=_nullable(STR),
+                   figure={"type": "string", "enum": list(FIGURES)}),
 }
 
 # what each status means, for the answers that are errors

@@ -42,6 +42,9 @@ class Evaluator:
     """One game's knowledge: overridden per game in engine/advice/<game>.py."""
 
     method = ""
+    # what an option's `expected` is (`FIGURES`): the advised player's expected final score
+    # unless the evaluator says otherwise
+    figure = "points"
     # how many of the best options `deepen` looks at without a clock (None: all)
     deepen_without_clock: int | None = DEEPEN_WITHOUT_CLOCK
 
@@ -103,7 +106,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
     budget = budget or Budget(0, None)
     legal = list(game.legal(sheet, roll, role))
     if not legal:
-        return Advice(game.name, role, (), (), evaluator.method)
+        return Advice(game.name, role, (), (), evaluator.method, evaluator.figure)
     now = evaluator.value(sheet, sheet)
     scored: list[tuple[float, int, Placement, object]] = []
     for placement in legal:
@@ -138,7 +141,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
     if role == ROLLER and attempts_left > 0:
         dice = advise_dice(evaluator, sheet, roll, attempts_left, seed=seed, budget=budget,
                            keep=options[0].expected if options[0].depth else None)
-    return Advice(game.name, role, options, dice, evaluator.method)
+    return Advice(game.name, role, options, dice, evaluator.method, evaluator.figure)
 
 
 def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,

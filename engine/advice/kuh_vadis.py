@@ -89,6 +89,7 @@ ALL_HANDS = [tuple(c) for n in range(DICE + 1)
 class KuhVadisEvaluator(Evaluator):
     method = ("chance to win from the squares each player still needs, and every throw "
               "of the dice weighed exactly")
+    figure = "chance"
 
     def __init__(self, game: KuhVadis) -> None:
         super().__init__(game)

@@ -128,6 +128,7 @@ class TwentyOneEvaluator(Evaluator):
         bonus = game.layout.exact_hit_bonus
         self.turn_cost = 0.0 if players == 1 else TABLE_TURN_COST
         if self.turn_cost:
+            self.figure = "relative"
             self.method += f", each turn a row still needs costing {self.turn_cost:g} points"
         self.rows = []
         solved: dict = {}

@@ -1,8 +1,10 @@
 """What the advisor answers: ranked options with their expected final score and a reason.
 
 Every figure is the expected final score of the advised player's own sheet (Kuh Vadis:
-the chance of winning, since a win scores 1 and anything else 0), as estimated by the
-game's evaluator at the depth the time budget allowed.
+the chance of winning, since a win scores 1 and anything else 0; twenty one at a table:
+that score less a cost for each turn a row still needs), as estimated by the game's
+evaluator at the depth the time budget allowed. `Advice.figure` says which (`FIGURES`), so
+that a page can put it in words.
 """
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ from ..placement import Placement
 # 3 = the mean of seeded games played to the end from it (Knister; listed first),
 # 4 = games played to the end from each next sum's best fields (Knister's best few)
 NOT_LOOKED_AT, AFTER, NEXT_ROLL, PLAYED_OUT, LOOKED_FURTHER = 0, 1, 2, 3, 4
+
+# what a figure is: "points" the expected final score, "chance" the chance of winning (0-1),
+# "relative" a score less the cost of turns still needed (only its order means anything)
+FIGURES = ("points", "chance", "relative")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,7 @@ class Advice:
     options: tuple[Option, ...]
     dice: tuple[DiceChoice, ...] = ()
     method: str = ""
+    figure: str = "points"   # what `expected` is: one of FIGURES
 
     @property
     def best(self) -> Option | None:
@@ -72,6 +79,7 @@ class Advice:
 
     def to_json(self) -> dict:
         return {"game": self.game, "role": self.role, "method": self.method,
+                "figure": self.figure,
                 "options": [o.to_json() for o in self.options],
                 "dice": [d.to_json() for d in self.dice]}
 

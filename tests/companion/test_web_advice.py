@@ -27,6 +27,17 @@ class TestAdviceRoute:
                    for o in options)
         assert {d["action"] for d in r.json["dice"]} == {"keep", "reroll"}
 
+    @pytest.mark.parametrize("game, players, figure", [
+        ("qwinto", ["Ann", "Bob"], "points"), ("kuh_vadis", ["Ann", "Bob"], "chance"),
+        ("twenty_one", ["Ann"], "points"), ("twenty_one", ["Ann", "Bob"], "relative")])
+    def test_the_answer_says_what_its_figures_are(self, client, make_table, game, players,
+                                                  figure):
+        """The page words a figure by it: an expected final score, a chance to win (Kuh
+        Vadis), or points less the cost of turns (twenty one at a table), said before the
+        roll too."""
+        code = make_table(client, game, players)
+        assert client.get(f"/api/tables/{code}/advice?seat=0").json["figure"] == figure
+
     def test_nothing_to_hint_before_the_roll(self, client, make_table):
         code = make_table(client, "knister", ["Ann"])
         r = client.get(f"/api/tables/{code}/advice?seat=0")

@@ -583,7 +583,8 @@ def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
         ann.wait_for_timeout(1000)       # renders still under way have landed
         assert ann.locator("#advice").count() == 1
         assert ann.text_content("#advice").startswith("Best: ")
-        assert " 7 (" in ann.text_content("#advice")
+        advice = ann.text_content("#advice")
+        assert " 7: " in advice and "(expected final score " in advice
         assert at_once(ann, ".cell.legal", "cs => cs.length") == 25
         shaded = at_once(ann, ".cell.legal", "cs => cs.filter(c => "
                          "/hint-(high|mid|low)/.test(c.className)).length")

@@ -2,8 +2,9 @@
 then remembered on that phone; with it on the legal fields are shaded by expected points
 and the best is ringed; a player never sees another player's hints. Helpers and fixtures
 are test_web_browser's."""
-from test_web_browser import (ARGS, CHROMIUM, base_url, browser, players,  # noqa: F401
-                              playwright, qwinto_table_with_a_roll, shot, state_of)
+from test_web_browser import (ARGS, CHROMIUM, at_once, base_url, browser,  # noqa: F401
+                              create_table, players, playwright, qwinto_table_with_a_roll,
+                              shot, state_of)
 
 
 def advice_of(page, code, seat):
@@ -45,3 +46,71 @@ def test_hints_are_a_players_own_switch(base_url, players):
     row, col = mine.split("7@")
     assert bob.get_attribute("#sheet .cell.hint-best", "data-key") == f"{row}@{col}"
     assert state_of(bob, code)["me"]["seat"] == 1
+
+
+def test_a_roller_better_off_rolling_again_is_told_so_first(base_url, players):
+    """Kuh Vadis, an empty sheet, 1 1 2 3 5 on the first of three attempts: no square is worth
+    it now (pass), but rolling again keeping the 2 wins about 64 times in 100 against 40. The
+    hint leads with rolling again, names the dice to throw as the roll shows them, and gives
+    the best way to write this roll after it; the figures are chances to win, in words."""
+    ann, _ = players
+    code = create_table(ann, base_url, "kuh_vadis")
+    for face in ("1", "1", "2", "3", "5"):
+        ann.click(f'#roll-entry .pad [data-die=":{face}"]')
+    ann.click("#send-roll")
+    ann.wait_for_selector("#hint-switch")
+    ann.check("#hint-switch")
+    ann.wait_for_selector("#advice")
+    advice = advice_of(ann, code, 0)["body"]
+    assert advice["figure"] == "chance"
+    again = advice["dice"][0]
+    assert again["action"] == "reroll" and again["expected"] > advice["options"][0]["expected"]
+    text = ann.text_content("#advice")
+    roll = state_of(ann, code)["roll"]
+    thrown = ", ".join(str(roll[i - 1]["face"]) for i in again["dice"])
+    assert text.startswith(f"Best: roll again {thrown}: {again['reason']}")
+    assert "To write this roll: Pass: " in text
+    assert f"(wins {round(100 * advice['options'][0]['expected'])} times in 100)" in text
+    shot(ann, "kuh_vadis-ann-phone-hint-roll-again")
+
+
+def test_hints_keep_the_fields_colours(base_url, players):
+    """twenty one: a field's colour is what its rule is about, so the hints mark the legal
+    fields with a band inside their edge and leave each field's own colour as it was."""
+    ann, _ = players
+    ann.goto(base_url + "/")
+    code = ann.evaluate("""async () => {
+        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
+        const t = await post('/api/tables', {game: 'twenty_one', players: ['Ann'], claim: 0});
+        await post('/api/tables/' + t.code + '/actions', {type: 'roll',
+            roll: 'yellow:6 red:4 green:2 blue:3 white:1 black:1'});
+        return t.code; }""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#sheet .cell.legal")
+    colours = ("cs => cs.map(c => c.dataset.key + ' ' + getComputedStyle(c).backgroundColor + "
+               "' ' + getComputedStyle(c).backgroundImage)")     # a tint laid over counts too
+    before = at_once(ann, "#sheet .cell.legal", colours)
+    assert len(set(c.split(" ", 1)[1] for c in before)) > 1       # the row's own colours
+    ann.check("#hint-switch")
+    ann.wait_for_selector("#sheet .cell.hint-best")
+    assert at_once(ann, "#sheet .cell.legal", colours) == before
+    assert at_once(ann, "#sheet .cell.legal", "cs => cs.every(c => "
+                   "/hint-(high|mid|low)/.test(c.className))")
+    shot(ann, "twenty_one-ann-phone-hints-colours")
+
+
+def test_why_a_field_is_refused_is_shown_where_the_player_looks(base_url, players):
+    """Qwinto on a phone: the sheet is drawn in two halves, taller than the screen. A tap on a
+    field the roll cannot go in says why, and the sentence is on the screen, not below it."""
+    ann, bob = players
+    qwinto_table_with_a_roll(ann, bob, base_url)          # Ann rolled orange 3, yellow 4
+    ann.wait_for_selector("#sheet .cell.legal")
+    cell = ann.locator('#sheet .cell[data-key="P@9"]')     # the sheet's last row
+    cell.evaluate("c => c.scrollIntoView({block: 'end'})")  # at the foot of the screen
+    cell.click()
+    ann.wait_for_function("document.querySelector('#reason').textContent.includes('purple')")
+    box = ann.locator("#reason").bounding_box()
+    height = ann.viewport_size["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
+    shot(ann, "qwinto-ann-phone-refused-in-view")

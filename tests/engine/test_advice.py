@@ -9,6 +9,7 @@ import pytest
 
 from engine.advice import advise, advise_dice, colour_choices, evaluator_for
 from engine.advice.core import FINISH
+from engine.advice.types import FIGURES
 from engine.advice.players import AdvisorPlayer, GreedyPlayer, RandomPlayer, play_game
 from engine.advice.knister import (FIRST_PLAYOUTS, FURTHER_FIELDS, FURTHER_GAMES,
                                    FURTHER_OPTIONS, MAX_PLAYOUTS, PLAYOUT_OPTIONS)
@@ -71,6 +72,16 @@ class TestAdviceIsLegal:
                 assert all(1 <= d <= len(roll) for d in c.dice)
                 if name == "twenty_one" and c.action == "reroll":   # 1s stay
                     assert all(roll.dice[d - 1].face != 1 for d in c.dice)
+
+
+class TestFigures:
+    @pytest.mark.parametrize("name, players, figure", [
+        ("knister", 1, "points"), ("qwinto", 3, "points"), ("the_choice", 2, "points"),
+        ("kuh_vadis", 2, "chance"), ("twenty_one", 1, "points"), ("twenty_one", 3, "relative")])
+    def test_the_advice_says_what_its_figures_are(self, name, players, figure):
+        game = load_game(name)
+        assert evaluator_for(game, players).figure == figure
+        assert figure in FIGURES
 
 
 class TestSeed:

@@ -17,10 +17,28 @@ export function hintSwitch(code, seat, changed) {
   return el("label", { class: "hint-switch" }, box, " " + T.hint_switch);
 }
 
-/* Shade the legal fields drawn in `box` by the most points a placement writing there is
- * expected to make, mark the best placement's fields, and name it below the sheet.
+/* A figure of the advice in words (`figure`: what the server says its figures are):
+ * "expected final score 58.0", "wins 40 times in 100", or nothing where only the order means
+ * something (twenty one at a table, whose figures are points less a cost for each turn). */
+function figureText(figure, v) {
+  if (figure === "chance") return T.hint_wins.replace("{v}", Math.round(100 * v));
+  if (figure === "relative") return "";
+  return T.hint_final.replace("{v}", v.toFixed(1));
+}
+
+/* The dice a roll-again choice throws, as the roll shows them ("red 2, 5") */
+function diceWords(choice, roll) {
+  return choice.dice.map(i => roll && roll[i - 1]).filter(Boolean).map(d =>
+    (d.colour ? (T[d.colour] || d.colour) + " " : "") + (T[d.face] || d.face)).join(", ");
+}
+
+/* Mark the legal fields drawn in `box` by the most a placement writing there is expected to
+ * bring (a ring inside the field, so the field keeps its own colour, which the rules are
+ * about), ring the best placement's fields, and name the best below the sheet: rolling again
+ * first where the roller may and that beats writing this roll (the advice's dice choices).
+ * `roll`: the dice rolled, in the order the advice numbers them.
  * `still(asked)`: whether the page still shows what was asked ("seq:seat") once it is here. */
-export async function showHints(code, seq, seat, opt, box, view, still) {
+export async function showHints(code, seq, seat, opt, box, view, roll, still) {
   if (!on(code, seat) || !opt.legal.length) return;
   const asked = seq + ":" + seat;
   // one request per roll and seat, shared by the renders that ask while it is on its way
@@ -31,6 +49,7 @@ export async function showHints(code, seq, seat, opt, box, view, still) {
   const advice = await answers.get(asked);
   if (!advice) { answers.delete(asked); return; }
   if (!still(asked) || !box.isConnected || !advice.options.length) return;
+  const figure = advice.figure || "points";
   const best = new Map();     // field -> the most expected points of a placement writing there
   for (const o of advice.options) {
     for (const m of o.parts.marks) {
@@ -44,15 +63,25 @@ export async function showHints(code, seq, seat, opt, box, view, still) {
     const v = best.get(c.dataset.key); if (v === undefined) return;
     const level = hi > lo ? (v - lo) / (hi - lo) : 1;
     c.classList.add(level > 0.66 ? "hint-high" : level > 0.33 ? "hint-mid" : "hint-low");
-    c.title = T.hint_expected + ": " + v.toFixed(1);
+    const words = figureText(figure, v);
+    if (words) c.title = words;
   });
   const top = advice.options[0];
   for (const m of top.parts.marks) {
     const c = box.querySelector(`.cell[data-key="${fieldOf(m)}"]`);
     if (c) c.classList.add("hint-best");
   }
+  const said = (what, why, v) => {
+    const words = figureText(figure, v);
+    return what + ": " + why + (words ? " (" + words + ")" : "");
+  };
+  const write = said(answerText(top.parts, view), top.reason, top.expected);
+  const again = advice.dice && advice.dice.length && advice.dice[0].action === "reroll" ?
+    advice.dice[0] : null;
   // a render that came back later than another for the same roll names the best once
   box.querySelector("#advice")?.remove();
-  box.append(el("p", { id: "advice", class: "note" }, T.hint_best + ": " +
-    answerText(top.parts, view) + " (" + top.expected.toFixed(1) + "): " + top.reason));
+  box.append(el("p", { id: "advice", class: "note" }, again ?
+    [el("strong", {}, T.hint_best + ": " + T.hint_roll_again + " " + diceWords(again, roll)),
+     ": " + again.reason, el("br"), T.hint_if_written + ": " + write] :
+    [el("strong", {}, T.hint_best + ": "), write]));
 }

@@ -159,7 +159,7 @@ export function start() {
       $("#hint").textContent = T.legal_hint + " " + T.again_hint;
     }
     sw.append(hintSwitch(code, seat, render));
-    showHints(code, state.seq, seat, opt, box, player.view,
+    showHints(code, state.seq, seat, opt, box, player.view, state.roll,
       asked => seatShown() === seat && state.seq + ":" + seat === asked);
     const actions = $("#actions"); actions.innerHTML = "";
     if (building) actions.append(builtAnswer(seat, opt, rows));
