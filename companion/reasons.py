@@ -564,6 +564,9 @@ CATALOGUE: dict[str, str] = {
     "the_choice.dice_sum": "'{m}': die Würfel {ds} ergeben {t}, nicht {v}",
     "the_choice.die_once":
         "jeder Würfel darf nur einmal genutzt werden, für seine Farbe oder seine Zahl",
+    "the_choice.no_colour_die": "kein Würfel dieses Wurfs ist {c}",
+    "the_choice.no_sum": "kein Würfel dieses Wurfs zeigt {v}, und keine seiner Würfel ergeben "
+                         "zusammen {v}",
     "the_choice.cannot":
         "die Würfel {roll} ergeben diese Kreuze nicht: jeder Würfel zählt einmal, für seine "
         "Farbe oder seine Zahl (Zahlen mehrerer Würfel dürfen addiert werden)",

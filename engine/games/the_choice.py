@@ -71,6 +71,8 @@ declare({
     "the_choice.die_colour": "'{m}': die {d} ({die}) is not {c}",
     "the_choice.dice_sum": "'{m}': dice {ds} add up to {t}, not {v}",
     "the_choice.die_once": "each die may be used only once, for its colour or its number",
+    "the_choice.no_colour_die": "no die of this roll is {c}",
+    "the_choice.no_sum": "no die of this roll shows {v}, and no dice of it add up to {v}",
     "the_choice.cannot": "the dice {roll} cannot make these marks: each die is used once, for its "
                          "colour or its number (numbers of several dice may be added)",
     "the_choice.end_first": "only the first side may be ended voluntarily: the second ends with "
@@ -733,6 +735,17 @@ class TheChoice(Game):
         used = [d for m in marks for d in m.dice]
         if len(used) != len(set(used)):
             return Reason("the_choice.die_once")
+        # a mark that no die of the roll could make even alone says so: a tapped space whose
+        # colour was not rolled, a number no dice add up to
+        for m in marks:
+            if m.dice:
+                continue
+            if m.row == RING and all(d.colour != m.value for d in roll.dice):
+                return Reason("the_choice.no_colour_die", c=m.value)
+            if m.row == NUMBER and not any(
+                    sum(roll.dice[d].face for d in g) == m.value
+                    for k in range(1, len(roll) + 1) for g in combinations(range(len(roll)), k)):
+                return Reason("the_choice.no_sum", v=m.value)
         return Reason("the_choice.cannot", roll=roll)
 
     def apply(self, sheet: ChoiceSheet, placement: Placement) -> ChoiceSheet:

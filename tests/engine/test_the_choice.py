@@ -185,8 +185,25 @@ class TestDiceUse:
             s, roll, OTHER, Placement.parse("Rgreen@0/3 N7@1/12"))
         assert "add up to 7, not 8" in game.why_illegal(
             s, roll, OTHER, Placement.parse("N8@4/12"))
+        assert game.why_illegal(s, roll, OTHER, Placement.parse("Rred@1 N8@4")) == \
+            "no die of this roll is red"
+
+    def test_a_mark_no_die_could_make_says_which(self, game):
+        """A colour space whose colour was not rolled, a number no dice add up to: the reason
+        names what is missing rather than the dice in general."""
+        s = game.new_sheet()
+        roll = Roll.parse("red:4 blue:2 yellow:6")
+        purple = next(i for i, c in enumerate(game.layout.sides[0].ring) if c == "purple")
+        assert game.why_illegal(s, roll, OTHER, Placement.parse(f"Rpurple@{purple}")) == \
+            "no die of this roll is purple"
+        seven = game.layout.sides[0].numbers.index(7)
+        assert game.why_illegal(s, roll, OTHER, Placement.parse(f"N7@{seven}")) == \
+            "no die of this roll shows 7, and no dice of it add up to 7"
+        eight = game.layout.sides[0].numbers.index(8)       # 2 + 6: made, but not with red too
+        red = next(i for i, c in enumerate(game.layout.sides[0].ring) if c == "red")
         assert "cannot make these marks" in game.why_illegal(
-            s, roll, OTHER, Placement.parse("Rred@1 N8@4"))
+            s, Roll.parse("red:2 blue:6 yellow:1"), OTHER,
+            Placement.parse(f"Rred@{red} N8@{eight}"))
 
     def test_unlabelled_marks_are_accepted_when_the_dice_can_make_them(self, game):
         s = game.new_sheet()
