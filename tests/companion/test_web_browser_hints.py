@@ -114,3 +114,29 @@ def test_why_a_field_is_refused_is_shown_where_the_player_looks(base_url, player
     height = ann.viewport_size["height"]
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
     shot(ann, "qwinto-ann-phone-refused-in-view")
+
+
+def test_the_best_answer_in_the_choice_is_said_in_words(base_url, players):
+    """The Choice: the best answer is said as the page says a built answer, each space with
+    the dice it uses ("cross a blue space with the blue 2"), not in the engine's row letters
+    ("R blue")."""
+    ann, _ = players
+    ann.goto(base_url + "/")
+    code = ann.evaluate("""async () => {
+        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
+        const t = await post('/api/tables', {game: 'the_choice', players: ['Ann', 'Bob'],
+                                             claim: 0});
+        await post('/api/tables/' + t.code + '/actions', {type: 'roll',
+            roll: 'red:4 blue:2 yellow:6'});
+        return t.code; }""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#hint-switch")
+    ann.check("#hint-switch")
+    ann.wait_for_selector("#advice")
+    text = ann.text_content("#advice")
+    assert text.startswith("Best: ") and " with the " in text, text
+    best = advice_of(ann, code, 0)["body"]["options"][0]["parts"]
+    for mark in best["marks"]:
+        assert f"{mark['row']} {mark['value']}" not in text, text
+    shot(ann, "the_choice-ann-phone-hint-words")

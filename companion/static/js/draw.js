@@ -3,6 +3,7 @@
  * {text, row, col, value, dice}); nothing here reads a mark's text. */
 import { T, el } from "./dom.js";
 import { faceText } from "./dice.js";
+import { placementWords } from "./choice.js";
 
 /* the field a mark is written in, as the drawn cells name it ("O@2") */
 export const fieldOf = mark => mark.row + "@" + mark.col;
@@ -10,9 +11,12 @@ export const fieldOf = mark => mark.row + "@" + mark.col;
 export function specialLabel(kind) { return T[kind] || kind; }
 
 /* An answer as players say it: "orange 7, A 6", "Pass" rather than the engine's notation
- * "O7@2 A6@0", "pass"; `view` names a row by its colour where the sheet has one. */
-export function answerText(placement, view) {
+ * "O7@2 A6@0", "pass"; `view` names a row by its colour where the sheet has one. A sheet
+ * whose marks use dice (The Choice: `view.mark_rows`) says each mark with the dice of `roll`
+ * it uses: "cross a blue space with the blue 2", not "R blue". */
+export function answerText(placement, view, roll) {
   if (placement.kind !== "enter") return specialLabel(placement.kind);
+  if (view && view.mark_rows && roll) return placementWords(placement, roll, view.mark_rows);
   return placement.marks.map(m => {
     const row = view && view.rows && view.rows.find(r => r.label === m.row);
     const name = row && row.colour ? (T[row.colour] || row.colour) : m.row;

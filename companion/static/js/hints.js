@@ -75,7 +75,7 @@ export async function showHints(code, seq, seat, opt, box, view, roll, still) {
     const words = figureText(figure, v);
     return what + ": " + why + (words ? " (" + words + ")" : "");
   };
-  const write = said(answerText(top.parts, view), top.reason, top.expected);
+  const write = said(answerText(top.parts, view, roll), top.reason, top.expected);
   const again = advice.dice && advice.dice.length && advice.dice[0].action === "reroll" ?
     advice.dice[0] : null;
   // a render that came back later than another for the same roll names the best once

@@ -132,7 +132,7 @@ export function start() {
     const waiting = waitsForRoller(seat);
     $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
-        answerText(player.answer_parts, player.view) : waiting ? waiting : T.not_your_turn);
+        answerText(player.answer_parts, player.view, state.roll) : waiting ? waiting : T.not_your_turn);
     // an answer built on the drawn sheet, a space at a time, then the dice (The Choice): for a
     // grid that says what the marks of its rows are (`mark_rows`)
     const rows = player.view ? player.view.mark_rows : null;
@@ -212,7 +212,7 @@ export function start() {
       .filter(p => !focus || p.marks.some(m => fieldOf(m) === focus));
     return el("div", { class: "placements" }, shown.map(p =>
       el("button", { type: "button", class: "secondary", "data-placement": p.text,
-        onclick: () => place(seat, p.text) }, answerText(p, view))),
+        onclick: () => place(seat, p.text) }, answerText(p, view, state.roll))),
     focus ? el("button", { type: "button", class: "secondary", id: "all-placements",
       onclick: () => { focus = null; render(); } }, "…") : null);
   }

@@ -31,7 +31,7 @@ export function start() {
     return [el("span", { class: "badge" }, p.score.total),
       rolling ? el("span", { class: "badge turn" }, T.roller) : null,
       p.answered ? el("span", { class: "badge ok" },
-        T.answered + ": " + answerText(p.answer_parts, p.view)) : null,
+        T.answered + ": " + answerText(p.answer_parts, p.view, state.roll)) : null,
       !p.claimed ? el("span", { class: "badge" }, T.not_joined) :
         connected.includes(p.seat) ?
           el("span", { class: "badge ok", "data-connected": p.seat }, T.connected) :
