@@ -130,8 +130,10 @@ STRINGS: dict[str, dict[str, str]] = {
                              "still: after 4 s its new view is taken as the table.",
                        "de": "Etwas verdeckt den Tisch, oder die Kamera wurde bewegt. Halte die "
                              "Kamera still: nach 4 s gilt das neue Bild als Tisch."},
-    "settled": {"en": "Read: tap a die to correct it, then send.",
-                "de": "Erkannt: Würfel antippen zum Korrigieren, dann senden."},
+    "settled": {"en": "Read. “Use this reading” puts these dice into the roll, where a tap "
+                      "corrects one; then send.",
+                "de": "Erkannt. „Diese Erkennung übernehmen“ setzt die Würfel in den Wurf, "
+                      "wo ein Antippen einen korrigiert; dann senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "game_rolls": {"en": "{game} rolls {n} dice", "de": "{game} wird mit {n} Würfeln gespielt"},
     "seen_too_many": {"en": "{seen} are seen: tap the {n} that were rolled.",
@@ -148,6 +150,7 @@ STRINGS: dict[str, dict[str, str]] = {
                           "sie mit dem Tisch und tippe im Feld die richtige Zahl, wo eine falsch "
                           "ist."},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
+    "server_camera_stop": {"en": "Stop the table camera", "de": "Tischkamera stoppen"},
     "demo_picture": {"en": "Demo: sample picture {i} of {n} of this game",
                      "de": "Demo: Beispielbild {i} von {n} zu diesem Spiel"},
     "next_picture": {"en": "Next picture", "de": "Nächstes Bild"},

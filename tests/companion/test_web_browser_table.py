@@ -141,6 +141,13 @@ def served(tmp_path, **config):
         server.stop()
 
 
+def at_once_boxes(page, selector):
+    """The boxes ({left, right}) of what `selector` matches, read in one script turn."""
+    return page.evaluate("s => [...document.querySelectorAll(s)].map(e => {"
+                         "const r = e.getBoundingClientRect(); return {left: r.left, right: r.right}; })",
+                         selector)
+
+
 def held_back(page, held, why, seconds=3.0):
     """Let ``page`` run until its route handler has held a request back (appended to
     ``held``); fail with ``why`` after ``seconds``. Route handlers run while the page is
@@ -193,7 +200,14 @@ def test_the_demo_camera_shows_the_tables_game_and_holds_each_picture(browser, t
         ann.goto(f"{url}/t/{code}")
         ann.wait_for_selector("#camera-source")
         assert ann.inner_text("#camera-source") == "Demo: sample picture 1 of 2 of this game"
+        assert ann.inner_text("#read-server-camera") == "Table camera"
         use_table_camera(ann)
+        # while it reads, the button says how to stop it; the reading used, the roll's card
+        # (where its dice are now) is on the screen
+        assert ann.inner_text("#read-server-camera") == "Stop the table camera"
+        assert "Use this reading" in ann.inner_text("#camera-status")
+        top = ann.evaluate("document.getElementById('roll-entry').getBoundingClientRect().top")
+        assert -1 <= top < ann.viewport_size["height"] / 2, top
         picked = ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)")
         assert picked
         ann.wait_for_timeout(5000)      # longer than the old slideshow's 4 s
@@ -628,7 +642,11 @@ def test_a_die_whose_face_the_reader_was_unsure_of_is_marked_to_check(base_url, 
                                 "check: false}]")
         assert ann.eval_on_selector_all("#picked .die.check", "ds => ds.map(d => d.dataset.die)") \
             == ["yellow:5"]
-        assert ann.inner_text("#picked .conf.check") == "55% check"
+        # "check" on a line of its own under the share, no wider than the dice beside it
+        assert ann.inner_text("#picked .conf.check").split() == ["55%", "check"]
+        (word,) = at_once_boxes(ann, "#picked .conf.check")
+        (die,) = at_once_boxes(ann, "#picked .die.check")
+        assert word["right"] - word["left"] <= die["right"] - die["left"], (word, die)
         assert ann.inner_text("#roll-why").startswith("The reader was unsure of the dice marked "
                                                       "check")
         assert not ann.is_disabled("#send-roll")

@@ -40,6 +40,9 @@ export function camera(box, state, code) {
     if (!lastReading || !window.fillRoll) return;
     window.fillRoll(lastReading.dice.map(d =>
       ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
+    // the roll's card, where the dice now are to be checked and sent
+    const entry = document.getElementById("roll-entry");
+    if (entry) entry.scrollIntoView({ block: "start" });
   };
   // one picture at a time under the overlay: the phone's camera or the table camera's
   let serverImg = null, stopServerCam = () => {};
@@ -115,9 +118,14 @@ export function camera(box, state, code) {
       // is not named: "?"
       const name = d.colour ? (T[d.colour] || d.colour) : coloured ? "?" : "";
       if (restingOn) {
+        // white on a dark plate: readable over a light table or die as over a dark one
+        const text = (name ? name + " " : "") + d.face + (d.check ? "?" : "") + " " +
+          Math.round(d.confidence * 100) + "%";
+        const y = Math.max(20, y0 - 4), w = g.measureText(text).width;
+        g.fillStyle = "rgba(17, 24, 39, .72)";
+        g.fillRect(x0 - 2, y - 18, w + 4, 22);
         g.fillStyle = "#fff";
-        g.fillText(name + " " + d.face + (d.check ? "?" : "") + " " +
-          Math.round(d.confidence * 100) + "%", x0, Math.max(18, y0 - 4));
+        g.fillText(text, x0, y);
       }
     }
     status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :
@@ -143,6 +151,7 @@ export function camera(box, state, code) {
     stopServerCam = () => {
       if (serverCam) {
         clearTimeout(serverCam); serverCam = null; chain++; btn.classList.add("secondary");
+        btn.textContent = T.server_camera;
       }
     };
     const poll = async mine => {
@@ -183,6 +192,7 @@ export function camera(box, state, code) {
       if (serverCam) { stopServerCam(); return; }
       if (cam) stop();
       btn.classList.remove("secondary");
+      btn.textContent = T.server_camera_stop;
       const mine = ++chain;
       serverCam = setTimeout(() => poll(mine), 500);
     };

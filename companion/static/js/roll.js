@@ -15,8 +15,10 @@ function seenDie(d, opts, coloured) {
   if (unsure) { node.classList.add("unsure"); node.prepend(el("span", { class: "q" }, "?")); }
   if (d.check) node.classList.add("check");
   return el("span", { class: "seen" }, node, d.confidence !== undefined ?
-    el("span", { class: d.check ? "conf check" : "conf" }, Math.round(d.confidence * 100) + "%" +
-      (d.check ? " " + T.check_die : "")) : null);
+    // "check" under the share: as narrow as the die, so that the words of dice side by side
+    // do not run together
+    el("span", { class: d.check ? "conf check" : "conf" }, Math.round(d.confidence * 100) + "%",
+      d.check ? [el("br"), T.check_die] : null) : null);
 }
 
 export function rollEntry(box, state, code, refresh) {
