@@ -564,6 +564,20 @@ def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
     assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
 
 
+def expected_bands(advice):
+    """field -> "high", "mid" or "low": the best figure of a placement writing there, ranked
+    among the distinct figures (docs/companion.md, "Hints")."""
+    best = {}
+    for o in advice["options"]:
+        for m in o["parts"]["marks"]:
+            key = f"{m['row']}@{m['col']}"
+            best[key] = max(best.get(key, o["expected"]), o["expected"])
+    ranked = sorted(set(best.values()), reverse=True)
+    level = {v: 1 - i / (len(ranked) - 1) if len(ranked) > 1 else 1 for i, v in enumerate(ranked)}
+    return {k: "high" if level[v] > 0.66 else "mid" if level[v] > 0.33 else "low"
+            for k, v in best.items()}
+
+
 def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
     """A player turns hints on on their own sheet: every legal field is shaded, the best is
     ringed and named once below the sheet, and the switch stays on after a reload."""
@@ -573,6 +587,8 @@ def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
     ann.wait_for_selector("#hint-switch")
     assert not ann.is_checked("#hint-switch")            # off until turned on
     assert ann.locator(".cell.hint-best").count() == 0
+    given = []
+    ann.on("response", lambda r: given.append(r) if "/advice" in r.url else None)
     ann.click("#hint-switch")
     for reload in (False, True):
         if reload:
@@ -589,6 +605,11 @@ def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
         shaded = at_once(ann, ".cell.legal", "cs => cs.filter(c => "
                          "/hint-(high|mid|low)/.test(c.className)).length")
         assert shaded == 25
+        # each field's band by the rank of its best figure among the distinct figures
+        # (the advice the page was given: another call's figures may differ with its budget)
+        shown = dict(at_once(ann, ".cell.legal", "cs => cs.map(c => [c.dataset.key, "
+                             "c.className.match(/hint-(high|mid|low)/)[1]])"))
+        assert shown == expected_bands(given[-1].json())
         assert ann.locator(".cell.hint-best").count() == 1
     shot(ann, "knister_hints")
 

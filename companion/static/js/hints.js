@@ -57,11 +57,12 @@ export async function showHints(code, seq, seat, opt, box, view, roll, still) {
       if (!best.has(k) || best.get(k) < o.expected) best.set(k, o.expected);
     }
   }
-  const values = [...best.values()];
-  const hi = Math.max(...values), lo = Math.min(...values);
+  // the fields' levels by rank, best first (equal figures share one): a few poor fields far
+  // below the rest would otherwise leave all the others in one band
+  const ranked = [...new Set(best.values())].sort((a, b) => b - a);
   box.querySelectorAll(".cell.legal").forEach(c => {
     const v = best.get(c.dataset.key); if (v === undefined) return;
-    const level = hi > lo ? (v - lo) / (hi - lo) : 1;
+    const level = ranked.length > 1 ? 1 - ranked.indexOf(v) / (ranked.length - 1) : 1;
     c.classList.add(level > 0.66 ? "hint-high" : level > 0.33 ? "hint-mid" : "hint-low");
     const words = figureText(figure, v);
     if (words) c.title = words;
