@@ -345,12 +345,17 @@ def test_who_begins_and_the_side_to_start_on(base_url, players):
     sheet page, until their first mark."""
     ann, bob = players
     ann.goto(base_url + "/")
+    # before any name is typed the choice shown is the draw, not a blank
+    assert ann.eval_on_selector("#first", "s => s.options[s.selectedIndex].text") == \
+        "drawn at random"
     ann.select_option("#game", "kuh_vadis")
     assert ann.locator("#first option").first.text_content() == "coin toss"
+    assert ann.eval_on_selector("#first", "s => s.selectedIndex") == 0
     ann.select_option("#game", "the_choice")
     ann.fill("#players li:nth-child(1) input", "Ann")
     ann.fill("#players li:nth-child(2) input", "Bob")
     assert ann.locator("#first option").all_text_contents() == ["drawn at random", "Ann", "Bob"]
+    assert ann.eval_on_selector("#first", "s => s.value") == "0"     # the first player named
     ann.select_option("#first", label="Bob")
     ann.click("#create-button")
     ann.wait_for_url("**/sheet")

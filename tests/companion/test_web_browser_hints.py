@@ -18,6 +18,9 @@ def test_hints_are_a_players_own_switch(base_url, players):
     code = qwinto_table_with_a_roll(ann, bob, base_url)      # Ann rolled orange 3, yellow 4
     ann.wait_for_selector("#sheet .cell.legal")
     assert not ann.is_checked("#hint-switch")              # off by default
+    # a finger's target: the whole label, and a box that can be seen
+    assert ann.locator("label.hint-switch").bounding_box()["height"] >= 44
+    assert ann.locator("#hint-switch").bounding_box()["height"] >= 20
     assert ann.locator("#sheet .cell.hint-best").count() == 0
     ann.check("#hint-switch")
     ann.wait_for_selector("#sheet .cell.hint-best")

@@ -11,7 +11,7 @@ from test_web_browser import (ARGS, CHROMIUM, SHOTS, at_once, base_url, browser,
                               box_of, create_table, join, join_link, playwright, shot, state_of,
                               wait_seq)
 
-PHONES = {"390x844": (390, 844), "360x640": (360, 640)}
+PHONES = {"390x844": (390, 844), "360x640": (360, 640), "320x568": (320, 568)}
 # the shorter side of each element, in CSS pixels
 SHORTER_SIDE = "e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }"
 
@@ -526,6 +526,22 @@ def test_every_field_to_tap_is_a_fingers_width(base_url, browser, size):
                 assert ann.locator("#sheet .lbl.colno").all_text_contents() \
                     == [str(i) for i in range(12)]
                 shot(ann, f"qwinto-halves-{size}")
+
+
+def test_a_small_phone_keeps_the_kuh_vadis_grid_whole(base_url, browser):
+    """At 320 px Kuh Vadis' 7 columns are 40 px: the grid is drawn whole, its paths running
+    across it as on the paper, not cut in two halves; Qwinto's 12 columns still are."""
+    with phones(browser, "320x568") as (ann,):
+        for game, halves in (("kuh_vadis", 0), ("qwinto", 2)):
+            code = create_table(ann, base_url, game)
+            ann.goto(f"{base_url}/t/{code}/sheet")
+            ann.wait_for_selector("#sheet .cell:not(.gap)")
+            assert ann.locator("#sheet .halves .sheet").count() == halves, game
+            sizes = at_once(ann, "#sheet .cell:not(.gap)",
+                            f"els => els.filter(e => e.offsetParent !== null).map({SHORTER_SIDE})")
+            assert min(sizes) >= 38, (game, sorted(sizes)[:3])
+            assert ann.evaluate("document.documentElement.scrollWidth") <= 320, game
+        shot(ann, "qwinto-halves-320x568")
 
 
 def test_a_failed_attempt_asks_for_a_second_tap(base_url, browser):

@@ -104,10 +104,11 @@ function ringOf(view, opts) {
   return box;
 }
 
-/* A sheet to tap or type on whose fields would be under a finger's 44 px (Qwinto's 12 columns
- * on a phone: 25 px) is drawn in two halves, one above the other, each with its column
- * numbers. */
-const TAP = 44;
+/* A sheet to tap or type on whose fields would be under 38 px (Qwinto's 12 columns on a
+ * phone: 25 px) is drawn in two halves, one above the other, each with its column numbers.
+ * Not at a finger's full 44 px: halves cost the grid its shape, and Kuh Vadis' paths run
+ * across it (its 7 columns on a 320-px phone are 40 px, kept whole). */
+const TAP = 38;
 function halves(view, opts) {
   if (view.ring || !(opts.onCell || opts.edit)) return null;
   if (view.rows.some(r => r.cells.some(c => c && c.x))) return null;

@@ -68,12 +68,17 @@ export function start() {
   // players named above
   const names = () => [...list.querySelectorAll("input")].map(i => i.value.trim())
     .filter(Boolean);
+  // the host's own choice, once made; until then the first player named
+  firstSel.addEventListener("change", () => { firstSel.dataset.chosen = firstSel.value; });
   function firstOptions() {
-    const was = firstSel.value || "0";
+    const was = firstSel.dataset.chosen || "0";
     firstSel.replaceChildren(el("option", { value: "random" },
       info().first_drawn),
     ...names().map((p, i) => el("option", { value: String(i) }, p)));
-    firstSel.value = [...firstSel.options].some(o => o.value === was) ? was : "0";
+    // the choice kept where it still is one; else the first player, or the draw while no player
+    // is named yet (never a blank choice)
+    const has = v => [...firstSel.options].some(o => o.value === v);
+    firstSel.value = has(was) ? was : has("0") ? "0" : "random";
   }
   list.addEventListener("input", firstOptions);
   list.addEventListener("click", () => setTimeout(firstOptions));
