@@ -144,8 +144,8 @@ def served(tmp_path, **config):
 def at_once_boxes(page, selector):
     """The boxes ({left, right}) of what `selector` matches, read in one script turn."""
     return page.evaluate("s => [...document.querySelectorAll(s)].map(e => {"
-                         "const r = e.getBoundingClientRect(); return {left: r.left, right: r.right}; })",
-                         selector)
+                         "const r = e.getBoundingClientRect(); "
+                         "return {left: r.left, right: r.right}; })", selector)
 
 
 def held_back(page, held, why, seconds=3.0):
