@@ -30,6 +30,10 @@ def test_hints_are_a_players_own_switch(base_url, players):
     shaded = ann.locator("#sheet .cell.legal.hint-high, #sheet .cell.legal.hint-mid, "
                          "#sheet .cell.legal.hint-low")
     assert shaded.count() == ann.locator("#sheet .cell.legal").count()
+    # a legal pentagon's edge runs along its five sides (a box's edge is clipped away)
+    edges = at_once(ann, "#sheet .cell.pentagon.legal",
+                    "cs => cs.map(c => getComputedStyle(c).backgroundImage)")
+    assert edges and all("polygon" in e for e in edges), edges
     assert "Best" in ann.text_content("#advice") and best["reason"] in ann.text_content("#advice")
     shot(ann, "qwinto-ann-phone-hints")
     ann.reload()                                           # remembered on this phone
