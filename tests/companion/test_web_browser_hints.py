@@ -147,3 +147,29 @@ def test_the_best_answer_in_the_choice_is_said_in_words(base_url, players):
     for mark in best["marks"]:
         assert f"{mark['row']} {mark['value']}" not in text, text
     shot(ann, "the_choice-ann-phone-hint-words")
+
+
+def test_a_number_on_the_line_of_the_choice_is_drawn_marked(base_url, players):
+    """The Choice: a number space written on the line is drawn ringed and filled, as the paper's
+    line passes through it, not only in bold."""
+    ann, _ = players
+    ann.goto(base_url + "/")
+    code = ann.evaluate("""async () => {
+        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
+        const t = await post('/api/tables', {game: 'the_choice', players: ['Ann', 'Bob'],
+                                             claim: 0});
+        const url = '/api/tables/' + t.code + '/actions';
+        await post(url, {type: 'roll', roll: 'red:4 blue:2 yellow:6'});
+        const state = await fetch('/api/tables/' + t.code).then(r => r.json());
+        const legal = state.me.seats['0'].legal.find(p => p.startsWith('N'));
+        await post(url, {type: 'place', seat: 0, placement: legal});
+        return t.code; }""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector(".ring-middle .cell.filled")
+    looks = at_once(ann, ".ring-middle .cell", "cs => cs.map(c => [c.classList.contains('filled'), "
+                    "getComputedStyle(c).backgroundColor, getComputedStyle(c).borderTopWidth])")
+    marked = {tuple(x[1:]) for x in looks if x[0]}
+    plain = {tuple(x[1:]) for x in looks if not x[0]}
+    assert marked and plain and not marked & plain, looks
+    shot(ann, "the_choice-ann-phone-number-marked")

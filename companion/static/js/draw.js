@@ -42,6 +42,7 @@ function cellNode(cell, opts, style) {
   if (opts.chosen && legal && legal.some(m => opts.chosen.has(m))) cls.push("chosen");
   if (opts.focus === key) cls.push("chosen");
   if (cell.value === "x") cls.push("crossed");
+  else if (!empty(cell.value)) cls.push("filled");
   const shown = empty(cell.value) ? "" : (cell.value === "x" ? "✗" : faceText(cell.value));
   const kids = [];
   if (cell.printed && !(cell.start && cell.value)) {
