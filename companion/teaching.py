@@ -244,7 +244,8 @@ MIN_SHARE = 0.15    # a die the detector finds, as a share of the photo's shorte
 def crop_problem(bgr, box, detector=None) -> str | None:
     """Why the crop `box` of a teaching photo is no sample of a die (None: it is one): no die in
     the middle of the photo (`locate_die` found none, and `detector`, vision's die detector,
-    finds no die of at least 15 % of the photo's shorter side either; None: none is asked), a
+    finds no die of at least 15 % of the photo's shorter side over its centre either: a photo
+    of the table with a big die away from its middle is no close-up; None: none is asked), a
     die under 40 px, or a blurred crop (the variance of the Laplacian of the die's crop, at most
     96 px, under 20). Measured on renders of the nine special designs, 8 photos each:
     `python bench/web_teach_crops.py`."""
@@ -252,12 +253,14 @@ def crop_problem(bgr, box, detector=None) -> str | None:
 
     from vision.read import CONTEXT, crop_square
     h, w = bgr.shape[:2]
-    seen = (_detected_sides(bgr, detector) if tuple(box) == (0, 0, w, h) and detector
-            else None)
-    big = [s for s in seen or () if s >= MIN_SHARE * min(h, w)]
-    if tuple(box) == (0, 0, w, h) and seen is not None and not big:
-        return ("no die in the middle of the photo: hold the phone close over one die, with "
-                "the die in the middle")
+    if tuple(box) == (0, 0, w, h) and detector:
+        # the whole photo stands for the die only where the detector sees one die there, big
+        # and in the middle: a photo of the table with one big die at its edge is no close-up
+        big = [b for b in detector(bgr).boxes
+               if max(b[2] - b[0], b[3] - b[1]) >= MIN_SHARE * min(h, w)]
+        if not any(b[0] <= w / 2 <= b[2] and b[1] <= h / 2 <= b[3] for b in big):
+            return ("no die in the middle of the photo: hold the phone close over one die, "
+                    "with the die in the middle")
     side = max(box[2] - box[0], box[3] - box[1])
     if side < MIN_SIDE:
         return f"the die is {side} px in the photo: come closer (at least {MIN_SIDE} px)"
@@ -267,11 +270,6 @@ def crop_problem(bgr, box, detector=None) -> str | None:
     if cv2.Laplacian(grey, cv2.CV_64F).var() < SHARP:
         return "the photo is blurred: hold the phone still and let it focus on the die"
     return None
-
-
-def _detected_sides(bgr, detector) -> list[int]:
-    """The sides of the dice `detector` finds in the photo."""
-    return [max(b[2] - b[0], b[3] - b[1]) for b in detector(bgr).boxes]
 
 
 def thumbnail(bgr, box, side: int = 96) -> bytes:

@@ -2,6 +2,8 @@
 photo per die, a tap for its face), switches the table to the taught dice, and the camera reads
 them; bad uploads change nothing, and what was taught survives a restart."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -232,7 +234,11 @@ def test_a_photo_that_is_no_close_up_of_a_die_is_refused_with_the_reason(app, ma
     blurred = cv2.imencode(".jpg", cv2.GaussianBlur(sharp, (0, 0), 4.0))[1].tobytes()
     small = cv2.resize(sharp, (36, 36), interpolation=cv2.INTER_AREA)
     tiny = cv2.imencode(".jpg", small)[1].tobytes()
+    # the demo's picture of a Kuh Vadis roll: five dice on a table, none in its middle, some big
+    # enough to be close-ups if that were all the photo held
+    roll = (Path(__file__).resolve().parents[2] / "sample_images" / "kuh_vadis_1.jpg").read_bytes()
     for picture, words in ((distant, "no die in the middle of the photo"),
+                           (roll, "no die in the middle of the photo"),
                            (blurred, "the photo is blurred"), (tiny, "come closer")):
         r = teach(client, code, "cow", picture)
         assert r.status_code == 422 and words in r.json["error"], (words, r.json)
