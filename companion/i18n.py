@@ -281,12 +281,15 @@ STRINGS: dict[str, dict[str, str]] = {
                                "one photo from above. Check the colour under each die (change a "
                                "wrong one), then use them: the camera then tells your dice apart "
                                "by how they look here, such as orange from yellow "
-                               "under a warm lamp.",
+                               "under a warm lamp. This is apart from teaching the faces below "
+                               "(for dice whose faces it misreads): do either, or both.",
                          "de": "Leg alle deine Würfel auf den Tisch, im Licht, in dem ihr spielt, "
                                "und mach ein Foto von oben. Prüfe die Farbe unter jedem Würfel "
                                "(ändere eine falsche), dann übernimm sie: Die Kamera unterscheidet "
                                "deine Würfel dann danach, wie sie hier aussehen, etwa Orange von "
-                               "Gelb unter einer warmen Lampe."},
+                               "Gelb unter einer warmen Lampe. Das ist unabhängig vom Anlernen der "
+                               "Seiten unten (für Würfel, deren Seiten sie falsch liest): mach "
+                               "eins davon oder beides."},
     "take_colour_photo": {"en": "Photo of all dice", "de": "Foto aller Würfel"},
     "not_a_die": {"en": "not a die", "de": "kein Würfel"},
     "use_colours": {"en": "Name the colours by these dice",
