@@ -188,6 +188,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint_best": {"en": "Best", "de": "Am besten"},
     "hint_expected": {"en": "expected points", "de": "erwartete Punkte"},
     "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
+    "value_at": {"en": "{v} in row {r}, column {c}", "de": "{v} in Reihe {r}, Spalte {c}"},
     "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},
     "hint_roll_again": {"en": "roll again", "de": "noch einmal würfeln"},
     "hint_if_written": {"en": "To write this roll", "de": "Wenn du diesen Wurf einträgst"},

@@ -605,7 +605,7 @@ def test_hints_shade_the_legal_fields_and_name_the_best_once(base_url, players):
         assert ann.locator("#advice").count() == 1
         assert ann.text_content("#advice").startswith("Best: ")
         advice = ann.text_content("#advice")
-        assert " 7: " in advice and "(expected final score " in advice
+        assert "Best: 7 in row " in advice and "(expected final score " in advice
         assert at_once(ann, ".cell.legal", "cs => cs.length") == 25
         shaded = at_once(ann, ".cell.legal", "cs => cs.filter(c => "
                          "/hint-(high|mid|low)/.test(c.className)).length")

@@ -19,6 +19,11 @@ export function answerText(placement, view, roll) {
   if (view && view.mark_rows && roll) return placementWords(placement, roll, view.mark_rows);
   return placement.marks.map(m => {
     const row = view && view.rows && view.rows.find(r => r.label === m.row);
+    // a sheet whose words name its columns (Knister): "7 in row C, column 2"
+    if (view && view.numbered && !(row && row.colour)) {
+      return T.value_at.replace("{v}", T[m.value] || m.value).replace("{r}", m.row)
+        .replace("{c}", m.col);
+    }
     const name = row && row.colour ? (T[row.colour] || row.colour) : m.row;
     return name + " " + (T[m.value] || m.value);
   }).join(", ");
