@@ -132,7 +132,8 @@ export function start() {
     const waiting = waitsForRoller(seat);
     $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
-        answerText(player.answer_parts, player.view, state.roll) : waiting ? waiting : T.not_your_turn);
+        answerText(player.answer_parts, player.view, state.roll) :
+        waiting ? waiting : T.not_your_turn);
     // an answer built on the drawn sheet, a space at a time, then the dice (The Choice): for a
     // grid that says what the marks of its rows are (`mark_rows`)
     const rows = player.view ? player.view.mark_rows : null;
