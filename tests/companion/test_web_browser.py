@@ -539,17 +539,25 @@ def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     assert state_of(ann, code)["players"][0]["sheet"]["rows"]["orange"][0] == "x"
 
 
-def solo_knister_table(page, base_url, actions):
-    """The code of a one-player Knister table `page` creates and sits at, after `actions`
-    (JavaScript, with `act(action)` posting one action to the table) have been sent."""
+def table_by_api(page, base_url, game, players, actions):
+    """The code of a table of `game` that `page` creates through the API and sits at (seat 0),
+    after `actions` (JavaScript, with `act(action)` posting one action to the table and `code`
+    the table's code) have been sent."""
     page.goto(base_url + "/")
-    return page.evaluate("""async () => {
+    return page.evaluate("""async ([game, players]) => {
         const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
             headers: {'Content-Type': 'application/json'}}).then(r => r.json());
-        const t = await post('/api/tables', {game: 'knister', players: ['Ann'], claim: 0});
-        const act = action => post('/api/tables/' + t.code + '/actions', action);
+        const t = await post('/api/tables', {game, players, claim: 0});
+        const code = t.code;
+        const act = action => post('/api/tables/' + code + '/actions', action);
         %s
-        return t.code; }""" % actions)
+        return code; }""" % actions, [game, list(players)])
+
+
+def solo_knister_table(page, base_url, actions):
+    """The code of a one-player Knister table `page` creates and sits at, after `actions`
+    (as `table_by_api`'s) have been sent."""
+    return table_by_api(page, base_url, "knister", ["Ann"], actions)
 
 
 def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):

@@ -2,9 +2,10 @@
 then remembered on that phone; with it on the legal fields are shaded by expected points
 and the best is ringed; a player never sees another player's hints. Helpers and fixtures
 are test_web_browser's."""
+from engine.dice import Roll
 from test_web_browser import (ARGS, CHROMIUM, at_once, base_url, browser,  # noqa: F401
                               create_table, players, playwright, qwinto_table_with_a_roll,
-                              shot, state_of)
+                              shot, state_of, table_by_api, tap_roll)
 
 
 def advice_of(page, code, seat):
@@ -62,9 +63,7 @@ def test_a_roller_better_off_rolling_again_is_told_so_first(base_url, players):
     the best way to write this roll after it; the figures are chances to win, in words."""
     ann, _ = players
     code = create_table(ann, base_url, "kuh_vadis")
-    for face in ("1", "1", "2", "3", "5"):
-        ann.click(f'#roll-entry .pad [data-die=":{face}"]')
-    ann.click("#send-roll")
+    tap_roll(ann, Roll.parse("1 1 2 3 5"))
     ann.wait_for_selector("#hint-switch")
     ann.check("#hint-switch")
     ann.wait_for_selector("#advice")
@@ -85,14 +84,8 @@ def test_hints_keep_the_fields_colours(base_url, players):
     """twenty one: a field's colour is what its rule is about, so the hints mark the legal
     fields with a band inside their edge and leave each field's own colour as it was."""
     ann, _ = players
-    ann.goto(base_url + "/")
-    code = ann.evaluate("""async () => {
-        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
-            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
-        const t = await post('/api/tables', {game: 'twenty_one', players: ['Ann'], claim: 0});
-        await post('/api/tables/' + t.code + '/actions', {type: 'roll',
-            roll: 'yellow:6 red:4 green:2 blue:3 white:1 black:1'});
-        return t.code; }""")
+    code = table_by_api(ann, base_url, "twenty_one", ["Ann"], "await act({type: 'roll', "
+                        "roll: 'yellow:6 red:4 green:2 blue:3 white:1 black:1'});")
     ann.goto(f"{base_url}/t/{code}/sheet")
     ann.wait_for_selector("#sheet .cell.legal")
     colours = ("cs => cs.map(c => c.dataset.key + ' ' + getComputedStyle(c).backgroundColor + "
@@ -128,15 +121,8 @@ def test_the_best_answer_in_the_choice_is_said_in_words(base_url, players):
     the dice it uses ("cross a blue space with the blue 2"), not in the engine's row letters
     ("R blue")."""
     ann, _ = players
-    ann.goto(base_url + "/")
-    code = ann.evaluate("""async () => {
-        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
-            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
-        const t = await post('/api/tables', {game: 'the_choice', players: ['Ann', 'Bob'],
-                                             claim: 0});
-        await post('/api/tables/' + t.code + '/actions', {type: 'roll',
-            roll: 'red:4 blue:2 yellow:6'});
-        return t.code; }""")
+    code = table_by_api(ann, base_url, "the_choice", ["Ann", "Bob"],
+                        "await act({type: 'roll', roll: 'red:4 blue:2 yellow:6'});")
     ann.goto(f"{base_url}/t/{code}/sheet")
     ann.wait_for_selector("#hint-switch")
     ann.check("#hint-switch")
@@ -153,18 +139,11 @@ def test_a_number_on_the_line_of_the_choice_is_drawn_marked(base_url, players):
     """The Choice: a number space written on the line is drawn ringed and filled, as the paper's
     line passes through it, not only in bold."""
     ann, _ = players
-    ann.goto(base_url + "/")
-    code = ann.evaluate("""async () => {
-        const post = (path, body) => fetch(path, {method: 'POST', body: JSON.stringify(body),
-            headers: {'Content-Type': 'application/json'}}).then(r => r.json());
-        const t = await post('/api/tables', {game: 'the_choice', players: ['Ann', 'Bob'],
-                                             claim: 0});
-        const url = '/api/tables/' + t.code + '/actions';
-        await post(url, {type: 'roll', roll: 'red:4 blue:2 yellow:6'});
-        const state = await fetch('/api/tables/' + t.code).then(r => r.json());
+    code = table_by_api(ann, base_url, "the_choice", ["Ann", "Bob"], """
+        await act({type: 'roll', roll: 'red:4 blue:2 yellow:6'});
+        const state = await fetch('/api/tables/' + code).then(r => r.json());
         const legal = state.me.seats['0'].legal.find(p => p.startsWith('N'));
-        await post(url, {type: 'place', seat: 0, placement: legal});
-        return t.code; }""")
+        await act({type: 'place', seat: 0, placement: legal});""")
     ann.goto(f"{base_url}/t/{code}/sheet")
     ann.wait_for_selector(".ring-middle .cell.filled")
     looks = at_once(ann, ".ring-middle .cell", "cs => cs.map(c => [c.classList.contains('filled'), "
