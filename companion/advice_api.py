@@ -3,7 +3,9 @@
 - `GET /tables/<code>/advice?seat=N` -> every legal placement of seat N for the current
   roll, best first, each with its expected final score, a reason and its marks (so the
   page can shade the fields), the dice choices when N is the roller who may roll
-  again, and what the figures are (`figure`: "points", "chance" or "relative").
+  again (and before the roll, for the player who rolls next in a game whose roller
+  chooses the dice: Qwinto's colours), and what the figures are (`figure`: "points",
+  "chance" or "relative").
 
 Only the player of that seat gets its hints (and the table's creator for a seat nobody
 has claimed, whose sheet the creator writes): another player's hints are refused with
@@ -16,7 +18,7 @@ import time
 
 from flask import current_app, jsonify, request
 
-from engine.advice import DEFAULT_BUDGET_MS, advise, evaluator_for
+from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices, evaluator_for
 
 from .api_base import ApiError, bp, load, viewer
 from .bounded import Bounded
@@ -46,6 +48,12 @@ def advice(code: str):
            "figure": evaluator.figure}
     legal = table.legal(seat)
     if not legal:
+        # before the roll, the player who rolls next and chooses the dice (Qwinto's colours):
+        # which to roll, ranked
+        if seat == table.next_roller and not table.is_over and (
+                table.roll is None or table.turn_complete):
+            out["dice"] = [c.to_json() for c in
+                           colour_choices(game, table.sheets[seat], evaluator)]
         return jsonify(out)
     roller = seat == table.roller
     left = game.max_attempts - len(table.attempts) if roller and table.may_reroll() else 0

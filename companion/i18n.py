@@ -191,6 +191,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "value_at": {"en": "{v} in row {r}, column {c}", "de": "{v} in Reihe {r}, Spalte {c}"},
     "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},
     "hint_roll_again": {"en": "roll again", "de": "noch einmal würfeln"},
+    "hint_roll": {"en": "roll", "de": "würfle"},
     "hint_if_written": {"en": "To write this roll", "de": "Wenn du diesen Wurf einträgst"},
     "confirm_special": {"en": "Tap again to confirm", "de": "Zum Bestätigen noch einmal tippen"},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",

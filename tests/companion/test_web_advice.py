@@ -42,6 +42,29 @@ class TestAdviceRoute:
         code = make_table(client, "knister", ["Ann"])
         r = client.get(f"/api/tables/{code}/advice?seat=0")
         assert r.status_code == 200 and r.json["options"] == [] and r.json["best"] is None
+        assert r.json["dice"] == []            # Knister's roller chooses no dice
+
+    def test_the_qwinto_roller_is_told_which_colours_to_roll_before_the_roll(self, client,
+                                                                            make_table):
+        """Qwinto: before the roll the player who rolls next gets the colours to roll, ranked
+        as `advise` without `--roll` ranks them; the others get none. Once the turn is over
+        the next roller gets them for the next roll."""
+        from engine.advice import colour_choices
+        from engine.registry import load_game
+        code = make_table(client, "qwinto", ["Ann", "Bob"])
+        r = client.get(f"/api/tables/{code}/advice?seat=0")
+        game = load_game("qwinto")
+        expected = [c.to_json() for c in colour_choices(game, game.new_sheet())]
+        assert r.json["options"] == [] and r.json["dice"] == expected
+        assert {d["action"] for d in r.json["dice"]} == {"roll"}
+        assert client.get(f"/api/tables/{code}/advice?seat=1").json["dice"] == []
+        roll(client, code, "orange:3 yellow:4")
+        for seat, placement in ((0, "O7@2"), (1, "Y7@1")):
+            client.post(f"/api/tables/{code}/actions",
+                        json={"type": "place", "seat": seat, "placement": placement})
+        after = client.get(f"/api/tables/{code}/advice?seat=1").json     # Bob rolls next
+        assert after["options"] == [] and after["dice"][0]["action"] == "roll"
+        assert client.get(f"/api/tables/{code}/advice?seat=0").json["dice"] == []
 
     def test_another_players_hints_are_refused(self, sit, client, client2, make_table):
         code = make_table(client, "knister", ["Ann", "Bob"])

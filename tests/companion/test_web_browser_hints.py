@@ -152,3 +152,23 @@ def test_a_number_on_the_line_of_the_choice_is_drawn_marked(base_url, players):
     plain = {tuple(x[1:]) for x in looks if not x[0]}
     assert marked and plain and not marked & plain, looks
     shot(ann, "the_choice-ann-phone-number-marked")
+
+
+def test_the_qwinto_roller_sees_which_colours_to_roll(base_url, players):
+    """Qwinto, before the roll: with hints on, the player who rolls next is told which colours
+    to roll, as the advice ranks them; once rolled, the hint turns to the fields."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "qwinto", ["Ann", "Bob"], "")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#hint-switch")
+    ann.check("#hint-switch")
+    ann.wait_for_selector("#advice")
+    pick = advice_of(ann, code, 0)["body"]["dice"][0]
+    text = ann.text_content("#advice")
+    assert text.startswith("Best: roll " + ", ".join(pick["dice"]) + ": " + pick["reason"]), text
+    assert "(expected final score " in text
+    tap_roll(ann, Roll.parse("orange:3 yellow:4"))
+    ann.wait_for_selector("#sheet .cell.hint-best")
+    # now about this roll (rolling it again, or the field to write it in), once
+    ann.wait_for_timeout(500)
+    assert ann.locator("#advice").count() == 1 and ann.text_content("#advice") != text

@@ -36,10 +36,12 @@ function diceWords(choice, roll) {
  * bring (a ring inside the field, so the field keeps its own colour, which the rules are
  * about), ring the best placement's fields, and name the best below the sheet: rolling again
  * first where the roller may and that beats writing this roll (the advice's dice choices).
- * `roll`: the dice rolled, in the order the advice numbers them.
+ * `roll`: the dice rolled, in the order the advice numbers them. `choosing`: the seat rolls next
+ * and has not rolled yet; where its game chooses the dice to roll (Qwinto's colours), the best
+ * choice is named instead.
  * `still(asked)`: whether the page still shows what was asked ("seq:seat") once it is here. */
-export async function showHints(code, seq, seat, opt, box, view, roll, still) {
-  if (!on(code, seat) || !opt.legal.length) return;
+export async function showHints(code, seq, seat, opt, box, view, roll, still, choosing) {
+  if (!on(code, seat) || !(opt.legal.length || choosing)) return;
   const asked = seq + ":" + seat;
   // one request per roll and seat, shared by the renders that ask while it is on its way
   if (!answers.has(asked)) {
@@ -48,8 +50,19 @@ export async function showHints(code, seq, seat, opt, box, view, roll, still) {
   }
   const advice = await answers.get(asked);
   if (!advice) { answers.delete(asked); return; }
-  if (!still(asked) || !box.isConnected || !advice.options.length) return;
+  if (!still(asked) || !box.isConnected) return;
   const figure = advice.figure || "points";
+  if (!advice.options.length) {
+    const pick = advice.dice && advice.dice[0];
+    if (!pick || pick.action !== "roll") return;
+    const words = figureText(figure, pick.expected);
+    box.querySelector("#advice")?.remove();
+    box.append(el("p", { id: "advice", class: "note" },
+      el("strong", {}, T.hint_best + ": " + T.hint_roll + " " +
+        pick.dice.map(c => T[c] || c).join(", ")),
+      ": " + pick.reason + (words ? " (" + words + ")" : "")));
+    return;
+  }
   const best = new Map();     // field -> the most expected points of a placement writing there
   for (const o of advice.options) {
     for (const m of o.parts.marks) {
