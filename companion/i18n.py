@@ -186,7 +186,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "roll_again": {"en": "Roll again", "de": "Noch einmal würfeln"},
     "hint_switch": {"en": "Hints", "de": "Tipps"},
     "hint_best": {"en": "Best", "de": "Am besten"},
-    "hint_expected": {"en": "expected points", "de": "erwartete Punkte"},
     "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
     "value_at": {"en": "{v} in row {r}, column {c}", "de": "{v} in Reihe {r}, Spalte {c}"},
     "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},

@@ -742,9 +742,8 @@ class TheChoice(Game):
                 continue
             if m.row == RING and all(d.colour != m.value for d in roll.dice):
                 return Reason("the_choice.no_colour_die", c=m.value)
-            if m.row == NUMBER and not any(
-                    sum(roll.dice[d].face for d in g) == m.value
-                    for k in range(1, len(roll) + 1) for g in combinations(range(len(roll)), k)):
+            if m.row == NUMBER and not any(sum(roll.dice[d].face for d in g) == m.value
+                                           for _, g, _ in _GROUPS):
                 return Reason("the_choice.no_sum", v=m.value)
         return Reason("the_choice.cannot", roll=roll)
 

@@ -36,12 +36,12 @@ function diceWords(choice, roll) {
  * bring (a ring inside the field, so the field keeps its own colour, which the rules are
  * about), ring the best placement's fields, and name the best below the sheet: rolling again
  * first where the roller may and that beats writing this roll (the advice's dice choices).
- * `roll`: the dice rolled, in the order the advice numbers them. `choosing`: the seat rolls next
- * and has not rolled yet; where its game chooses the dice to roll (Qwinto's colours), the best
- * choice is named instead.
+ * Before the roll the server gives the player who rolls next the dice to choose where the game
+ * has them chosen (Qwinto's colours), and the best is named; else there is nothing to show.
+ * `roll`: the dice rolled, in the order the advice numbers them.
  * `still(asked)`: whether the page still shows what was asked ("seq:seat") once it is here. */
-export async function showHints(code, seq, seat, opt, box, view, roll, still, choosing) {
-  if (!on(code, seat) || !(opt.legal.length || choosing)) return;
+export async function showHints(code, seq, seat, box, view, roll, still) {
+  if (!on(code, seat)) return;
   const asked = seq + ":" + seat;
   // one request per roll and seat, shared by the renders that ask while it is on its way
   if (!answers.has(asked)) {
@@ -52,15 +52,23 @@ export async function showHints(code, seq, seat, opt, box, view, roll, still, ch
   if (!advice) { answers.delete(asked); return; }
   if (!still(asked) || !box.isConnected) return;
   const figure = advice.figure || "points";
-  if (!advice.options.length) {
-    const pick = advice.dice && advice.dice[0];
-    if (!pick || pick.action !== "roll") return;
-    const words = figureText(figure, pick.expected);
+  // ": why (figure in words)"
+  const tail = (why, v) => {
+    const words = figureText(figure, v);
+    return ": " + why + (words ? " (" + words + ")" : "");
+  };
+  // the best, named once below the sheet (a render that came back later than another for the
+  // same roll replaces it)
+  const name = (...kids) => {
     box.querySelector("#advice")?.remove();
-    box.append(el("p", { id: "advice", class: "note" },
-      el("strong", {}, T.hint_best + ": " + T.hint_roll + " " +
-        pick.dice.map(c => T[c] || c).join(", ")),
-      ": " + pick.reason + (words ? " (" + words + ")" : "")));
+    box.append(el("p", { id: "advice", class: "note" }, ...kids));
+  };
+  const first = advice.dice && advice.dice[0];
+  if (!advice.options.length) {
+    if (first && first.action === "roll") {
+      name(el("strong", {}, T.hint_best + ": " + T.hint_roll + " " +
+        first.dice.map(c => T[c] || c).join(", ")), tail(first.reason, first.expected));
+    }
     return;
   }
   const best = new Map();     // field -> the most expected points of a placement writing there
@@ -85,17 +93,9 @@ export async function showHints(code, seq, seat, opt, box, view, roll, still, ch
     const c = box.querySelector(`.cell[data-key="${fieldOf(m)}"]`);
     if (c) c.classList.add("hint-best");
   }
-  const said = (what, why, v) => {
-    const words = figureText(figure, v);
-    return what + ": " + why + (words ? " (" + words + ")" : "");
-  };
-  const write = said(answerText(top.parts, view, roll), top.reason, top.expected);
-  const again = advice.dice && advice.dice.length && advice.dice[0].action === "reroll" ?
-    advice.dice[0] : null;
-  // a render that came back later than another for the same roll names the best once
-  box.querySelector("#advice")?.remove();
-  box.append(el("p", { id: "advice", class: "note" }, again ?
-    [el("strong", {}, T.hint_best + ": " + T.hint_roll_again + " " + diceWords(again, roll)),
-     ": " + again.reason, el("br"), T.hint_if_written + ": " + write] :
-    [el("strong", {}, T.hint_best + ": "), write]));
+  const write = answerText(top.parts, view, roll) + tail(top.reason, top.expected);
+  if (first && first.action === "reroll") {
+    name(el("strong", {}, T.hint_best + ": " + T.hint_roll_again + " " + diceWords(first, roll)),
+      ": " + first.reason, el("br"), T.hint_if_written + ": " + write);
+  } else name(el("strong", {}, T.hint_best + ": "), write);
 }

@@ -160,9 +160,8 @@ export function start() {
       $("#hint").textContent = T.legal_hint + " " + T.again_hint;
     }
     sw.append(hintSwitch(code, seat, render));
-    showHints(code, state.seq, seat, opt, box, player.view, state.roll,
-      asked => seatShown() === seat && state.seq + ":" + seat === asked,
-      seat === state.next_roller && !state.is_over && (!state.roll || state.turn_complete));
+    showHints(code, state.seq, seat, box, player.view, state.roll,
+      asked => seatShown() === seat && state.seq + ":" + seat === asked);
     const actions = $("#actions"); actions.innerHTML = "";
     if (building) actions.append(builtAnswer(seat, opt, rows));
     if (listMode) actions.append(placementList(seat, opt, player.view));
