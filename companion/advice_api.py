@@ -20,8 +20,9 @@ from flask import current_app, jsonify, request
 
 from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices, evaluator_for
 
-from .api_base import ApiError, bp, load, viewer
+from .api_base import ApiError, bp, lang, load, viewer
 from .bounded import Bounded
+from .reasons import translate
 
 EVALUATORS_KEPT = 32   # (game, layout, players) whose evaluators are kept built
 
@@ -30,6 +31,12 @@ def _evaluator(game, players: int):
     cache = current_app.extensions.setdefault("advice_evaluators", Bounded(EVALUATORS_KEPT))
     return cache.get_or_make((game.name, game.layout.info.name, players),
                              lambda: evaluator_for(game, players))
+
+
+def _worded(answer: dict) -> dict:
+    """An option or dice choice with its reason in the request's language (the engine's
+    reasons are codes with parameters: `companion.reasons`)."""
+    return dict(answer, reason=translate(answer["reason"], lang()))
 
 
 @bp.get("/tables/<code>/advice")
@@ -52,7 +59,7 @@ def advice(code: str):
         # which to roll, ranked
         if seat == table.next_roller and not table.is_over and (
                 table.roll is None or table.turn_complete):
-            out["dice"] = [c.to_json() for c in
+            out["dice"] = [_worded(c.to_json()) for c in
                            colour_choices(game, table.sheets[seat], evaluator)]
         return jsonify(out)
     roller = seat == table.roller
@@ -60,8 +67,8 @@ def advice(code: str):
     result = advise(game, table.sheets[seat], table.roll, table.role(seat), attempts_left=left,
                     players=len(table.players), seed=seq, budget_ms=DEFAULT_BUDGET_MS,
                     clock=time.process_time, evaluator=evaluator)
-    out["options"] = [dict(o.to_json(), marks=[str(m) for m in o.placement.marks],
-                           parts=o.placement.to_json()) for o in result.options]
-    out["dice"] = [d.to_json() for d in result.dice]
+    out["options"] = [_worded(dict(o.to_json(), marks=[str(m) for m in o.placement.marks],
+                                   parts=o.placement.to_json())) for o in result.options]
+    out["dice"] = [_worded(d.to_json()) for d in result.dice]
     out["best"] = str(result.best.placement)
     return jsonify(out)

@@ -19,8 +19,9 @@ Placeholders are `{name}`; the name's prefix says how its value is translated:
 `c` a colour, `cs` a list of colours ("orange, yellow"), `cor` colours joined by " or ",
 `pl` Kuh Vadis players (crosses / circles), `pd` the same in the dative, `pm` one of them
 (cross / circle), `sym` a Kuh Vadis symbol ("a cow", "a 3"; `symk` negated: "keine Kuh"),
-`res` Kuh Vadis results, `side` a The Choice side, `combo` a Knister combination, `s` a
-sentence (translated again); anything else is kept as it is (numbers, names, fields, dice).
+`res` Kuh Vadis results, `kf` Kuh Vadis faces ("2 cow 5"), `side` a The Choice side, `combo` a
+Knister combination, `x` a figure with decimals (a decimal comma in German), `s` a sentence
+(translated again); anything else is kept as it is (numbers, names, fields, dice).
 """
 from __future__ import annotations
 
@@ -597,6 +598,58 @@ CATALOGUE: dict[str, str] = {
     "the_choice.d_line": "eine Linie aus {n} Zahlenfeldern",
     "the_choice.caption": "{side}",
     "knister.d_combo": "{combo}",
+    # the advisor's reasons (engine/advice)
+    "advice.and": "{s} und {s2}",
+    "advice.list": "{s}, {s2}",
+    "advice.then": "{s}; {s2}",
+    "advice.gain": "bringt im Mittel {x} Punkte gegenüber diesem Wurf",
+    "advice.loss": "kostet im Mittel {x} Punkte gegenüber diesem Wurf",
+    "advice.answer_now": "diesen Wurf jetzt eintragen",
+    "advice.not_looked_at": "in der Bedenkzeit nicht angesehen",
+    "advice.qwinto.fail": "kein Feld ist die Summe wert: einen Fehlwurf ankreuzen (-5)",
+    "advice.qwinto.pass": "kein Feld ist die Summe wert: passen",
+    "advice.qwinto.field": "{v} in der Reihe {c}, Spalte {p}",
+    "advice.qwinto.pentagon": "{s}: macht Spalte {p} für ihr Fünfeck voll, {n} Punkte",
+    "advice.qwinto.row_full": "{s}: macht die Reihe {c} voll, die ihre letzte Zahl zählt",
+    "advice.qwinto.open": "{s}: lässt links davon {a} freie Felder und rechts {b}",
+    "advice.qwinto.open_1": "{s}: lässt links davon 1 freies Feld und rechts {b}",
+    "advice.qwinto.sums": "Summen {a}-{b}, im Mittel {m}",
+    "advice.twenty_one.cross": "das Feld {c} durchstreichen (hier lohnt sich keine Zahl)",
+    "advice.twenty_one.write": "{s} eintragen",
+    "advice.twenty_one.die": "{c} {v}",
+    "advice.twenty_one.hit": "{c} {v} (genauer Treffer)",
+    "advice.twenty_one.completes": "{s}: macht Reihe {r} für {n} Punkte voll",
+    "advice.twenty_one.worth":
+        "{s}: Reihe {r} ist dann {x} wert (ihre Punkte weniger {x2} für jeden Zug, den sie noch "
+        "braucht)",
+    "advice.twenty_one.averages": "{s}: Reihe {r} bringt dann im Mittel {x} Punkte",
+    "advice.kuh_vadis.win": "verbindet deine drei Starts: du gewinnst",
+    "advice.kuh_vadis.need": "dir fehlen dann noch {n} Felder",
+    "advice.kuh_vadis.need_1": "dir fehlt dann noch 1 Feld",
+    "advice.kuh_vadis.cut_off": "du bist abgeschnitten",
+    "advice.kuh_vadis.them": "die {pl} {n}",
+    "advice.kuh_vadis.them_cut_off": "die {pl} sind abgeschnitten",
+    "advice.kuh_vadis.pass": "kein Feld hilft: passen ({s}, {s2})",
+    "advice.kuh_vadis.square": "{sq}: {s}, {s2}",
+    "advice.kuh_vadis.block": "{sq}: {s}, {s2}, und es blockiert sie",
+    "advice.kuh_vadis.keep": "{kf} behalten: gewinnt {a}-mal von 100 (mit diesem Wurf: {b})",
+    "advice.kuh_vadis.roll_all":
+        "alle fünf noch einmal würfeln: gewinnt {a}-mal von 100 (mit diesem Wurf: {b})",
+    "advice.the_choice.misthrow": "keine Würfel nutzen: Fehlwurf {n} von {m}",
+    "advice.the_choice.ring": "{n} Farbfelder ({t} angekreuzt)",
+    "advice.the_choice.ring_1": "1 Farbfeld ({t} angekreuzt)",
+    "advice.the_choice.line": "die Linie wächst auf {n} ({a} weitere erreichbar)",
+    "advice.the_choice.line_end": "die Linie wächst auf {n} (sie kann nicht weiter)",
+    "advice.the_choice.with_misthrow": "{s}, mit Fehlwurf {n} von {m}",
+    "advice.the_choice.only_misthrow": "Fehlwurf {n} von {m}",
+    "advice.knister.two": "zweimal {v}",
+    "advice.knister.three": "dreimal {v}",
+    "advice.knister.four": "viermal {v}",
+    "advice.knister.straight_open": "eine Straße ist noch möglich",
+    "advice.knister.nothing_yet": "noch keine Kombination",
+    "advice.knister.completes": "macht {s} voll: {combo}, {n} Punkte",
+    "advice.knister.completes_none": "macht {s} voll: keine Kombination, {n} Punkte",
+    "advice.knister.holds": "{s} hat {vs}: {s2}",
 }
 
 # Kuh Vadis results ("four or five 3s (a quad: mark and roll again) or exactly three 2s"):
@@ -674,6 +727,10 @@ def _word(kind: str, value: Any, lang: str) -> str:
         sep = ", " if kind == "cs" else " or "
         joined = (", " if kind == "cs" else " oder ")
         return joined.join(_word("c", v, lang) for v in value.split(sep))
+    if kind == "x":                 # a figure with decimals: "+1.5" -> "+1,5"
+        return value.replace(".", ",") if lang == "de" else value
+    if kind == "kf":                # Kuh Vadis faces: "2 cow 5" -> "2 Kuh 5"
+        return " ".join("Kuh" if f == "cow" else f for f in value.split())
     if kind == "res":
         out = value
         for pattern, repl in _RESULTS_DE:

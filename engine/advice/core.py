@@ -25,6 +25,7 @@ from typing import Sequence
 from ..dice import Die, Roll
 from ..game import ROLLER, Game
 from ..placement import Placement
+from ..reasons import Reason, declare
 from .types import AFTER, NEXT_ROLL, NOT_LOOKED_AT, Advice, Budget, DiceChoice, Option
 
 # how many of the best options `deepen` looks at when there is no clock
@@ -36,6 +37,25 @@ FIRST_SAMPLE, MAX_SAMPLE = 24, 384
 # sort, the answer): over 200 seeded games of The Choice against greedy that took up to 0.4 ms
 # (docs/advisor.md, "Time")
 FINISH = 0.001
+
+# the advisor's sentences, shared by every game's evaluator: translated by code like the rules'
+declare({
+    "advice.and": "{s} and {s2}",
+    "advice.list": "{s}, {s2}",
+    "advice.then": "{s}; {s2}",
+    "advice.gain": "worth {x} points on average over keeping this roll",
+    "advice.loss": "costs {x} points on average against keeping this roll",
+    "advice.answer_now": "answer this roll now",
+    "advice.not_looked_at": "not looked at within the time budget",
+})
+
+
+def joined(parts: Sequence[str], code: str = "advice.and") -> str:
+    """Sentences joined into one by `code` ("a and b", "a, b", "a; b"), a reason still."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = Reason(code, s=out, s2=part)
+    return out
 
 
 class Evaluator:
@@ -95,8 +115,8 @@ class Evaluator:
     def dice_reason(self, sheet, roll: Roll, dice: tuple[int, ...], keep: float,
                     again: float) -> str:
         if again > keep:
-            return f"worth {again - keep:+.1f} points on average over keeping this roll"
-        return f"costs {keep - again:.1f} points on average against keeping this roll"
+            return Reason("advice.gain", x=f"{again - keep:+.1f}")
+        return Reason("advice.loss", x=f"{keep - again:.1f}")
 
 
 def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLLER, *,
@@ -135,7 +155,7 @@ def advise(game: Game, evaluator: Evaluator, sheet, roll: Roll, role: str = ROLL
     ranked = evaluator.play_out(sheet, ranked, seed, budget) or ranked
     options = tuple(
         Option(p, v, evaluator.reason(sheet, after, p) if after is not None
-               else "not looked at within the time budget", depth)
+               else Reason("advice.not_looked_at"), depth)
         for v, depth, p, after in ranked + rest)
     dice: tuple[DiceChoice, ...] = ()
     if role == ROLLER and attempts_left > 0:
@@ -207,7 +227,7 @@ def advise_dice(evaluator: Evaluator, sheet, roll: Roll, attempts_left: int, *,
     out = []
     for s, v in values.items():
         dice = tuple(d + 1 for d in s)
-        reason = ("answer this roll now" if not s else
+        reason = (Reason("advice.answer_now") if not s else
                   evaluator.dice_reason(sheet, roll, s, keep, v))
         out.append(DiceChoice("keep" if not s else "reroll", dice, v, reason))
     out.sort(key=lambda c: (-c.expected, len(c.dice), c.dice))

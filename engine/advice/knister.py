@@ -19,10 +19,23 @@ import numpy as np
 from ..dice import Die
 from ..games.knister import COMBINATION_NAMES, Knister, combination
 from ..placement import Placement
-from .core import Evaluator
+from ..reasons import Reason, declare
+from .core import Evaluator, joined
 from .knister_playout import Dice, Line
 from .knister_values import StageValues
 from .types import LOOKED_FURTHER, PLAYED_OUT, Budget
+
+declare({
+    "advice.knister.two": "two {v}s",
+    "advice.knister.three": "three {v}s",
+    "advice.knister.four": "four {v}s",
+    "advice.knister.straight_open": "a straight still open",
+    "advice.knister.nothing_yet": "no combination yet",
+    "advice.knister.completes": "completes {s}: {combo}, {n} points",
+    "advice.knister.completes_none": "completes {s}: no combination, {n} points",
+    "advice.knister.holds": "{s} holds {vs}: {s2}",
+})
+_GROUPS = {2: "advice.knister.two", 3: "advice.knister.three", 4: "advice.knister.four"}
 
 # how many of the best fields are played out, and how many games each: doubling from
 # FIRST_PLAYOUTS up to MAX_PLAYOUTS, fewer where the budget runs out first
@@ -56,12 +69,10 @@ def prospects(line: Line) -> str:
     """What a partly filled line is still heading for, in a player's words."""
     counts = sorted(((line.count(v), v) for v in set(line)), reverse=True)
     if counts and counts[0][0] >= 2:
-        groups = [f"{'three' if k == 3 else 'four' if k == 4 else 'two'} {v}s"
-                  for k, v in counts if k >= 2]
-        return " and ".join(groups)
+        return joined([Reason(_GROUPS[k], v=v) for k, v in counts if k >= 2])
     if line and max(line) - min(line) <= 4:
-        return "a straight still open"
-    return "no combination yet"
+        return Reason("advice.knister.straight_open")
+    return Reason("advice.knister.nothing_yet")
 
 
 class KnisterEvaluator(Evaluator):
@@ -198,14 +209,16 @@ class KnisterEvaluator(Evaluator):
             w = lines.weights[i]
             if len(held) == 5:
                 combo = combination(held)
-                name = COMBINATION_NAMES[combo] if combo else "no combination"
-                text = (f"completes {lines.names[i]}: {name}, "
-                        f"{w * final_points(self.game.layout.points, held)} points")
+                points = w * final_points(self.game.layout.points, held)
+                text = (Reason("advice.knister.completes", s=lines.names[i],
+                               combo=COMBINATION_NAMES[combo], n=points) if combo else
+                        Reason("advice.knister.completes_none", s=lines.names[i], n=points))
             else:
-                text = f"{lines.names[i]} holds {' '.join(map(str, held))}: {prospects(held)}"
+                text = Reason("advice.knister.holds", s=lines.names[i],
+                              vs=" ".join(map(str, held)), s2=prospects(held))
             parts.append((values.line_value(k, i, held) - values.line_value(k, i, was), text))
         parts.sort(key=lambda t: -t[0])
-        return "; ".join(text for _, text in parts[:2])
+        return joined([text for _, text in parts[:2]], "advice.then")
 
     def faces(self, index: int, die: Die):
         return ()

@@ -20,7 +20,22 @@ from ..dice import Die, Roll
 from ..games.kuh_vadis import (DICE, FACES, NEIGHBOURS, PLAYER_NAMES, ROW_LABELS, SIZE,
                                KuhVadis, other, results, square_name)
 from ..placement import ENTER, PASS, Mark, Placement
+from ..reasons import Reason, declare
 from .core import Evaluator
+
+declare({
+    "advice.kuh_vadis.win": "joins your three starts: you win",
+    "advice.kuh_vadis.need": "you then need {n} more squares",
+    "advice.kuh_vadis.need_1": "you then need 1 more square",
+    "advice.kuh_vadis.cut_off": "you are cut off",
+    "advice.kuh_vadis.them": "the {pl} {n}",
+    "advice.kuh_vadis.them_cut_off": "the {pl} are cut off",
+    "advice.kuh_vadis.pass": "no square helps: pass ({s}, {s2})",
+    "advice.kuh_vadis.square": "{sq}: {s}, {s2}",
+    "advice.kuh_vadis.block": "{sq}: {s}, {s2} and it blocks them",
+    "advice.kuh_vadis.keep": "keep {kf}: wins {a} times in 100 (keeping the roll: {b})",
+    "advice.kuh_vadis.roll_all": "roll all five: wins {a} times in 100 (keeping the roll: {b})",
+})
 
 STEEPNESS = 0.8
 TEMPO = 0.5
@@ -116,21 +131,23 @@ class KuhVadisEvaluator(Evaluator):
         game = self.game
         me = before.to_move
         if game.winner(after) == me:
-            return "joins your three starts: you win"
+            return Reason("advice.kuh_vadis.win")
         starts = game.layout.starts
         mine = distance(after.owner, me, starts[me])
         theirs = distance(after.owner, other(me), starts[other(me)])
         was = distance(before.owner, other(me), starts[other(me)])
-        need = f"you then need {mine} more square{'s' * (mine != 1)}" if mine < FAR \
-            else "you are cut off"
-        them = (f"the {PLAYER_NAMES[other(me)]} {theirs}" if theirs < FAR
-                else f"the {PLAYER_NAMES[other(me)]} are cut off")
+        need = (Reason("advice.kuh_vadis.cut_off") if mine >= FAR
+                else Reason("advice.kuh_vadis.need_1") if mine == 1
+                else Reason("advice.kuh_vadis.need", n=mine))
+        them = (Reason("advice.kuh_vadis.them", pl=PLAYER_NAMES[other(me)], n=theirs)
+                if theirs < FAR else
+                Reason("advice.kuh_vadis.them_cut_off", pl=PLAYER_NAMES[other(me)]))
         if placement.kind == PASS:
-            return f"no square helps: pass ({need}, {them})"
+            return Reason("advice.kuh_vadis.pass", s=need, s2=them)
         where = square_name(ROW_LABELS.index(placement.marks[0].row) * SIZE
                             + placement.marks[0].col)
-        block = " and it blocks them" if theirs > was else ""
-        return f"{where}: {need}, {them}{block}"
+        return Reason("advice.kuh_vadis.block" if theirs > was else "advice.kuh_vadis.square",
+                      sq=where, s=need, s2=them)
 
     # -- the dice ----------------------------------------------------------------------
     def _hand_values(self, sheet):
@@ -203,8 +220,10 @@ class KuhVadisEvaluator(Evaluator):
 
     def dice_reason(self, sheet, roll, dice, keep, again):
         kept = [str(d.face) for i, d in enumerate(roll.dice) if i not in dice]
-        what = "keep " + " ".join(kept) if kept else "roll all five"
-        return f"{what}: wins {again * 100:.0f} times in 100 (keeping the roll: {keep * 100:.0f})"
+        a, b = f"{again * 100:.0f}", f"{keep * 100:.0f}"
+        if kept:
+            return Reason("advice.kuh_vadis.keep", kf=" ".join(kept), a=a, b=b)
+        return Reason("advice.kuh_vadis.roll_all", a=a, b=b)
 
 
 def _counts(roll: Roll) -> tuple[int, ...]:

@@ -21,8 +21,20 @@ from itertools import combinations, product
 from ..dice import Die
 from ..games.qwinto import CROSSED, DICE_COLOURS, Qwinto
 from ..placement import ENTER, FAIL, PASS, Mark, Placement
+from ..reasons import Reason, declare
 from .core import Evaluator
 from .types import DiceChoice
+
+declare({
+    "advice.qwinto.fail": "no field is worth the sum: record a failed attempt (-5)",
+    "advice.qwinto.pass": "no field is worth the sum: pass",
+    "advice.qwinto.field": "{v} in the {c} row, column {p}",
+    "advice.qwinto.pentagon": "{s}: completes column {p} for its pentagon, {n} points",
+    "advice.qwinto.row_full": "{s}: fills the {c} row, which scores its last number",
+    "advice.qwinto.open": "{s}: leaves {a} open fields to its left and {b} to its right",
+    "advice.qwinto.open_1": "{s}: leaves 1 open field to its left and {b} to its right",
+    "advice.qwinto.sums": "sums {a}-{b}, most often {m}",
+})
 
 FILL = 0.6
 SLACK = 2.2
@@ -126,9 +138,9 @@ class QwintoEvaluator(Evaluator):
     def reason(self, before, after, placement: Placement) -> str:
         lay = self.game.layout
         if placement.kind == FAIL:
-            return "no field is worth the sum: record a failed attempt (-5)"
+            return Reason("advice.qwinto.fail")
         if placement.kind == PASS:
-            return "no field is worth the sum: pass"
+            return Reason("advice.qwinto.pass")
         (mark,) = placement.marks
         r = self.game._by_label[mark.row]
         row = lay.rows[r]
@@ -139,17 +151,18 @@ class QwintoEvaluator(Evaluator):
         lo_open = sum(1 for p in reversed(left) if cells[p] is None)
         hi_open = sum(1 for p in right if cells[p] is None)
         # the column as the sheet numbers it (the rules' sentences and the drawn sheet)
-        text = f"{mark.value} in the {row.colour} row, column {mark.col}"
+        text = Reason("advice.qwinto.field", v=mark.value, c=row.colour, p=mark.col)
         bonus = [c for c, members, pent in self.columns3 if c == mark.col and
                  all(isinstance(after.rows[m][c], int) for m in members)]
         if bonus:
             pent = next(p for c, m, p in self.columns3 if c == mark.col)
-            return f"{text}: completes column {mark.col} for its pentagon, " \
-                   f"{after.rows[pent][mark.col]} points"
+            return Reason("advice.qwinto.pentagon", s=text, p=mark.col,
+                          n=after.rows[pent][mark.col])
         if all(isinstance(cells[p], int) for p in row.fields):
-            return f"{text}: fills the {row.colour} row, which scores its last number"
-        return f"{text}: leaves {lo_open} open field{'s' * (lo_open != 1)} to its left " \
-               f"and {hi_open} to its right"
+            return Reason("advice.qwinto.row_full", s=text, c=row.colour)
+        if lo_open == 1:
+            return Reason("advice.qwinto.open_1", s=text, b=hi_open)
+        return Reason("advice.qwinto.open", s=text, a=lo_open, b=hi_open)
 
     # -- the roller's dice -------------------------------------------------------------
     def _row_best(self, sheet) -> tuple[float, list[dict[int, float]]]:
@@ -201,7 +214,8 @@ class QwintoEvaluator(Evaluator):
     def _colour_reason(self, sheet, colours) -> str:
         chances = sum_chances(len(colours))
         lo, hi = min(chances), max(chances)
-        return f"sums {lo}-{hi}, most often {sum(chances[s] * s for s in chances):.0f}"
+        return Reason("advice.qwinto.sums", a=lo, b=hi,
+                      m=f"{sum(chances[s] * s for s in chances):.0f}")
 
     def reroll_sets(self, sheet, roll):
         return [tuple(range(len(roll)))]

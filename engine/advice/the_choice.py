@@ -20,7 +20,18 @@ from ..dice import Die
 from ..games.the_choice import (MISS, MISTHROWS_TO_END, NUMBER, NUMBER_SPACES, RING, RING_SIZE,
                                 TheChoice)
 from ..placement import MISTHROW, Placement
-from .core import Evaluator
+from ..reasons import Reason, declare
+from .core import Evaluator, joined
+
+declare({
+    "advice.the_choice.misthrow": "use no dice: misthrow {n} of {m}",
+    "advice.the_choice.ring": "{n} colour spaces ({t} crossed)",
+    "advice.the_choice.ring_1": "1 colour space ({t} crossed)",
+    "advice.the_choice.line": "the line grows to {n} ({a} more reachable)",
+    "advice.the_choice.line_end": "the line grows to {n} (it cannot go further)",
+    "advice.the_choice.with_misthrow": "{s}, with misthrow {n} of {m}",
+    "advice.the_choice.only_misthrow": "misthrow {n} of {m}",
+})
 
 RING_SHARE = 0.6
 LINE_SHARE = 0.6
@@ -94,23 +105,28 @@ class TheChoiceEvaluator(Evaluator):
     def reason(self, before, after, placement: Placement) -> str:
         side = before.side
         if placement.kind == MISTHROW:
-            return f"use no dice: misthrow {side.misthrows + 1} of {MISTHROWS_TO_END}"
+            return Reason("advice.the_choice.misthrow", n=side.misthrows + 1, m=MISTHROWS_TO_END)
         ring = [m for m in placement.marks if m.row == RING]
         nums = [m for m in placement.marks if m.row == NUMBER]
         miss = any(m.row == MISS for m in placement.marks)
         parts = []
         if ring:
-            parts.append(f"{len(ring)} colour space{'s' * (len(ring) != 1)} "
-                         f"({len(side.ring) + len(ring)} crossed)")
+            crossed = len(side.ring) + len(ring)
+            parts.append(Reason("advice.the_choice.ring_1", t=crossed) if len(ring) == 1
+                         else Reason("advice.the_choice.ring", n=len(ring), t=crossed))
         if nums:
             now = after.sides[before.current]
             reach = self.reach(after, before.current) if after.current == before.current \
                 else 0
-            parts.append(f"the line grows to {len(now.line)} (" +
-                         (f"{reach} more reachable)" if reach else "it cannot go further)"))
-        text = " and ".join(parts)
+            parts.append(Reason("advice.the_choice.line", n=len(now.line), a=reach) if reach
+                         else Reason("advice.the_choice.line_end", n=len(now.line)))
+        if not parts:
+            return Reason("advice.the_choice.only_misthrow", n=side.misthrows + 1,
+                          m=MISTHROWS_TO_END)
+        text = joined(parts)
         if miss:
-            text += f", with misthrow {side.misthrows + 1} of {MISTHROWS_TO_END}"
+            return Reason("advice.the_choice.with_misthrow", s=text, n=side.misthrows + 1,
+                          m=MISTHROWS_TO_END)
         return text
 
     # -- the second attempt: any 1, 2 or 3 dice ------------------------------------------

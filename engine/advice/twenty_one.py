@@ -25,7 +25,19 @@ from ..dice import Die
 from ..game import ROLLER
 from ..games.twenty_one import CROSSED, TwentyOne
 from ..placement import CROSS, Placement
-from .core import Evaluator
+from ..reasons import Reason, declare
+from .core import Evaluator, joined
+
+declare({
+    "advice.twenty_one.cross": "cross out the {c} field (nothing here is worth writing)",
+    "advice.twenty_one.write": "write {s}",
+    "advice.twenty_one.die": "{c} {v}",
+    "advice.twenty_one.hit": "{c} {v} (exact hit)",
+    "advice.twenty_one.completes": "{s}: completes row {r} for {n} points",
+    "advice.twenty_one.worth":
+        "{s}: row {r} then worth {x} (its points less {x2} for each turn it still needs)",
+    "advice.twenty_one.averages": "{s}: row {r} then averages {x} points",
+})
 
 FULL = 63
 TABLE_TURN_COST = 8.0
@@ -167,21 +179,21 @@ class TwentyOneEvaluator(Evaluator):
         lay = self.game.layout.rows[r]
         if placement.kind == CROSS:
             p = before.rows[r].index(None)
-            what = f"cross out the {lay.colours[p]} field (nothing here is worth writing)"
+            what = Reason("advice.twenty_one.cross", c=lay.colours[p])
         else:
-            what = "write " + ", ".join(
-                f"{lay.colours[m.col]} {m.value}" + (" (exact hit)" if m.value == lay.numbers[m.col]
-                                                     else "")
-                for m in placement.marks)
+            what = Reason("advice.twenty_one.write", s=joined([
+                Reason("advice.twenty_one.hit" if m.value == lay.numbers[m.col]
+                       else "advice.twenty_one.die", c=lay.colours[m.col], v=m.value)
+                for m in placement.marks], "advice.list"))
         if after.current_row != r:
             pts = self.game.score(after).lines[-1].points
-            return f"{what}: completes row {lay.label} for {pts} points"
+            return Reason("advice.twenty_one.completes", s=what, r=lay.label, n=pts)
         empty, hits, written = self._row_state(after, r)
         worth = written + self.rows[r][0][(empty, hits)]
         if self.turn_cost:
-            return (f"{what}: row {lay.label} then worth {worth:.1f} (its points less "
-                    f"{self.turn_cost:g} for each turn it still needs)")
-        return f"{what}: row {lay.label} then averages {worth:.1f} points"
+            return Reason("advice.twenty_one.worth", s=what, r=lay.label, x=f"{worth:.1f}",
+                          x2=f"{self.turn_cost:g}")
+        return Reason("advice.twenty_one.averages", s=what, r=lay.label, x=f"{worth:.1f}")
 
     # -- rolling again: every die not showing 1 -----------------------------------------
     def reroll_sets(self, sheet, roll):

@@ -195,6 +195,7 @@ class TestCatalogueCoversTheEngine:
         from engine.reasons import TEMPLATES
         for name in GAMES:
             load_game(name)
+        import engine.advice  # noqa: F401  (declares the advisor's reasons)
         import engine.table  # noqa: F401  (declares the table's reasons)
         assert sorted(set(TEMPLATES) - set(CATALOGUE)) == []
 
@@ -262,6 +263,49 @@ class TestCatalogueCoversTheEngine:
                 reason = game.why_illegal(sheet, roll, role, Placement.special(special))
                 if reason and not explain(reason):
                     missing.add(reason)
+
+
+class TestTheAdvisorInGerman:
+    """A German player's hints give their reasons in German: every reason the advisor gives
+    in random positions of each game is a known code whose German sentence has no English
+    left in it."""
+
+    @pytest.mark.parametrize("game_name", GAMES)
+    def test_every_reason_of_random_positions(self, game_name):
+        import time
+
+        from engine.advice import advise, colour_choices
+        from engine.game import ROLLER
+        game = load_game(game_name)
+        reasons = set()
+        for seed in range(3):
+            rng = random.Random(seed)
+            table = Table.new(game, ["P1", "P2"])
+            for turn in range(40):
+                if table.is_over:
+                    break
+                if turn % 4 == 0:
+                    sheet = table.sheets[0]
+                    roll = game.random_roll(rng)
+                    advice = advise(game, sheet, roll, ROLLER, attempts_left=1, players=2,
+                                    seed=seed, budget_ms=15, clock=time.process_time)
+                    reasons |= {o.reason for o in advice.options}
+                    reasons |= {d.reason for d in advice.dice}
+                    if game_name == "qwinto":
+                        reasons |= {c.reason for c in colour_choices(game, sheet)}
+                table = random_turn(table, rng)
+        assert len(reasons) > 5
+        for reason in reasons:
+            assert isinstance(reason, Reason) and explain(reason), reason
+            de = translate(reason, "de")
+            assert de != reason and not english_words(de), (reason, de)
+
+    def test_decimal_figures_get_a_decimal_comma(self):
+        import engine.advice  # noqa: F401
+        assert translate(Reason("advice.gain", x="+1.5"), "de") == \
+            "bringt im Mittel +1,5 Punkte gegenüber diesem Wurf"
+        assert translate(Reason("advice.kuh_vadis.keep", kf="2 cow", a=53, b=40), "de") == \
+            "2 Kuh behalten: gewinnt 53-mal von 100 (mit diesem Wurf: 40)"
 
 
 def test_the_companion_s_templates_have_named_fields_only():

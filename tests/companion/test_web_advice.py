@@ -38,6 +38,23 @@ class TestAdviceRoute:
         code = make_table(client, game, players)
         assert client.get(f"/api/tables/{code}/advice?seat=0").json["figure"] == figure
 
+    def test_a_german_page_gets_its_reasons_in_german(self, client, make_table):
+        """The reasons are translated like the rules' refusals: the same advice, in the
+        request's language (here the Qwinto colours before the roll and the placements and
+        dice choices after it)."""
+        de = {"Accept-Language": "de-DE,de;q=0.9"}
+        code = make_table(client, "qwinto", ["Ann", "Bob"])
+        before = client.get(f"/api/tables/{code}/advice?seat=0", headers=de).json["dice"]
+        assert before[0]["reason"].startswith("Summen ")
+        roll(client, code, "orange:3 purple:5")
+        en = client.get(f"/api/tables/{code}/advice?seat=0").json
+        r = client.get(f"/api/tables/{code}/advice?seat=0", headers=de).json
+        assert sorted(o["placement"] for o in r["options"]) == \
+            sorted(o["placement"] for o in en["options"])
+        assert all(" in der Reihe " in o["reason"] for o in r["options"] if o["marks"])
+        assert all(" in the " in o["reason"] for o in en["options"] if o["marks"])
+        assert {d["reason"] for d in r["dice"]} & {"diesen Wurf jetzt eintragen"}
+
     def test_nothing_to_hint_before_the_roll(self, client, make_table):
         code = make_table(client, "knister", ["Ann"])
         r = client.get(f"/api/tables/{code}/advice?seat=0")

@@ -172,3 +172,21 @@ def test_the_qwinto_roller_sees_which_colours_to_roll(base_url, players):
     # now about this roll (rolling it again, or the field to write it in), once
     ann.wait_for_timeout(500)
     assert ann.locator("#advice").count() == 1 and ann.text_content("#advice") != text
+
+
+def test_a_german_player_reads_the_hint_in_german(base_url, players):
+    """A German page gives the advisor's reason in German and its figure with a decimal
+    comma, as the rest of the page writes numbers."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "knister", ["Ann"],
+                        "await act({type: 'roll', roll: '3 4'});")
+    ann.goto(f"{base_url}/t/{code}/sheet?lang=de")
+    ann.wait_for_selector("#hint-switch")
+    ann.check("#hint-switch")
+    ann.wait_for_selector("#advice")
+    text = ann.text_content("#advice")
+    assert text.startswith("Am besten: 7 in Reihe "), text
+    assert " hat 7: " in text and " holds " not in text, text
+    figure = text.rsplit("(erwartete Endpunktzahl ", 1)[1]
+    assert figure[:-1].replace(",", "", 1).isdigit() and "," in figure, text
+    shot(ann, "knister-ann-phone-hints-de")

@@ -23,7 +23,10 @@ export function hintSwitch(code, seat, changed) {
 function figureText(figure, v) {
   if (figure === "chance") return T.hint_wins.replace("{v}", Math.round(100 * v));
   if (figure === "relative") return "";
-  return T.hint_final.replace("{v}", v.toFixed(1));
+  // one decimal, written as the page's language writes it (a decimal comma in German)
+  const lang = document.documentElement.lang || "en";
+  return T.hint_final.replace("{v}", v.toLocaleString(lang, {
+    minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }));
 }
 
 /* The dice a roll-again choice throws, as the roll shows them ("red 2, 5") */
