@@ -16,12 +16,14 @@ text (a layout's own note, an error from a library) is shown as it is: never an 
 plays random games of every game to check that every reason the pages would show is one.
 
 Placeholders are `{name}`; the name's prefix says how its value is translated:
-`c` a colour, `cs` a list of colours ("orange, yellow"), `cor` colours joined by " or ",
-`pl` Kuh Vadis players (crosses / circles), `pd` the same in the dative, `pm` one of them
-(cross / circle), `sym` a Kuh Vadis symbol ("a cow", "a 3"; `symk` negated: "keine Kuh"),
-`res` Kuh Vadis results, `kf` Kuh Vadis faces ("2 cow 5"), `side` a The Choice side, `combo` a
-Knister combination, `x` a figure with decimals (a decimal comma in German), `s` a sentence
-(translated again); anything else is kept as it is (numbers, names, fields, dice).
+`c` a colour, `cs` a list of colours ("orange, yellow"), `cor` colours joined by " or " (or
+a die's symbols, 'cow': kept, with " oder " between them), `pl` Kuh Vadis players (crosses /
+circles), `pd` the same in the dative, `pm` one of them (cross / circle), `sym` a Kuh Vadis
+symbol ("a cow", "a 3"; `symk` negated: "keine Kuh"), `res` Kuh Vadis results, `kf` Kuh
+Vadis faces ("2 cow 5"), `side` a The Choice side, `combo` a Knister combination, `x` a
+figure with decimals (a decimal comma in German), `s` a sentence (translated again); anything
+else is kept as it is (numbers, names, fields, dice, and what a player typed: a malformed
+roll's text, an uploaded layout's JSON keys and values).
 """
 from __future__ import annotations
 
@@ -650,6 +652,138 @@ CATALOGUE: dict[str, str] = {
     "advice.knister.completes": "macht {s} voll: {combo}, {n} Punkte",
     "advice.knister.completes_none": "macht {s} voll: keine Kombination, {n} Punkte",
     "advice.knister.holds": "{s} hat {vs}: {s2}",
+    # input errors: a malformed roll, placement or action, an unknown game, an uploaded
+    # layout's checks and a sheet typed as JSON (what was typed is kept as it is)
+    "dice.not_face": "'{text}' ist keine Würfelseite (eine Zahl)",
+    "dice.not_face_or": "'{text}' ist keine Würfelseite (eine Zahl oder {cor})",
+    "dice.face_range": "eine Würfelseite muss 1-6 sein, nicht {face}",
+    "dice.empty_die": "leerer Würfel",
+    "dice.not_colour": "'{name}' ist kein Farbname (im Würfel '{text}')",
+    "dice.no_dice": "der Wurf hat keine Würfel",
+    "placement.not_mark": "'{text}' ist kein Eintrag: REIHE WERT @ SPALTE schreiben, z. B. Y7@4",
+    "placement.no_marks": "ein Eintrag muss mindestens ein Feld beschreiben",
+    "placement.special_marks": "'{kind}' schreibt nichts in ein Feld",
+    "placement.empty": "leerer Eintrag",
+    "placement.no_order": "'{text}': '{kind}' hat keine Einträge, deren Reihenfolge zählt",
+    "registry.unknown_game": "unbekanntes Spiel '{name}': wähle eines von {games}",
+    "table.side_name": "'side' muss eine Seite des Zettels nennen, z. B. \"back\"",
+    "table.malformed": "fehlerhafte Aktion '{kind}': {why}",
+    "table.unknown_action":
+        "unbekannte Aktion '{kind}': roll, correct, keep, place, undo, end_side, begin, side "
+        "oder erase",
+    "table.layout_each": "jeder Spieler braucht ein Zettel-Layout",
+    "table.same_game": "alle Spieler müssen dasselbe Spiel spielen",
+    "table.sheet_each": "jeder Spieler braucht einen Zettel",
+    "game.list": "{what} muss eine Liste sein",
+    "game.entries": "{what} muss {n} Einträge haben, nicht {m}",
+    "game.whole": "{what}: eine ganze Zahl eintragen",
+    "layout.object": "ein Zettel muss ein JSON-Objekt sein",
+    "layout.for_game": "dieser Zettel ist für '{got}', nicht für '{game}'",
+    "layout.name": "ein Zettel braucht einen nicht leeren 'name'",
+    "layout.long_name": "der 'name' eines Zettels hat höchstens {max} Zeichen",
+    "layout.confidence": "'confidence' muss eines von {list} sein",
+    "layout.bad_note": "'note' muss Text sein",
+    "layout.long_note": "Zettel '{name}': 'note' hat höchstens {max} Zeichen",
+    "layout.whole": "{what} muss eine ganze Zahl sein, nicht {v}",
+    "layout.range": "{what} muss {low} bis {high} sein, nicht {v}",
+    "layout.key": "{where}: '{key}'",
+    "layout.missing": "{where}: fehlender oder falscher Eintrag {field}",
+    "layout.no_builtin":
+        "es gibt keinen mitgelieferten Zettel '{name}' für {game} (mitgeliefert: {names})",
+    "layout.no_builtin_none":
+        "es gibt keinen mitgelieferten Zettel '{name}' für {game} (mitgeliefert: keiner)",
+    "qwinto.layout": "Qwinto-Zettel '{name}'",
+    "qwinto.a_field": "{where}: ein Feld",
+    "qwinto.a_pentagon": "{where}: ein Fünfeck",
+    "qwinto.layout_rows": "{where}: braucht genau 3 Reihen (Orange, Gelb, Lila)",
+    "qwinto.layout_colours": "{where}: die Reihen müssen die Farben {cs} haben",
+    "qwinto.layout_labels": "{where}: die Reihen brauchen drei verschiedene Buchstaben",
+    "qwinto.layout_distinct":
+        "{where}: die Felder der Reihe {c} müssen verschieden sein, von links nach rechts",
+    "qwinto.layout_outside": "{where}: Felder der Reihe {c} liegen außerhalb von 0..{n}",
+    "qwinto.layout_pentagon": "{where}: ein Fünfeck der Reihe {c} liegt auf keinem Feld",
+    "qwinto.layout_one_pentagon":
+        "{where}: die Spalte {p} mit 3 Feldern braucht genau ein Fünfeck",
+    "qwinto.layout_pentagon_column": "{where}: Spalte {p} hat ein Fünfeck, aber keine 3 Felder",
+    "qwinto.sheet_object": "ein Qwinto-Zettel muss ein JSON-Objekt sein",
+    "qwinto.sheet_rows": "'rows' muss jeder Farbe ihre Felder zuordnen, z. B. {example}",
+    "qwinto.unknown_rows": "unbekannte Reihe(n) {rows}: verwende {keys}",
+    "qwinto.the_row": "die Reihe {c}",
+    "qwinto.sheet_fails": "'failed_attempts' muss eine ganze Zahl sein, 0 oder mehr",
+    "knister.layout": "Knister-Zettel '{name}'",
+    "knister.points_of": "{where}: die Punktzahl für {key}",
+    "knister.layout_5x5": "{where}: das Raster ist 5x5, nicht {n}x{n}",
+    "knister.sheet_object": "ein Knister-Zettel muss ein JSON-Objekt mit einem 'grid' sein",
+    "knister.grid_row": "Reihe {r} des Rasters",
+    "twenty_one.layout": "twenty-one-Zettel '{name}'",
+    "twenty_one.layout_rows": "{where}: braucht 5 Reihen, nicht {n}",
+    "twenty_one.layout_colours": "{where}: Reihe {r} muss jede der Farben {cs} einmal enthalten",
+    "twenty_one.layout_numbers": "{where}: Reihe {r} braucht sechs gedruckte Zahlen 1-6",
+    "twenty_one.layout_labels": "{where}: die Reihen brauchen verschiedene Namen",
+    "twenty_one.layout_bonus": "{where}: 'exact_hit_bonus' braucht 7 Einträge (0-6 Treffer)",
+    "twenty_one.sheet_object": "ein twenty-one-Zettel muss ein JSON-Objekt mit 'rows' sein",
+    "twenty_one.sheet_value": "in Reihe {r} steht '{v}': Zahlen, \"x\" oder null schreiben",
+    "kuh_vadis.layout": "Kuh-Vadis-Block '{name}'",
+    "kuh_vadis.layout_rows": "{where}: 'rows' muss eine Liste von {n} Reihen sein",
+    "kuh_vadis.layout_row":
+        "{where}: Reihe {r} muss {n} Felder enthalten (1-5, C für eine Kuh, X oder O), z. B. "
+        "\"O 4 C X 5 3 O\"",
+    "kuh_vadis.layout_square":
+        "{where}: auf Feld {sq} steht '{tok}': 1-5, C (Kuh), X oder O verwenden",
+    "kuh_vadis.layout_starts": "{where}: braucht genau 3 Start-{pl} ({p}), nicht {n}",
+    "kuh_vadis.sheet_object": "ein Kuh-Vadis-Block muss ein JSON-Objekt mit 'pad' sein",
+    "kuh_vadis.pad_text": "Reihe {r} des Blocks muss Text wie \". x . X . o .\" sein",
+    "kuh_vadis.pad_length":
+        "Reihe {r} des Blocks muss {n} Felder haben ('.', 'x' oder 'o'), nicht {m}",
+    "kuh_vadis.pad_square":
+        "auf Feld {sq} steht '{ch}': '.' (frei), 'x' (Kreuze) oder 'o' (Kreise) schreiben",
+    "kuh_vadis.sheet_to_move": "'to_move' muss \"X\" (Kreuze) oder \"O\" (Kreise) sein",
+    "kuh_vadis.sheet_chain":
+        "'chain' muss ein Feld wie \"C2\" nennen (Reihe A-G, Spalte 0-6), nicht '{v}'",
+    "kuh_vadis.grid_square": "Feld {sq}: x (Kreuze) oder o (Kreise) schreiben",
+    "the_choice.layout": "The-Choice-Zettel '{name}'",
+    "the_choice.layout_side": "{where}, Seite '{name}'",
+    "the_choice.layout_side_object": "{where}: jede Seite muss ein JSON-Objekt sein",
+    "the_choice.layout_side_name": "{where}: jede Seite braucht einen 'name' (z. B. \"front\")",
+    "the_choice.layout_ring":
+        "{where}: 'ring' muss die {n} Farbfelder im Uhrzeigersinn aufzählen",
+    "the_choice.layout_colour": "{where}: '{v}' ist keine Farbe der Würfel ({list})",
+    "the_choice.layout_numbers": "{where}: 'numbers' muss eine Liste von Zahlenreihen sein",
+    "the_choice.layout_numbers_rows": "{where}: 'numbers' hat {n} Reihen für {m} Zahlenfelder",
+    "the_choice.layout_offsets":
+        "{where}: 'offsets' braucht eine 0 oder 1 pro Zahlenreihe (1 = die Reihe ist um ein "
+        "halbes Feld nach rechts verschoben)",
+    "the_choice.layout_number":
+        "{where}: '{v}' in Zahlenreihe {r} ist keine Zahl 1-{max} (eine Summe von bis zu drei "
+        "Würfeln)",
+    "the_choice.layout_spaces": "{where}: braucht {n} Zahlenfelder, nicht {m}",
+    "the_choice.layout_different": "{where}: jedes Zahlenfeld muss eine andere Zahl zeigen",
+    "the_choice.layout_sides": "{where}: 'sides' muss die zwei Seiten des Zettels aufzählen",
+    "the_choice.layout_side_names": "{where}: die zwei Seiten brauchen verschiedene Namen",
+    "the_choice.layout_colour_points":
+        "{where}: 'colour_points' muss aus Paaren [angekreuzt, Punkte] mit steigender Anzahl "
+        "1-{n} bestehen",
+    "the_choice.layout_number_points":
+        "{where}: 'number_points' braucht {n} Einträge (Linien aus 1-{n} Feldern)",
+    "the_choice.layout_number_points_fall":
+        "{where}: 'number_points' darf nicht kleiner werden, wenn die Linie wächst",
+    "the_choice.layout_dice":
+        "{where}: 'dice' muss den Seiten 1-6 jedes der {n} Würfel eine Farbe zuordnen",
+    "the_choice.sheet_object": "ein The-Choice-Zettel muss ein JSON-Objekt sein",
+    "the_choice.sheet_one_of": "'{key}' muss eines von {names} sein, nicht '{v}'",
+    "the_choice.sheet_side":
+        "'{key}' muss ein JSON-Objekt mit 'colours', 'numbers' und 'misthrows' sein",
+    "the_choice.sheet_colours": "'{key}.colours' muss angekreuzte Ringpositionen 0-{n} aufzählen",
+    "the_choice.sheet_colours_twice": "'{key}.colours' nennt eine Ringposition zweimal",
+    "the_choice.sheet_numbers":
+        "'{key}.numbers' muss die Zahlen der Linie in der gezogenen Reihenfolge aufzählen",
+    "the_choice.sheet_no_number": "die {side} hat kein Zahlenfeld {v} (ihre Zahlen: {list})",
+    "the_choice.sheet_misthrows": "'{key}.misthrows' muss eine ganze Zahl sein, 0 oder mehr",
+    "the_choice.l_misthrows": "Fehlwürfe",
+    "the_choice.grid_ring": "Farbfeld {p}: x schreiben, um es anzukreuzen",
+    "the_choice.grid_number":
+        "Zahlenfeld {n}: seine Stelle auf der Linie schreiben (1 für den Start, 2, 3, ...)",
+    "the_choice.grid_same_place": "zwei Zahlenfelder haben dieselbe Stelle auf der Linie",
 }
 
 # Kuh Vadis results ("four or five 3s (a quad: mark and roll again) or exactly three 2s"):

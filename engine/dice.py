@@ -12,6 +12,16 @@ from dataclasses import dataclass
 from typing import Collection, Iterable, Union
 
 from .errors import InvalidInput
+from .reasons import Reason, declare
+
+declare({
+    "dice.not_face": "'{text}' is not a die face (a number)",
+    "dice.not_face_or": "'{text}' is not a die face (a number or {cor})",
+    "dice.face_range": "a die face must be 1-6, not {face}",
+    "dice.empty_die": "empty die",
+    "dice.not_colour": "'{name}' is not a colour name (in die '{text}')",
+    "dice.no_dice": "the roll has no dice",
+})
 
 Face = Union[int, str]
 
@@ -24,10 +34,13 @@ def parse_face(text: str, symbols: Collection[str] = ()) -> Face:
     try:
         face = int(text)
     except ValueError:
-        words = " or ".join(["a number", *(f"'{s}'" for s in sorted(symbols))])
-        raise InvalidInput(f"'{text}' is not a die face ({words})") from None
+        if not symbols:
+            raise InvalidInput(Reason("dice.not_face", text=text)) from None
+        # the symbols are typed as they are ('cow'): only the " or " between them is words
+        words = " or ".join(f"'{s}'" for s in sorted(symbols))
+        raise InvalidInput(Reason("dice.not_face_or", text=text, cor=words)) from None
     if not 1 <= face <= 6:
-        raise InvalidInput(f"a die face must be 1-6, not {face}")
+        raise InvalidInput(Reason("dice.face_range", face=face))
     return face
 
 
@@ -47,12 +60,12 @@ class Die:
         one of `symbols`)."""
         text = text.strip()
         if not text:
-            raise InvalidInput("empty die")
+            raise InvalidInput(Reason("dice.empty_die"))
         if ":" in text:
             colour, _, face = text.partition(":")
             colour = colour.strip().lower()
             if not colour.replace("_", "").isalpha():
-                raise InvalidInput(f"'{colour}' is not a colour name (in die '{text}')")
+                raise InvalidInput(Reason("dice.not_colour", name=colour, text=text))
             return cls(colour, parse_face(face, symbols))
         return cls(None, parse_face(text, symbols))
 
@@ -81,7 +94,7 @@ class Roll:
         (`DiceSpec.symbol_names`)."""
         parts = text.replace(",", " ").split()
         if not parts:
-            raise InvalidInput("the roll has no dice")
+            raise InvalidInput(Reason("dice.no_dice"))
         return cls(Die.parse(p, symbols) for p in parts)
 
     @property

@@ -29,6 +29,12 @@ declare({
     "game.sum": "the dice add up to {total}, not {v}",
     "row.label": "row {r}",
     "game.first_random": "drawn at random",
+    # a sheet typed as JSON or in the grid (`sheet_from_json`, `sheet_from_grid`); `what`
+    # names the part, as text ("'grid'") or as a reason ("row.label")
+    "game.list": "{what} must be a list",
+    "game.entries": "{what} must have {n} entries, not {m}",
+    "game.whole": "{what} must be a whole number",
+    "app.no_grid": "{game} has no grid entry yet: type the sheet as JSON",
 })
 
 ROLLER = "roller"
@@ -270,7 +276,7 @@ class Game:
         """The reverse of `grid`: the sheet JSON `data` of a new sheet with the typed cells
         ({"ROW@COL": value}, fields known to exist) and extras written in. Shape errors raise
         `InvalidInput`; rule problems are left to `problems`."""
-        raise InvalidInput(f"{self.title} has no grid entry yet: type the sheet as JSON")
+        raise InvalidInput(Reason("app.no_grid", game=self.title))
 
     def cell_value(self, cell: dict, roll: Roll):
         """The value a player would write into this grid cell from this roll (to explain
@@ -309,10 +315,12 @@ def count_of(raw: Any, what: str) -> int:
     try:
         return int(raw or 0)
     except (TypeError, ValueError):
-        raise InvalidInput(f"{what} must be a whole number") from None
+        raise InvalidInput(Reason("game.whole", what=what)) from None
 
 
 def as_list(data: Any, length: int, what: str) -> Sequence[Any]:
-    require(isinstance(data, list), f"{what} must be a list")
-    require(len(data) == length, f"{what} must have {length} entries, not {len(data)}")
+    if not isinstance(data, list):
+        raise InvalidInput(Reason("game.list", what=what))
+    if len(data) != length:
+        raise InvalidInput(Reason("game.entries", what=what, n=length, m=len(data)))
     return data

@@ -18,6 +18,25 @@ from importlib import resources
 from typing import Any
 
 from .errors import InvalidLayout
+from .reasons import Reason, declare
+
+declare({
+    "layout.object": "a layout must be a JSON object",
+    "layout.for_game": "this layout is for '{got}', not '{game}'",
+    "layout.name": "a layout needs a non-empty 'name'",
+    "layout.long_name": "a layout's 'name' has at most {max} characters",
+    "layout.confidence": "'confidence' must be one of {list}",
+    "layout.bad_note": "'note' must be text",
+    "layout.long_note": "layout '{name}': 'note' has at most {max} characters",
+    "layout.whole": "{what} must be a whole number, not {v}",
+    "layout.range": "{what} must be {low}-{high}, not {v}",
+    # `what` above: a layout's key ("qwinto layout 'mine': 'columns'"); each game declares
+    # how it names its layouts ("qwinto.layout") and the things in them
+    "layout.key": "{where}: '{key}'",
+    "layout.missing": "{where}: missing or bad field {field}",
+    "layout.no_builtin": "no built-in layout '{name}' for {game} (built-in: {names})",
+    "layout.no_builtin_none": "no built-in layout '{name}' for {game} (built-in: none)",
+})
 
 CONFIDENCES = ("H", "M", "RECON")
 MAX_NAME = 60       # characters of a layout's name
@@ -40,35 +59,38 @@ class LayoutInfo:
 def read_info(data: Any, game: str) -> LayoutInfo:
     """Check the fields every layout shares; the game checks the rest."""
     if not isinstance(data, dict):
-        raise InvalidLayout("a layout must be a JSON object")
+        raise InvalidLayout(Reason("layout.object"))
     if data.get("game") != game:
-        raise InvalidLayout(f"this layout is for '{data.get('game')}', not '{game}'")
+        raise InvalidLayout(Reason("layout.for_game", got=data.get("game"), game=game))
     name = data.get("name")
     if not isinstance(name, str) or not name:
-        raise InvalidLayout("a layout needs a non-empty 'name'")
+        raise InvalidLayout(Reason("layout.name"))
     if len(name) > MAX_NAME:
-        raise InvalidLayout(f"a layout's 'name' has at most {MAX_NAME} characters")
+        raise InvalidLayout(Reason("layout.long_name", max=MAX_NAME))
     confidence = data.get("confidence", "RECON")
     if confidence not in CONFIDENCES:
-        raise InvalidLayout(f"'confidence' must be one of {', '.join(CONFIDENCES)}")
+        raise InvalidLayout(Reason("layout.confidence", list=", ".join(CONFIDENCES)))
     note = data.get("note", "")
     if not isinstance(note, str):
-        raise InvalidLayout("'note' must be text")
+        raise InvalidLayout(Reason("layout.bad_note"))
     if len(note) > MAX_NOTE:
-        raise InvalidLayout(f"layout '{name}': 'note' has at most {MAX_NOTE} characters")
+        raise InvalidLayout(Reason("layout.long_note", name=name, max=MAX_NOTE))
     return LayoutInfo(game, name, confidence, note)
 
 
 def whole(value: Any, what: str, low: int, high: int) -> int:
     """`value` (a JSON number or numeric text, as layouts have always been read) as a whole
-    number in `low`..`high`; `InvalidLayout` naming `what` otherwise. The bounds keep a layout
-    of a few bytes from asking for millions of fields or points beyond any sheet."""
+    number in `low`..`high`; `InvalidLayout` naming `what` (a reason, such as "layout.key")
+    otherwise. The bounds keep a layout of a few bytes from asking for millions of fields or
+    points beyond any sheet."""
     try:
         number = int(value)
     except (TypeError, ValueError, OverflowError):
-        raise InvalidLayout(f"{what} must be a whole number, not {str(value)[:20]!r}") from None
+        raise InvalidLayout(Reason("layout.whole", what=what,
+                                   v=repr(str(value)[:20]))) from None
     if not low <= number <= high:
-        raise InvalidLayout(f"{what} must be {low}-{high}, not {str(value)[:20]}")
+        raise InvalidLayout(Reason("layout.range", what=what, low=low, high=high,
+                                   v=str(value)[:20]))
     return number
 
 
@@ -97,6 +119,7 @@ def builtin_layout_data(game: str, name: str) -> dict:
     try:
         return json.loads(_builtin_files()[(game, name)])
     except KeyError:
-        names = ", ".join(builtin_layout_names(game)) or "none"
-        raise InvalidLayout(
-            f"no built-in layout '{name}' for {game} (built-in: {names})") from None
+        names = ", ".join(builtin_layout_names(game))
+        raise InvalidLayout(Reason("layout.no_builtin", name=name, game=game, names=names)
+                            if names else
+                            Reason("layout.no_builtin_none", name=name, game=game)) from None

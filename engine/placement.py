@@ -13,6 +13,15 @@ from dataclasses import dataclass, field
 from typing import Iterable, Union
 
 from .errors import InvalidInput
+from .reasons import Reason, declare
+
+declare({
+    "placement.not_mark": "'{text}' is not a mark: write ROW VALUE @ COLUMN, e.g. Y7@4",
+    "placement.no_marks": "a placement must write at least one mark",
+    "placement.special_marks": "a '{kind}' writes no marks",
+    "placement.empty": "empty placement",
+    "placement.no_order": "'{text}': a '{kind}' has no marks to order",
+})
 
 Value = Union[int, str]
 
@@ -51,8 +60,7 @@ class Mark:
     def parse(cls, text: str) -> "Mark":
         m = _MARK_RE.match(text.strip())
         if not m:
-            raise InvalidInput(
-                f"'{text}' is not a mark: write ROW VALUE @ COLUMN, e.g. Y7@4")
+            raise InvalidInput(Reason("placement.not_mark", text=text))
         row, value, col, dice = m.groups()
         return cls(row.upper(), int(col), int(value) if value.isdigit() else value,
                    tuple(int(d) for d in dice) if dice else ())
@@ -85,9 +93,9 @@ class Placement:
 
     def __post_init__(self) -> None:
         if self.kind == ENTER and not self.marks:
-            raise InvalidInput("a placement must write at least one mark")
+            raise InvalidInput(Reason("placement.no_marks"))
         if self.kind != ENTER and self.marks:
-            raise InvalidInput(f"a '{self.kind}' writes no marks")
+            raise InvalidInput(Reason("placement.special_marks", kind=self.kind))
         if self.ordered or len(self.marks) == 1:
             object.__setattr__(self, "marks", tuple(self.marks))
         else:
@@ -114,11 +122,11 @@ class Placement:
         ordered = ">" in text
         words = text.replace(",", " ").replace("+", " ").replace(">", " ").split()
         if not words:
-            raise InvalidInput("empty placement")
+            raise InvalidInput(Reason("placement.empty"))
         if len(words) == 1 and words[0].lower() in SPECIAL_KINDS:
             if ordered:
-                raise InvalidInput(f"'{text.strip()}': a '{words[0].lower()}' has no marks to "
-                                   "order")
+                raise InvalidInput(Reason("placement.no_order", text=text.strip(),
+                                          kind=words[0].lower()))
             return cls.special(words[0].lower())
         return cls(ENTER, tuple(Mark.parse(w) for w in words), ordered)
 

@@ -14,6 +14,9 @@ from typing import Any, Iterator, Mapping
 from .errors import InvalidInput, InvalidLayout
 from .game import Game
 from .layouts import builtin_layout_data, builtin_layout_names
+from .reasons import Reason, declare
+
+declare({"registry.unknown_game": "unknown game '{name}': choose one of {games}"})
 
 # name -> (module, class) of the shipped games
 _SHIPPED = {
@@ -82,8 +85,8 @@ def unregister(name: str) -> None:
 def game_class(name: str) -> type[Game]:
     key = name.strip().lower().replace(" ", "_").replace("-", "_")
     if key not in GAMES:
-        raise InvalidInput(
-            f"unknown game '{name}': choose one of {', '.join(sorted(GAMES))}")
+        raise InvalidInput(Reason("registry.unknown_game", name=name,
+                                  games=", ".join(sorted(GAMES))))
     return GAMES[key]
 
 
@@ -93,8 +96,8 @@ def layout_data(game: str, layout: str) -> dict:
     if added is None:
         return builtin_layout_data(game, layout)
     if layout not in added:
-        raise InvalidLayout(f"no built-in layout '{layout}' for {game} "
-                            f"(built-in: {', '.join(sorted(added))})")
+        raise InvalidLayout(Reason("layout.no_builtin", name=layout, game=game,
+                                   names=", ".join(sorted(added))))
     return copy.deepcopy(added[layout])
 
 

@@ -61,6 +61,15 @@ declare({
     "table.seat": "'seat' must be a seat number (0, 1, ...), not {v}",
     "table.erase_answer": "{f} is {name}'s answer to this roll: undo it instead",
     "table.not_field": "'{f}' is not a field: write ROW@COLUMN, e.g. O@4",
+    # a malformed action (`action_from_json`) and a table built wrong (`Table.new`)
+    "app.action_type": "an action must be a JSON object with a 'type'",
+    "table.side_name": "'side' must name a side of the sheet, e.g. \"back\"",
+    "table.malformed": "malformed '{kind}' action: {why}",
+    "table.unknown_action": "unknown action type '{kind}': roll, correct, keep, place, undo, "
+                            "end_side, begin, side or erase",
+    "table.layout_each": "one sheet layout per player is needed",
+    "table.same_game": "all players must play the same game",
+    "table.sheet_each": "one sheet per player is needed",
 })
 
 
@@ -193,7 +202,7 @@ def action_from_json(data: Any, symbols: Collection[str] = ()) -> Action:
     """An action from its JSON (`action_to_json`); `symbols`: the word faces a roll of the
     table's dice may show (`Table.symbols`)."""
     if not isinstance(data, dict) or "type" not in data:
-        raise InvalidInput("an action must be a JSON object with a 'type'")
+        raise InvalidInput(Reason("app.action_type"))
     kind = data["type"]
     try:
         if kind == "roll":
@@ -212,7 +221,7 @@ def action_from_json(data: Any, symbols: Collection[str] = ()) -> Action:
             return Begin(_seat(data))
         if kind == "side":
             if not isinstance(data["side"], str):
-                raise InvalidInput("'side' must name a side of the sheet, e.g. \"back\"")
+                raise InvalidInput(Reason("table.side_name"))
             return ChooseSide(_seat(data), data["side"])
         if kind == "erase":
             field = str(data["field"]).strip().upper()
@@ -223,10 +232,8 @@ def action_from_json(data: Any, symbols: Collection[str] = ()) -> Action:
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidInput):
             raise
-        raise InvalidInput(f"malformed '{kind}' action: {exc}") from None
-    raise InvalidInput(
-        f"unknown action type '{kind}': roll, correct, keep, place, undo, end_side, begin, "
-        f"side or erase")
+        raise InvalidInput(Reason("table.malformed", kind=str(kind), why=str(exc))) from None
+    raise InvalidInput(Reason("table.unknown_action", kind=str(kind)))
 
 
 @dataclass(frozen=True)
@@ -263,9 +270,9 @@ class Table:
         g = games[0]
         g.check_player_count(len(players))
         if len(games) != len(players):
-            raise InvalidInput("one sheet layout per player is needed")
+            raise InvalidInput(Reason("table.layout_each"))
         if len({type(x) for x in games}) != 1:
-            raise InvalidInput("all players must play the same game")
+            raise InvalidInput(Reason("table.same_game"))
         if sheets is None:
             if g.shared_sheet:
                 sheets = (g.new_sheet(),) * len(players)
@@ -273,7 +280,7 @@ class Table:
                 sheets = tuple(x.new_sheet() for x in games)
         sheets = tuple(sheets)
         if len(sheets) != len(players):
-            raise InvalidInput("one sheet per player is needed")
+            raise InvalidInput(Reason("table.sheet_each"))
         return cls(games, players, sheets, roller=g.first_roller(sheets),
                    answers=(None,) * len(players), before=(None,) * len(players))
 

@@ -36,6 +36,12 @@ declare({
     "knister.good": "good: 50 to 79 points",
     "knister.very_good": "very good: 80 to 99 points",
     "knister.amazing": "amazing: 100 points or more",
+    # an uploaded layout's checks, a sheet typed as JSON
+    "knister.layout": "knister layout '{name}'",
+    "knister.points_of": "{where}: points of {key}",
+    "knister.layout_5x5": "{where}: the grid is 5x5, not {n}x{n}",
+    "knister.sheet_object": "a Knister sheet must be a JSON object with a 'grid'",
+    "knister.grid_row": "row {r} of the grid",
 })
 
 COMBINATIONS = ("pair", "two_pairs", "three_of_a_kind", "full_house", "four_of_a_kind",
@@ -59,20 +65,20 @@ class KnisterLayout:
     @classmethod
     def parse(cls, data: Any) -> "KnisterLayout":
         info = read_info(data, "knister")
-        name = f"knister layout '{info.name}'"
+        name = Reason("knister.layout", name=info.name)
         try:
-            size = whole(data.get("size", 5), f"{name}: 'size'", 1, 99)
-            mult = whole(data.get("diagonal_multiplier", 2), f"{name}: 'diagonal_multiplier'",
-                         1, 10)
-            points = {k: layout_points(data["points"][k], f"{name}: points of {k}")
+            size = whole(data.get("size", 5), Reason("layout.key", where=name, key="size"), 1, 99)
+            mult = whole(data.get("diagonal_multiplier", 2),
+                         Reason("layout.key", where=name, key="diagonal_multiplier"), 1, 10)
+            points = {k: layout_points(data["points"][k],
+                                       Reason("knister.points_of", where=name, key=k))
                       for k in COMBINATIONS}
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidLayout(f"knister layout '{info.name}': missing or bad field "
-                                f"{exc}") from None
+            raise InvalidLayout(Reason("layout.missing", where=name, field=str(exc))) from None
         if size != 5:
-            raise InvalidLayout(f"knister layout '{info.name}': the grid is 5x5, not {size}x{size}")
+            raise InvalidLayout(Reason("knister.layout_5x5", where=name, n=size))
         return cls(info, size, mult, points)
 
 
@@ -126,12 +132,12 @@ class Knister(Game):
         return {"layout": self.layout.info.name, "grid": [list(r) for r in sheet.grid]}
 
     def sheet_from_json(self, data: Any) -> KnisterSheet:
-        require(isinstance(data, dict), "a Knister sheet must be a JSON object with a 'grid'")
+        require(isinstance(data, dict), Reason("knister.sheet_object"))
         n = self.layout.size
         rows = as_list(data.get("grid"), n, "'grid'")
         grid = []
         for r, row in enumerate(rows):
-            row = as_list(row, n, f"row {self._labels[r]} of the grid")
+            row = as_list(row, n, Reason("knister.grid_row", r=self._labels[r]))
             for v in row:
                 require(v is None or (isinstance(v, int) and not isinstance(v, bool)),
                         Reason("knister.not_number", r=self._labels[r], v=v))

@@ -65,6 +65,22 @@ declare({
     "kuh_vadis.l_player": "{pl}",
     "app.to_move_ask": "whose move is it? say it with 'to_move': X (crosses) or O (circles)",
     "app.to_move": "'to_move' is X (crosses) or O (circles), not '{v}'",
+    # an uploaded pad's checks, a pad typed as JSON or in the grid
+    "kuh_vadis.layout": "Kuh Vadis pad '{name}'",
+    "kuh_vadis.layout_rows": "{where}: 'rows' must be a list of {n} rows",
+    "kuh_vadis.layout_row": "{where}: row {r} must hold {n} squares (1-5, C for a cow, X or O), "
+                            "e.g. \"O 4 C X 5 3 O\"",
+    "kuh_vadis.layout_square": "{where}: square {sq} holds '{tok}': use 1-5, C (cow), X or O",
+    "kuh_vadis.layout_starts": "{where}: needs exactly 3 starting {pl} ({p}), not {n}",
+    "kuh_vadis.sheet_object": "a Kuh Vadis sheet must be a JSON object with 'pad'",
+    "kuh_vadis.pad_text": "row {r} of the pad must be text like \". x . X . o .\"",
+    "kuh_vadis.pad_length": "row {r} of the pad must have {n} squares ('.', 'x' or 'o'), not {m}",
+    "kuh_vadis.pad_square": "square {sq} holds '{ch}': write '.' (free), 'x' (crosses) or 'o' "
+                            "(circles)",
+    "kuh_vadis.sheet_to_move": "'to_move' must be \"X\" (crosses) or \"O\" (circles)",
+    "kuh_vadis.sheet_chain": "'chain' must name a square such as \"C2\" (row A-G, column 0-6), "
+                             "not '{v}'",
+    "kuh_vadis.grid_square": "square {sq}: write x (crosses) or o (circles)",
 })
 
 SIZE = 7
@@ -149,27 +165,27 @@ class KuhVadisLayout:
     @classmethod
     def parse(cls, data: Any) -> "KuhVadisLayout":
         info = read_info(data, "kuh_vadis")
-        name = f"Kuh Vadis pad '{info.name}'"
+        name = Reason("kuh_vadis.layout", name=info.name)
         rows = data.get("rows")
         if not isinstance(rows, list) or len(rows) != SIZE:
-            raise InvalidLayout(f"{name}: 'rows' must be a list of {SIZE} rows")
+            raise InvalidLayout(Reason("kuh_vadis.layout_rows", where=name, n=SIZE))
         cells: list[Any] = []
         for r, row in enumerate(rows):
             tokens = row.split() if isinstance(row, str) else row
             if not isinstance(tokens, list) or len(tokens) != SIZE:
-                raise InvalidLayout(f"{name}: row {ROW_LABELS[r]} must hold {SIZE} squares "
-                                    f"(1-5, C for a cow, X or O), e.g. \"O 4 C X 5 3 O\"")
+                raise InvalidLayout(Reason("kuh_vadis.layout_row", where=name, r=ROW_LABELS[r],
+                                           n=SIZE))
             for c, tok in enumerate(tokens):
                 sym = _TOKENS.get(str(tok).strip().upper())
                 if sym is None:
-                    raise InvalidLayout(f"{name}: square {ROW_LABELS[r]}{c} holds '{tok}': "
-                                        f"use 1-5, C (cow), X or O")
+                    raise InvalidLayout(Reason("kuh_vadis.layout_square", where=name,
+                                               sq=f"{ROW_LABELS[r]}{c}", tok=tok))
                 cells.append(sym)
         starts = {p: tuple(i for i, s in enumerate(cells) if s == p) for p in PLAYERS}
         for p in PLAYERS:
             if len(starts[p]) != 3:
-                raise InvalidLayout(f"{name}: needs exactly 3 starting {PLAYER_NAMES[p]} "
-                                    f"({p}), not {len(starts[p])}")
+                raise InvalidLayout(Reason("kuh_vadis.layout_starts", where=name,
+                                           pl=PLAYER_NAMES[p], p=p, n=len(starts[p])))
         return cls(info, tuple(cells), starts)
 
     def rows_text(self) -> list[str]:
@@ -264,18 +280,20 @@ class KuhVadis(Game):
                 "chain": None if sheet.chain is None else square_name(sheet.chain)}
 
     def sheet_from_json(self, data: Any) -> KuhVadisSheet:
-        require(isinstance(data, dict), "a Kuh Vadis sheet must be a JSON object with 'pad'")
+        require(isinstance(data, dict), Reason("kuh_vadis.sheet_object"))
         rows = as_list(data.get("pad"), SIZE, "'pad'")
         owner: list[str | None] = []
         for r, row in enumerate(rows):
-            require(isinstance(row, str), f"row {ROW_LABELS[r]} of the pad must be text "
-                                          f"like \". x . X . o .\"")
+            if not isinstance(row, str):
+                raise InvalidInput(Reason("kuh_vadis.pad_text", r=ROW_LABELS[r]))
             chars = row.replace(" ", "")
-            require(len(chars) == SIZE, f"row {ROW_LABELS[r]} of the pad must have {SIZE} "
-                                        f"squares ('.', 'x' or 'o'), not {len(chars)}")
+            if len(chars) != SIZE:
+                raise InvalidInput(Reason("kuh_vadis.pad_length", r=ROW_LABELS[r], n=SIZE,
+                                          m=len(chars)))
             for c, ch in enumerate(chars):
-                require(ch in ".xXoO", f"square {ROW_LABELS[r]}{c} holds '{ch}': write '.' "
-                                       f"(free), 'x' (crosses) or 'o' (circles)")
+                if ch not in ".xXoO":
+                    raise InvalidInput(Reason("kuh_vadis.pad_square", sq=f"{ROW_LABELS[r]}{c}",
+                                              ch=ch))
                 owner.append(None if ch == "." else ch.upper())
         # a printed start may be left as '.' when typing: it is printed on the pad anyway
         for p in PLAYERS:
@@ -283,12 +301,12 @@ class KuhVadis(Game):
                 if owner[i] is None:
                     owner[i] = p
         to_move = str(data.get("to_move", CROSSES)).upper()
-        require(to_move in PLAYERS, "'to_move' must be \"X\" (crosses) or \"O\" (circles)")
+        require(to_move in PLAYERS, Reason("kuh_vadis.sheet_to_move"))
         chain = data.get("chain")
         if chain is not None:
             chain = self._square_index(chain)
-            require(chain is not None, f"'chain' must name a square such as \"C2\" "
-                                       f"(row A-G, column 0-6), not '{data.get('chain')}'")
+            if chain is None:
+                raise InvalidInput(Reason("kuh_vadis.sheet_chain", v=data.get("chain")))
         return KuhVadisSheet(tuple(owner), to_move, chain)
 
     def _square_index(self, text: Any) -> int | None:
@@ -526,8 +544,7 @@ class KuhVadis(Game):
                 v = cells.get(f"{ROW_LABELS[r]}@{c}")
                 v = "" if v is None else str(v).strip().lower()
                 if v not in ("", "x", "o"):
-                    raise InvalidInput(f"square {ROW_LABELS[r]}{c}: write x (crosses) or o "
-                                       f"(circles)")
+                    raise InvalidInput(Reason("kuh_vadis.grid_square", sq=f"{ROW_LABELS[r]}{c}"))
                 chars.append(v or ".")
                 marked = marked or bool(v)
             rows.append(" ".join(chars))

@@ -53,6 +53,24 @@ declare({
     "qwinto.d_pentagon": "the number in the {c} pentagon",
     "qwinto.l_fails": "failed attempts",
     "qwinto.d_fails": "{n} x {m}",
+    # an uploaded layout's checks
+    "qwinto.layout": "qwinto layout '{name}'",
+    "qwinto.a_field": "{where}: a field",
+    "qwinto.a_pentagon": "{where}: a pentagon",
+    "qwinto.layout_rows": "{where}: needs exactly 3 rows (orange, yellow, purple)",
+    "qwinto.layout_colours": "{where}: the rows must be the colours {cs}",
+    "qwinto.layout_labels": "{where}: row labels must be three different letters",
+    "qwinto.layout_distinct": "{where}: {c} fields must be distinct, left to right",
+    "qwinto.layout_outside": "{where}: {c} fields lie outside 0..{n}",
+    "qwinto.layout_pentagon": "{where}: a {c} pentagon is not on a field",
+    "qwinto.layout_one_pentagon": "{where}: the 3-field column {p} needs exactly one pentagon",
+    "qwinto.layout_pentagon_column": "{where}: column {p} has a pentagon but not 3 fields",
+    # a sheet typed as JSON (the JSON's keys are kept as they are)
+    "qwinto.sheet_object": "a Qwinto sheet must be a JSON object",
+    "qwinto.sheet_rows": "'rows' must map each colour to its fields, e.g. {example}",
+    "qwinto.unknown_rows": "unknown row(s) {rows}: use {keys}",
+    "qwinto.the_row": "the {c} row",
+    "qwinto.sheet_fails": "'failed_attempts' must be a whole number, 0 or more",
 })
 
 DICE_COLOURS = ("orange", "yellow", "purple")
@@ -82,55 +100,59 @@ class QwintoLayout:
     @classmethod
     def parse(cls, data: Any) -> "QwintoLayout":
         info = read_info(data, "qwinto")
-        name = f"qwinto layout '{info.name}'"
+        name = Reason("qwinto.layout", name=info.name)
+
+        def key(k: str) -> Reason:
+            return Reason("layout.key", where=name, key=k)
         try:
-            columns = whole(data["columns"], f"{name}: 'columns'", 1, MAX_COLUMNS)
+            columns = whole(data["columns"], key("columns"), 1, MAX_COLUMNS)
             if not isinstance(data["rows"], list) or len(data["rows"]) != 3:
-                raise InvalidLayout(f"{name}: needs exactly 3 rows (orange, yellow, purple)")
+                raise InvalidLayout(Reason("qwinto.layout_rows", where=name))
+            a_field = Reason("qwinto.a_field", where=name)
+            a_pentagon = Reason("qwinto.a_pentagon", where=name)
             rows = tuple(
                 QwintoRow(str(r["label"]).upper(), str(r["colour"]),
-                          tuple(whole(p, f"{name}: a field", 0, columns - 1) for p in r["fields"]),
-                          tuple(whole(p, f"{name}: a pentagon", 0, columns - 1)
+                          tuple(whole(p, a_field, 0, columns - 1) for p in r["fields"]),
+                          tuple(whole(p, a_pentagon, 0, columns - 1)
                                 for p in r.get("pentagons", [])))
                 for r in data["rows"])
             layout = cls(info, columns, rows,
-                         whole(data.get("max_value", 18), f"{name}: 'max_value'", 1, MAX_VALUE),
+                         whole(data.get("max_value", 18), key("max_value"), 1, MAX_VALUE),
                          points(data.get("failed_attempt_points", -5),
-                                f"{name}: 'failed_attempt_points'"),
+                                key("failed_attempt_points")),
                          whole(data.get("failed_attempts_to_end", 4),
-                               f"{name}: 'failed_attempts_to_end'", 1, 99),
-                         whole(data.get("full_rows_to_end", 2), f"{name}: 'full_rows_to_end'", 1,
-                               3))
+                               key("failed_attempts_to_end"), 1, 99),
+                         whole(data.get("full_rows_to_end", 2), key("full_rows_to_end"), 1, 3))
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidLayout(f"qwinto layout '{info.name}': missing or bad field "
-                                f"{exc}") from None
+            raise InvalidLayout(Reason("layout.missing", where=name, field=str(exc))) from None
         layout._check()
         return layout
 
     def _check(self) -> None:
-        name = f"qwinto layout '{self.info.name}'"
+        name = Reason("qwinto.layout", name=self.info.name)
         if len(self.rows) != 3:
-            raise InvalidLayout(f"{name}: needs exactly 3 rows (orange, yellow, purple)")
+            raise InvalidLayout(Reason("qwinto.layout_rows", where=name))
         if sorted(r.colour for r in self.rows) != sorted(DICE_COLOURS):
-            raise InvalidLayout(f"{name}: the rows must be the colours {', '.join(DICE_COLOURS)}")
+            raise InvalidLayout(Reason("qwinto.layout_colours", where=name,
+                                       cs=", ".join(DICE_COLOURS)))
         if len({r.label for r in self.rows}) != 3 or not all(r.label.isalpha() for r in self.rows):
-            raise InvalidLayout(f"{name}: row labels must be three different letters")
+            raise InvalidLayout(Reason("qwinto.layout_labels", where=name))
         for row in self.rows:
             if list(row.fields) != sorted(set(row.fields)) or not row.fields:
-                raise InvalidLayout(f"{name}: {row.colour} fields must be distinct, left to right")
+                raise InvalidLayout(Reason("qwinto.layout_distinct", where=name, c=row.colour))
             if row.fields[0] < 0 or row.fields[-1] >= self.columns:
-                raise InvalidLayout(f"{name}: {row.colour} fields lie outside "
-                                    f"0..{self.columns - 1}")
+                raise InvalidLayout(Reason("qwinto.layout_outside", where=name, c=row.colour,
+                                           n=self.columns - 1))
             if not set(row.pentagons) <= set(row.fields):
-                raise InvalidLayout(f"{name}: a {row.colour} pentagon is not on a field")
+                raise InvalidLayout(Reason("qwinto.layout_pentagon", where=name, c=row.colour))
         for col, members in self.column_members().items():
             pent = [r for r in members if col in self.rows[r].pentagons]
             if len(members) == 3 and len(pent) != 1:
-                raise InvalidLayout(f"{name}: the 3-field column {col} needs exactly one pentagon")
+                raise InvalidLayout(Reason("qwinto.layout_one_pentagon", where=name, p=col))
             if len(members) < 3 and pent:
-                raise InvalidLayout(f"{name}: column {col} has a pentagon but not 3 fields")
+                raise InvalidLayout(Reason("qwinto.layout_pentagon_column", where=name, p=col))
 
     def column_members(self) -> dict[int, tuple[int, ...]]:
         """Column position -> indices of the rows that have a field there."""
@@ -175,17 +197,17 @@ class Qwinto(Game):
                 "failed_attempts": sheet.failed_attempts}
 
     def sheet_from_json(self, data: Any) -> QwintoSheet:
-        require(isinstance(data, dict), "a Qwinto sheet must be a JSON object")
+        require(isinstance(data, dict), Reason("qwinto.sheet_object"))
         rows_in = data.get("rows", {})
         require(isinstance(rows_in, dict),
-                "'rows' must map each colour to its fields, e.g. {\"orange\": [null, 3, ...]}")
+                Reason("qwinto.sheet_rows", example='{"orange": [null, 3, ...]}'))
         unknown = set(rows_in) - set(self._by_colour)
-        require(not unknown, f"unknown row(s) {', '.join(sorted(unknown))}: "
-                             f"use {', '.join(self._by_colour)}")
+        require(not unknown, Reason("qwinto.unknown_rows", rows=", ".join(sorted(unknown)),
+                                    keys=", ".join(self._by_colour)))
         rows = []
         for row in self.layout.rows:
             values = as_list(rows_in.get(row.colour, [None] * len(row.fields)),
-                             len(row.fields), f"the {row.colour} row")
+                             len(row.fields), Reason("qwinto.the_row", c=row.colour))
             cells: list[int | None] = [None] * self.layout.columns
             for p, v in zip(row.fields, values):
                 require(v is None or v == CROSSED
@@ -195,7 +217,7 @@ class Qwinto(Game):
             rows.append(tuple(cells))
         fails = data.get("failed_attempts", 0)
         require(isinstance(fails, int) and not isinstance(fails, bool) and fails >= 0,
-                "'failed_attempts' must be a whole number, 0 or more")
+                Reason("qwinto.sheet_fails"))
         return QwintoSheet(tuple(rows), fails)
 
     def problems(self, sheet: QwintoSheet) -> list[str]:
@@ -408,7 +430,8 @@ class Qwinto(Game):
     def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
         for row in self.layout.rows:
             data["rows"][row.colour] = [cells.get(f"{row.label}@{p}") for p in row.fields]
-        data["failed_attempts"] = count_of(extras.get("failed_attempts", 0), "failed attempts")
+        data["failed_attempts"] = count_of(extras.get("failed_attempts", 0),
+                                           Reason("qwinto.l_fails"))
         return data
 
     # -- scoring and the end -------------------------------------------------------

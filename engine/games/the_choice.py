@@ -97,6 +97,47 @@ declare({
     "the_choice.d_line_one": "a line of 1 number space",
     "the_choice.d_line": "a line of {n} number spaces",
     "the_choice.caption": "{side} side",
+    # an uploaded sheet's checks
+    "the_choice.layout": "The Choice sheet '{name}'",
+    "the_choice.layout_side": "{where}, side '{name}'",
+    "the_choice.layout_side_object": "{where}: each side must be a JSON object",
+    "the_choice.layout_side_name": "{where}: every side needs a 'name' (e.g. \"front\")",
+    "the_choice.layout_ring": "{where}: 'ring' must list the {n} colour spaces clockwise",
+    "the_choice.layout_colour": "{where}: '{v}' is not a colour of the dice ({list})",
+    "the_choice.layout_numbers": "{where}: 'numbers' must be a list of rows of numbers",
+    "the_choice.layout_numbers_rows": "{where}: 'numbers' has {n} rows for {m} number spaces",
+    "the_choice.layout_offsets": "{where}: 'offsets' needs one 0 or 1 per row of numbers (1 = "
+                                 "the row is shifted right by half a space)",
+    "the_choice.layout_number": "{where}: '{v}' in number row {r} is not a number 1-{max} (a "
+                                "sum of up to three dice)",
+    "the_choice.layout_spaces": "{where}: needs {n} number spaces, not {m}",
+    "the_choice.layout_different": "{where}: every number space must show a different number",
+    "the_choice.layout_sides": "{where}: 'sides' must list the two sides of the sheet",
+    "the_choice.layout_side_names": "{where}: the two sides need different names",
+    "the_choice.layout_colour_points": "{where}: 'colour_points' must be [crossed, points] pairs "
+                                       "with increasing counts 1-{n}",
+    "the_choice.layout_number_points": "{where}: 'number_points' needs {n} entries (lines of "
+                                       "1-{n} spaces)",
+    "the_choice.layout_number_points_fall":
+        "{where}: 'number_points' must not fall as the line grows",
+    "the_choice.layout_dice": "{where}: 'dice' must map the faces 1-6 of each of the {n} dice "
+                              "to colours",
+    # a sheet typed as JSON (`key`: a side's name as the JSON's key) or in the grid
+    "the_choice.sheet_object": "a The Choice sheet must be a JSON object",
+    "the_choice.sheet_one_of": "'{key}' must be one of {names}, not '{v}'",
+    "the_choice.sheet_side": "'{key}' must be a JSON object with 'colours', 'numbers' and "
+                             "'misthrows'",
+    "the_choice.sheet_colours": "'{key}.colours' must list crossed ring positions 0-{n}",
+    "the_choice.sheet_colours_twice": "'{key}.colours' lists a ring position twice",
+    "the_choice.sheet_numbers": "'{key}.numbers' must list the numbers of the line in the order "
+                                "drawn",
+    "the_choice.sheet_no_number": "the {side} has no number space {v} (its numbers: {list})",
+    "the_choice.sheet_misthrows": "'{key}.misthrows' must be a whole number, 0 or more",
+    "the_choice.l_misthrows": "misthrows",
+    "the_choice.grid_ring": "ring space {p}: write x to cross it",
+    "the_choice.grid_number": "number space {n}: write its place on the line (1 for the start, "
+                              "2, 3, ...)",
+    "the_choice.grid_same_place": "two number spaces have the same place on the line",
 })
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "grey")
@@ -140,45 +181,45 @@ class ChoiceSideLayout:
 
 def _parse_side(data: Any, name: str) -> ChoiceSideLayout:
     if not isinstance(data, dict):
-        raise InvalidLayout(f"{name}: each side must be a JSON object")
+        raise InvalidLayout(Reason("the_choice.layout_side_object", where=name))
     side = str(data.get("name", "")).strip()
     if not side:
-        raise InvalidLayout(f"{name}: every side needs a 'name' (e.g. \"front\")")
-    where = f"{name}, side '{side}'"
+        raise InvalidLayout(Reason("the_choice.layout_side_name", where=name))
+    where = Reason("the_choice.layout_side", where=name, name=side)
     ring = data.get("ring")
     if not isinstance(ring, list) or len(ring) != RING_SIZE:
-        raise InvalidLayout(f"{where}: 'ring' must list the {RING_SIZE} colour spaces clockwise")
+        raise InvalidLayout(Reason("the_choice.layout_ring", where=where, n=RING_SIZE))
     ring = tuple(str(c).lower() for c in ring)
     for c in ring:
         if c not in COLOURS:
-            raise InvalidLayout(f"{where}: '{c}' is not a colour of the dice "
-                                f"({', '.join(COLOURS)})")
+            raise InvalidLayout(Reason("the_choice.layout_colour", where=where, v=c,
+                                       list=", ".join(COLOURS)))
     rows_in = data.get("numbers")
     offsets = data.get("offsets")
     if not isinstance(rows_in, list) or not all(isinstance(r, list) for r in rows_in):
-        raise InvalidLayout(f"{where}: 'numbers' must be a list of rows of numbers")
+        raise InvalidLayout(Reason("the_choice.layout_numbers", where=where))
     if len(rows_in) > NUMBER_SPACES:
-        raise InvalidLayout(f"{where}: 'numbers' has {len(rows_in)} rows for "
-                            f"{NUMBER_SPACES} number spaces")
+        raise InvalidLayout(Reason("the_choice.layout_numbers_rows", where=where,
+                                   n=len(rows_in), m=NUMBER_SPACES))
     if not isinstance(offsets, list) or len(offsets) != len(rows_in) \
             or not all(o in (0, 1) for o in offsets):
-        raise InvalidLayout(f"{where}: 'offsets' needs one 0 or 1 per row of numbers (1 = "
-                            f"the row is shifted right by half a space)")
+        raise InvalidLayout(Reason("the_choice.layout_offsets", where=where))
     numbers, coords, rows = [], [], []
     for r, (row, off) in enumerate(zip(rows_in, offsets)):
         ids = []
         for i, v in enumerate(row):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_SUM:
-                raise InvalidLayout(f"{where}: '{v}' in number row {r} is not a number "
-                                    f"1-{MAX_SUM} (a sum of up to three dice)")
+                raise InvalidLayout(Reason("the_choice.layout_number", where=where, v=v, r=r,
+                                           max=MAX_SUM))
             ids.append(len(numbers))
             numbers.append(v)
             coords.append((r, 2 * i + off))
         rows.append(tuple(ids))
     if len(numbers) != NUMBER_SPACES:
-        raise InvalidLayout(f"{where}: needs {NUMBER_SPACES} number spaces, not {len(numbers)}")
+        raise InvalidLayout(Reason("the_choice.layout_spaces", where=where, n=NUMBER_SPACES,
+                                   m=len(numbers)))
     if len(set(numbers)) != len(numbers):
-        raise InvalidLayout(f"{where}: every number space must show a different number")
+        raise InvalidLayout(Reason("the_choice.layout_different", where=where))
     adjacent = tuple(frozenset(
         j for j, (r2, x2) in enumerate(coords)
         if (r2 == r and abs(x2 - x) == 2) or (abs(r2 - r) == 1 and abs(x2 - x) == 1))
@@ -200,37 +241,37 @@ class TheChoiceLayout:
     @classmethod
     def parse(cls, data: Any) -> "TheChoiceLayout":
         info = read_info(data, "the_choice")
-        name = f"The Choice sheet '{info.name}'"
+        name = Reason("the_choice.layout", name=info.name)
         sides = data.get("sides")
         if not isinstance(sides, list) or len(sides) != 2:
-            raise InvalidLayout(f"{name}: 'sides' must list the two sides of the sheet")
+            raise InvalidLayout(Reason("the_choice.layout_sides", where=name))
         parsed = tuple(_parse_side(s, name) for s in sides)
         if parsed[0].name == parsed[1].name:
-            raise InvalidLayout(f"{name}: the two sides need different names")
+            raise InvalidLayout(Reason("the_choice.layout_side_names", where=name))
         try:
-            colour_points = tuple((int(a), layout_points(b, f"{name}: 'colour_points'"))
+            colour_key = Reason("layout.key", where=name, key="colour_points")
+            number_key = Reason("layout.key", where=name, key="number_points")
+            colour_points = tuple((int(a), layout_points(b, colour_key))
                                   for a, b in data["colour_points"])
-            number_points = tuple(layout_points(p, f"{name}: 'number_points'")
-                                  for p in data["number_points"])
+            number_points = tuple(layout_points(p, number_key) for p in data["number_points"])
             dice = tuple({int(k): str(v).lower() for k, v in d.items()}
                          for d in data.get("dice", _DEFAULT_DICE))
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-            raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
+            raise InvalidLayout(Reason("layout.missing", where=name, field=str(exc))) from None
         mins = [a for a, _ in colour_points]
         if mins != sorted(set(mins)) or not all(1 <= a <= RING_SIZE for a in mins):
-            raise InvalidLayout(f"{name}: 'colour_points' must be [crossed, points] pairs "
-                                f"with increasing counts 1-{RING_SIZE}")
+            raise InvalidLayout(Reason("the_choice.layout_colour_points", where=name,
+                                       n=RING_SIZE))
         if len(number_points) != NUMBER_SPACES:
-            raise InvalidLayout(f"{name}: 'number_points' needs {NUMBER_SPACES} entries "
-                                f"(lines of 1-{NUMBER_SPACES} spaces)")
+            raise InvalidLayout(Reason("the_choice.layout_number_points", where=name,
+                                       n=NUMBER_SPACES))
         if list(number_points) != sorted(number_points):
-            raise InvalidLayout(f"{name}: 'number_points' must not fall as the line grows")
+            raise InvalidLayout(Reason("the_choice.layout_number_points_fall", where=name))
         if len(dice) != DICE or not all(sorted(d) == [1, 2, 3, 4, 5, 6] and
                                         set(d.values()) <= set(COLOURS) for d in dice):
-            raise InvalidLayout(f"{name}: 'dice' must map the faces 1-6 of each of the "
-                                f"{DICE} dice to colours")
+            raise InvalidLayout(Reason("the_choice.layout_dice", where=name, n=DICE))
         return cls(info, parsed, colour_points, number_points, dice)
 
     def colour_score(self, crossed: int) -> int:
@@ -363,38 +404,42 @@ class TheChoice(Game):
         return out
 
     def sheet_from_json(self, data: Any) -> ChoiceSheet:
-        require(isinstance(data, dict), "a The Choice sheet must be a JSON object")
-        names = list(self._side_index)
-        first = data.get("first_side", names[0])
-        require(isinstance(first, str) and first in self._side_index,
-                f"'first_side' must be one of {', '.join(names)}, not '{first}'")
+        require(isinstance(data, dict), Reason("the_choice.sheet_object"))
+        names = ", ".join(self._side_index)
+        first = data.get("first_side", next(iter(self._side_index)))
+        if not (isinstance(first, str) and first in self._side_index):
+            raise InvalidInput(Reason("the_choice.sheet_one_of", key="first_side", names=names,
+                                      v=first))
         playing = data.get("playing", first)
-        require(isinstance(playing, str) and playing in self._side_index,
-                f"'playing' must be one of {', '.join(names)}, not '{playing}'")
+        if not (isinstance(playing, str) and playing in self._side_index):
+            raise InvalidInput(Reason("the_choice.sheet_one_of", key="playing", names=names,
+                                      v=playing))
         sides = []
         for lay in self.layout.sides:
             s = data.get(lay.name, {})
-            require(isinstance(s, dict), f"'{lay.name}' must be a JSON object with "
-                                         f"'colours', 'numbers' and 'misthrows'")
+            if not isinstance(s, dict):
+                raise InvalidInput(Reason("the_choice.sheet_side", key=lay.name))
             ring = s.get("colours", [])
-            require(isinstance(ring, list) and all(
-                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < RING_SIZE
-                for p in ring), f"'{lay.name}.colours' must list crossed ring positions "
-                                f"0-{RING_SIZE - 1}")
-            require(len(set(ring)) == len(ring),
-                    f"'{lay.name}.colours' lists a ring position twice")
+            if not (isinstance(ring, list) and all(
+                    isinstance(p, int) and not isinstance(p, bool) and 0 <= p < RING_SIZE
+                    for p in ring)):
+                raise InvalidInput(Reason("the_choice.sheet_colours", key=lay.name,
+                                          n=RING_SIZE - 1))
+            if len(set(ring)) != len(ring):
+                raise InvalidInput(Reason("the_choice.sheet_colours_twice", key=lay.name))
             nums = s.get("numbers", [])
-            require(isinstance(nums, list), f"'{lay.name}.numbers' must list the numbers "
-                                            f"of the line in the order drawn")
+            if not isinstance(nums, list):
+                raise InvalidInput(Reason("the_choice.sheet_numbers", key=lay.name))
             line = []
             for v in nums:
-                require(isinstance(v, int) and not isinstance(v, bool) and v in lay.cell_of,
-                        f"the {lay.name} has no number space {v!r} (its numbers: "
-                        f"{', '.join(map(str, sorted(lay.numbers)))})")
+                if not (isinstance(v, int) and not isinstance(v, bool) and v in lay.cell_of):
+                    raise InvalidInput(Reason("the_choice.sheet_no_number", side=lay.name,
+                                              v=repr(v),
+                                              list=", ".join(map(str, sorted(lay.numbers)))))
                 line.append(lay.cell_of[v])
             miss = s.get("misthrows", 0)
-            require(isinstance(miss, int) and not isinstance(miss, bool) and miss >= 0,
-                    f"'{lay.name}.misthrows' must be a whole number, 0 or more")
+            if not (isinstance(miss, int) and not isinstance(miss, bool) and miss >= 0):
+                raise InvalidInput(Reason("the_choice.sheet_misthrows", key=lay.name))
             sides.append(ChoiceSide(frozenset(ring), tuple(line), miss))
         first_i = self._side_index[first]
         stage = 0 if self._side_index[playing] == first_i else 1
@@ -833,18 +878,18 @@ class TheChoice(Game):
             col = int(col)
             if row == RING:
                 if str(v).lower() != "x":
-                    raise InvalidInput(f"ring space {col}: write x to cross it")
+                    raise InvalidInput(Reason("the_choice.grid_ring", p=col))
                 ring.append(col)
             elif row == NUMBER:
                 if not isinstance(v, int) or v < 1:
-                    raise InvalidInput(f"number space {side.numbers[col]}: write its place on "
-                                       f"the line (1 for the start, 2, 3, ...)")
+                    raise InvalidInput(Reason("the_choice.grid_number", n=side.numbers[col]))
                 line.append((v, side.numbers[col]))
         orders = [o for o, _ in line]
         if len(set(orders)) != len(orders):
-            raise InvalidInput("two number spaces have the same place on the line")
+            raise InvalidInput(Reason("the_choice.grid_same_place"))
         data[side.name] = {"colours": sorted(ring), "numbers": [n for _, n in sorted(line)],
-                           "misthrows": count_of(extras.get("misthrows", 0), "misthrows")}
+                           "misthrows": count_of(extras.get("misthrows", 0),
+                                                 Reason("the_choice.l_misthrows"))}
         return data
 
     def cell_value(self, cell: dict, roll: Roll):

@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
-from ..errors import InvalidLayout
+from ..errors import InvalidInput, InvalidLayout
 from ..game import Game, as_list, require
 from ..layouts import LayoutInfo, points, read_info
 from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
@@ -49,6 +49,15 @@ declare({
     "twenty_one.d_partial": "partial row scored at game end, {s}",
     "twenty_one.d_hit": "{n} + {b} bonus for 1 exact hit",
     "twenty_one.d_hits": "{n} + {b} bonus for {h} exact hits",
+    # an uploaded sheet's checks, a sheet typed as JSON
+    "twenty_one.layout": "twenty one sheet '{name}'",
+    "twenty_one.layout_rows": "{where}: needs 5 rows, not {n}",
+    "twenty_one.layout_colours": "{where}: row {r} must hold each of {cs} once",
+    "twenty_one.layout_numbers": "{where}: row {r} needs six printed numbers 1-6",
+    "twenty_one.layout_labels": "{where}: row labels must differ",
+    "twenty_one.layout_bonus": "{where}: 'exact_hit_bonus' needs 7 entries (0-6 hits)",
+    "twenty_one.sheet_object": "a twenty one sheet must be a JSON object with 'rows'",
+    "twenty_one.sheet_value": "row {r} holds '{v}': write numbers, \"x\" or null",
 })
 
 DICE_COLOURS = ("white", "black", "red", "blue", "yellow", "green")
@@ -71,29 +80,30 @@ class TwentyOneLayout:
     @classmethod
     def parse(cls, data: Any) -> "TwentyOneLayout":
         info = read_info(data, "twenty_one")
-        name = f"twenty one sheet '{info.name}'"
+        name = Reason("twenty_one.layout", name=info.name)
         try:
             rows = tuple(TwentyOneRow(str(r["label"]).upper(),
                                       tuple(int(n) for n in r["numbers"]),
                                       tuple(str(c) for c in r["colours"]))
                          for r in data["rows"])
-            bonus = tuple(points(b, f"{name}: 'exact_hit_bonus'") for b in data["exact_hit_bonus"])
+            bonus_key = Reason("layout.key", where=name, key="exact_hit_bonus")
+            bonus = tuple(points(b, bonus_key) for b in data["exact_hit_bonus"])
         except InvalidLayout:
             raise
         except (KeyError, TypeError, ValueError, OverflowError) as exc:
-            raise InvalidLayout(f"{name}: missing or bad field {exc}") from None
+            raise InvalidLayout(Reason("layout.missing", where=name, field=str(exc))) from None
         if len(rows) != 5:
-            raise InvalidLayout(f"{name}: needs 5 rows, not {len(rows)}")
+            raise InvalidLayout(Reason("twenty_one.layout_rows", where=name, n=len(rows)))
         for row in rows:
             if sorted(row.colours) != sorted(DICE_COLOURS):
-                raise InvalidLayout(f"{name}: row {row.label} must hold each of "
-                                    f"{', '.join(DICE_COLOURS)} once")
+                raise InvalidLayout(Reason("twenty_one.layout_colours", where=name, r=row.label,
+                                           cs=", ".join(DICE_COLOURS)))
             if len(row.numbers) != 6 or not all(1 <= n <= 6 for n in row.numbers):
-                raise InvalidLayout(f"{name}: row {row.label} needs six printed numbers 1-6")
+                raise InvalidLayout(Reason("twenty_one.layout_numbers", where=name, r=row.label))
         if len({r.label for r in rows}) != 5:
-            raise InvalidLayout(f"{name}: row labels must differ")
+            raise InvalidLayout(Reason("twenty_one.layout_labels", where=name))
         if len(bonus) != 7:
-            raise InvalidLayout(f"{name}: 'exact_hit_bonus' needs 7 entries (0-6 hits)")
+            raise InvalidLayout(Reason("twenty_one.layout_bonus", where=name))
         return cls(info, rows, bonus)
 
 
@@ -132,14 +142,14 @@ class TwentyOne(Game):
         return {"layout": self.layout.info.name, "rows": [list(r) for r in sheet.rows]}
 
     def sheet_from_json(self, data: Any) -> TwentyOneSheet:
-        require(isinstance(data, dict), "a twenty one sheet must be a JSON object with 'rows'")
+        require(isinstance(data, dict), Reason("twenty_one.sheet_object"))
         rows = []
         for r, row in enumerate(as_list(data.get("rows"), 5, "'rows'")):
-            row = as_list(row, 6, f"row {self._labels[r]}")
+            row = as_list(row, 6, Reason("row.label", r=self._labels[r]))
             for v in row:
-                require(v is None or v == CROSSED or
-                        (isinstance(v, int) and not isinstance(v, bool)),
-                        f"row {self._labels[r]} holds '{v}': write numbers, \"x\" or null")
+                if not (v is None or v == CROSSED or
+                        (isinstance(v, int) and not isinstance(v, bool))):
+                    raise InvalidInput(Reason("twenty_one.sheet_value", r=self._labels[r], v=v))
             rows.append(tuple(row))
         return TwentyOneSheet(tuple(rows))
 

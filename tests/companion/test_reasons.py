@@ -149,6 +149,80 @@ class TestGermanApi:
         assert r.status_code == 400 and "eine Zahl eintragen" in r.json["error"], r.json
         assert "das Feld leer lassen" in r.json["error"]
 
+    def test_a_malformed_roll_and_placement_in_german(self, client, make_table):
+        """What a German player types wrong (a die face, a mark) is refused in German with
+        what was typed kept as it is, and the table stays as it was."""
+        code = make_table(client)
+        before = client.get(f"/api/tables/{code}").json
+        r = client.post(f"/api/tables/{code}/actions", headers=DE,
+                        json={"type": "roll", "roll": "7 x"})
+        assert r.status_code == 400, r.json
+        assert r.json == {"error": "eine Würfelseite muss 1-6 sein, nicht 7",
+                          "code": "dice.face_range"}
+        r = client.post(f"/api/tables/{code}/actions", headers=DE,
+                        json={"type": "roll", "roll": "orange:x"})
+        assert r.status_code == 400 and r.json["code"] == "dice.not_face"
+        assert r.json["error"] == "'x' ist keine Würfelseite (eine Zahl)"
+        assert client.get(f"/api/tables/{code}").json == before
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        rolled = client.get(f"/api/tables/{code}").json
+        r = client.post(f"/api/tables/{code}/actions", headers=DE,
+                        json={"type": "place", "seat": 0, "placement": "O3"})
+        assert r.status_code == 400, r.json
+        assert r.json == {"error": "'O3' ist kein Eintrag: REIHE WERT @ SPALTE schreiben, "
+                                   "z. B. Y7@4", "code": "placement.not_mark"}
+        assert client.get(f"/api/tables/{code}").json == rolled
+        # the same refusals in English are the engine's own sentences
+        en = client.post(f"/api/tables/{code}/actions?lang=en",
+                         json={"type": "place", "seat": 0, "placement": "O3"})
+        assert en.json["error"] == "'O3' is not a mark: write ROW VALUE @ COLUMN, e.g. Y7@4"
+
+    def test_an_unknown_game_and_action_in_german(self, client, make_table):
+        r = client.post("/api/tables", headers=DE, json={"game": "chess", "players": ["Ann"]})
+        assert r.status_code == 400 and r.json["code"] == "registry.unknown_game", r.json
+        assert r.json["error"].startswith("unbekanntes Spiel 'chess': wähle eines von ")
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/actions", headers=DE, json={"type": "dance"})
+        assert r.status_code == 400 and r.json["code"] == "table.unknown_action", r.json
+        assert r.json["error"].startswith("unbekannte Aktion 'dance': ")
+
+    def test_an_uploaded_layout_with_a_bad_field_in_german(self, client):
+        from engine.registry import layout_data
+        layout = dict(layout_data("qwinto", "standard"), name="mine", columns="many")
+        r = client.post("/api/tables", headers=DE, json={
+            "game": "qwinto", "players": ["Ann", "Bob"], "layout": "uploaded",
+            "uploaded": layout})
+        assert r.status_code == 400, r.json
+        assert r.json == {"error": "Qwinto-Zettel 'mine': 'columns' muss eine ganze Zahl sein, "
+                                   "nicht 'many'", "code": "layout.whole"}
+        rows = [dict(row) for row in layout_data("qwinto", "standard")["rows"]]
+        rows[1]["pentagons"] = [0]
+        layout = dict(layout_data("qwinto", "standard"), name="mine", rows=rows)
+        r = client.post("/api/tables", headers=DE, json={
+            "game": "qwinto", "players": ["Ann", "Bob"], "layout": "uploaded",
+            "uploaded": layout})
+        assert r.status_code == 400 and german(r.json["error"]), r.json
+        assert not english_words(r.json["error"]), r.json
+        en = client.post("/api/tables?lang=en", json={
+            "game": "qwinto", "players": ["Ann", "Bob"], "layout": "uploaded",
+            "uploaded": layout})
+        assert en.json["code"] == r.json["code"] and en.json["error"] != r.json["error"]
+        assert en.json["error"].startswith("qwinto layout 'mine': ")
+
+    def test_the_engine_s_input_errors_have_german_texts(self):
+        """The codes of a malformed roll, placement or sheet, an unknown game and an uploaded
+        layout's checks each have a German template of their own (not the English copied)."""
+        from engine.reasons import TEMPLATES
+        for name in GAMES:
+            load_game(name)
+        prefixes = ("dice.", "placement.", "registry.", "layout.", "game.list", "game.entries",
+                    "game.whole")
+        codes = [c for c in TEMPLATES if c.startswith(prefixes)
+                 and not c.startswith("layout.note.")]
+        assert len(codes) > 20
+        same = {"layout.key"}           # "{where}: '{key}'": only its parameters are words
+        assert [c for c in codes if c not in same and CATALOGUE[c] == TEMPLATES[c]] == []
+
     def test_unknown_table_in_german(self, client):
         r = client.get("/api/tables/QQQQQ", headers=DE)
         assert r.status_code == 404 and r.json["error"] == "es gibt keinen Tisch 'QQQQQ'"
