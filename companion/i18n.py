@@ -39,7 +39,9 @@ STRINGS: dict[str, dict[str, str]] = {
                           "und die Punkte erscheinen darunter."},
     # the tables this browser's cookies open (its own seats, the tables it created)
     "recent": {"en": "Your tables", "de": "Deine Tische"},
-    "entries": {"en": "entries", "de": "Einträge"},  # a recent table's count of rolls and answers
+    # a recent table's count of rolls and answers
+    "entries": {"en": "entries", "de": "Einträge"},
+    "entry": {"en": "entry", "de": "Eintrag"},
     "https_note": {"en": "Phones need the secure address for their camera:",
                    "de": "Handys brauchen für die Kamera die sichere Adresse:"},
     "cert_note": {"en": "The first time, the phone's browser warns that the connection is not "
@@ -112,11 +114,17 @@ STRINGS: dict[str, dict[str, str]] = {
                       "de": "Blasse Seiten stehen nicht in der Würfelbeschreibung dieses "
                             "Zettels: antippen, wenn deine Würfel sie zeigen."},
     "send_roll": {"en": "Roll", "de": "Würfeln"},
-    "second_attempt": {"en": "Second attempt", "de": "Zweiter Wurf"},
+    # the roll button once the roller may roll again: "Roll attempt 2 of 3"
+    "next_attempt": {"en": "Roll attempt {i} of {n}", "de": "Wurf {i} von {n} würfeln"},
     "correct_roll": {"en": "Correct the roll", "de": "Wurf korrigieren"},
-    "roll_waiting": {"en": "The others write on this roll now. A die read or tapped wrong?",
-                     "de": "Jetzt tragen die anderen auf diesen Wurf ein. Ein Würfel falsch "
-                           "erkannt oder getippt?"},
+    # the roller has finished rolling; who writes the roll now (everyone, or in Kuh Vadis the
+    # roller alone)
+    "roll_waiting": {"en": "Everyone writes this roll now. A die read or tapped wrong?",
+                     "de": "Jetzt tragen alle diesen Wurf ein. Ein Würfel falsch erkannt oder "
+                           "getippt?"},
+    "roll_waiting_roller": {"en": "{name} marks this roll now. A die read or tapped wrong?",
+                            "de": "Jetzt markiert {name} diesen Wurf. Ein Würfel falsch erkannt "
+                                  "oder getippt?"},
     "clear": {"en": "Clear", "de": "Leeren"},
     "camera": {"en": "Camera", "de": "Kamera"},
     "start_camera": {"en": "Start camera", "de": "Kamera starten"},
@@ -175,8 +183,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "still_rolling": {"en": "is still rolling", "de": "würfelt noch"},
     "write_when_kept": {"en": "write once the roll is kept.",
                         "de": "eintragen, sobald der Wurf behalten wird."},
-    "reroll_same": {"en": "The second attempt rolls the same dice again",
-                    "de": "Der zweite Wurf würfelt dieselben Würfel noch einmal"},
+    "reroll_same": {"en": "The second attempt throws the same dice again",
+                    "de": "Beim zweiten Wurf werden dieselben Würfel noch einmal geworfen"},
+    "reroll_not_ones": {"en": "The second attempt throws again every die not showing 1",
+                        "de": "Beim zweiten Wurf werden alle Würfel ohne 1 noch einmal geworfen"},
     "no_field_hint": {"en": "No field can take this roll: choose below.",
                       "de": "Kein Feld passt zu diesem Wurf: unten wählen."},
     "no_field_roll_again": {"en": "No field can take this roll: roll again (attempt {i} of {n}), "

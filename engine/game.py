@@ -91,6 +91,10 @@ class Game:
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     max_attempts: ClassVar[int] = 2   # rolls a roller may make per turn
+    # which dice a further attempt throws, as `reroll_problem` checks it (the pages say so):
+    # "same" the dice of the first (Qwinto), "not_ones" all but those showing 1 (twenty one),
+    # "any" any of them (The Choice, Kuh Vadis)
+    rerolls: ClassVar[str] = "same"
     # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
     # written on everybody's sheet.
     shared_sheet: ClassVar[bool] = False

@@ -249,6 +249,7 @@ class KuhVadis(Game):
     title = "Kuh Vadis"
     min_players, max_players = 2, 2
     max_attempts = 3
+    rerolls = "any"
     shared_sheet = True
     first_drawn = Reason("kuh_vadis.coin_toss")     # the rules: a coin toss decides who begins
     parse_layout = staticmethod(KuhVadisLayout.parse)
@@ -527,11 +528,25 @@ class KuhVadis(Game):
                               "printed": str(printed),
                               "shape": "square", "start": printed in PLAYERS})
             rows.append({"label": ROW_LABELS[r], "colour": None, "cells": cells})
-        # whose move it is: asked when a pad is typed in ("options": one is chosen)
+        # whose move it is (asked when a pad is typed in: "options", one is chosen); once the
+        # game is over, how it ended instead
         return {"columns": SIZE, "rows": rows, "value": "printed",
-                "caption": Reason("kuh_vadis.caption", who=data.get("to_move", "")),
+                "caption": self._outcome(data) or Reason("kuh_vadis.caption",
+                                                         who=data.get("to_move", "")),
                 "extras": [{"key": "to_move", "label": "to move", "value": data.get("to_move"),
                             "options": list(PLAYERS)}]}
+
+    def _outcome(self, data: dict) -> Reason | None:
+        """Who won, or the tie, on a drawn pad whose game is over; None while it goes on (or
+        for a pad typed in without whose move it is)."""
+        try:
+            sheet = self.sheet_from_json(data)
+        except InvalidInput:
+            return None
+        if not self.is_finished(sheet):
+            return None
+        win = self.winner(sheet)
+        return Reason("kuh_vadis.win", pl=PLAYER_NAMES[win]) if win else Reason("kuh_vadis.tie")
 
     def sheet_from_grid(self, data: dict, cells: dict, extras: dict) -> dict:
         """Typed x / o per square; printed starts may stay empty. Whose move it is cannot be

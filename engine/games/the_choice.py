@@ -376,6 +376,7 @@ class TheChoice(Game):
     title = "The Choice"
     min_players, max_players = 2, 4
     max_attempts = 2
+    rerolls = "any"
     parse_layout = staticmethod(TheChoiceLayout.parse)
 
     def __init__(self, layout: TheChoiceLayout) -> None:

@@ -127,6 +127,7 @@ class TwentyOne(Game):
     title = "twenty one"
     min_players, max_players = 1, 6
     max_attempts = 2
+    rerolls = "not_ones"
     parse_layout = staticmethod(TwentyOneLayout.parse)
 
     def __init__(self, layout: TwentyOneLayout) -> None:

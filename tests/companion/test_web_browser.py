@@ -318,7 +318,7 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
     # Ann sees her own fields (writing keeps the roll), a second attempt and "Keep this roll"
     ann.wait_for_selector("#keep-roll")
     assert ann.locator("#sheet .cell.legal").count() > 0
-    assert ann.text_content("#send-roll") == "Second attempt"
+    assert ann.text_content("#send-roll") == "Roll attempt 2 of 2"
     shot(ann, "qwinto-ann-phone-may-keep")
     ann.click("#keep-roll")
     bob.wait_for_selector("#sheet .cell.legal")
@@ -978,6 +978,7 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
         ann.click("#send-roll")
         wait_seq([ann], seq + 1)
     ann.wait_for_selector("#open-correction")       # the pad only for a correction, when asked
+    assert ann.text_content("#roll-waiting").startswith("Everyone writes this roll now.")
     assert ann.locator("#roll-entry .pad").count() == 0
     ann.click("#open-correction")
     ann.wait_for_selector("#correct-roll")
@@ -985,6 +986,40 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
     assert ann.locator("#send-roll").count() == 0
     assert "(roller)" in ann.text_content("#who")  # the turn is still Ann's: nobody has written yet
 
+
+def test_the_roll_entry_says_what_the_next_attempt_throws(base_url, players):
+    """The roll button counts the attempts (Kuh Vadis has three); the note on a further
+    attempt names the dice it throws again as the game's rule has it: twenty one's 1s stay,
+    The Choice's and Kuh Vadis' dice are any the roller picks (no note). Once Kuh Vadis' roller
+    has rolled for the last time, the page says that the roller marks the roll: the others
+    do not write in Kuh Vadis."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "kuh_vadis", ["Ann", "Bob"], "")
+    roller = state_of(ann, code)["roller"]
+    name = ["Ann", "Bob"][roller]
+    for attempt, label in enumerate(["Roll", "Roll attempt 2 of 3", "Roll attempt 3 of 3"]):
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector("#send-roll")
+        assert ann.text_content("#send-roll") == label
+        assert ann.locator("#reroll-hint").is_hidden()
+        ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', "
+                     "headers: {'Content-Type': 'application/json'}, body: JSON.stringify("
+                     "{type: 'roll', roll: '1 1 2 3 5'})})", code)
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#roll-waiting")
+    assert ann.text_content("#roll-waiting").startswith(f"{name} marks this roll now.")
+    code = table_by_api(ann, base_url, "twenty_one", ["Ann"], """
+        await act({type: 'roll', roll: 'white:1 black:2 red:3 blue:1 yellow:6 green:4'});""")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#reroll-hint")
+    assert ann.text_content("#reroll-hint") == (
+        "The second attempt throws again every die not showing 1: black, red, yellow, green")
+    code = table_by_api(ann, base_url, "the_choice", ["Ann", "Bob"], """
+        await act({type: 'roll', roll: 'purple:2 red:5 red:1'});""")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#send-roll")
+    assert ann.text_content("#send-roll") == "Roll attempt 2 of 2"
+    assert ann.locator("#reroll-hint").is_hidden()
 
 
 def test_the_pages_run_under_their_content_security_policy(base_url, browser):

@@ -343,6 +343,20 @@ class TestBlocking:
         assert game.explain(s).splitlines()[-1] == "both are cut off: the game ends in a tie"
         assert game.score(s).total == 0
 
+    def test_the_drawn_pad_says_how_the_game_ended(self, game):
+        """While the game goes on the drawn pad's caption says whose move it is; once it is
+        over, the tie or who won (not a move nobody can make)."""
+        view = game.grid(game.sheet_to_json(pad(game, self.WALL)))
+        assert view["caption"] == "both are cut off: the game ends in a tie"
+        won = pad(game, [". . . X . . .", ". . . x . . .", ". . . x . . .",
+                         ". . . x . . .", ". . . x . . .", ". x x x x x .",
+                         "X . . O . . X"])
+        assert game.grid(game.sheet_to_json(won))["caption"] == "crosses win"
+        going_on = pad(game, [". . . X . . .", ". . . . . . .", ". . . . . . .",
+                              ". . . . . . .", ". . . . . . .", ". . . . . . .",
+                              "X . . O . . X"], to_move="O")
+        assert game.grid(game.sheet_to_json(going_on))["caption"] == "O to move"
+
     def test_the_blocking_mark_ends_the_game_in_a_tie(self, game):
         # circles are already cut off (G3 boxed in); they close row D to cut the crosses
         before = pad(game, [". . . X . . .", ". . . . . . .", ". . . . . . .",

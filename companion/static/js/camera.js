@@ -119,7 +119,7 @@ export function camera(box, state, code) {
       const name = d.colour ? (T[d.colour] || d.colour) : coloured ? "?" : "";
       if (restingOn) {
         // white on a dark plate: readable over a light table or die as over a dark one
-        const text = (name ? name + " " : "") + d.face + (d.check ? "?" : "") + " " +
+        const text = (name ? name + " " : "") + (T[d.face] || d.face) + (d.check ? "?" : "") + " " +
           Math.round(d.confidence * 100) + "%";
         const y = Math.max(20, y0 - 4), w = g.measureText(text).width;
         g.fillStyle = "rgba(17, 24, 39, .72)";

@@ -15,7 +15,8 @@ export function dieNode(d, opts) {
   opts = opts || {};
   const cls = "die" + (d.colour ? " c-" + d.colour : "") + (opts.small ? " small" : "") +
     (opts.picked ? " picked" : "") + (opts.unusual ? " unusual" : "");
-  const label = (d.colour ? d.colour + " " : "") + d.face;
+  // in the page's words ("gelb 4", "Kuh"): read aloud and shown on a long press
+  const label = (d.colour ? (T[d.colour] || d.colour) + " " : "") + (T[d.face] || d.face);
   return el(opts.onclick ? "button" : "span",
     { class: cls, title: label, "aria-label": label, onclick: opts.onclick,
       type: opts.onclick ? "button" : null, "data-die": (d.colour || "") + ":" + d.face },

@@ -95,7 +95,8 @@ export function rollEntry(box, state, code, refresh) {
   }
   const again = state.may_reroll;
   const sendBtn = el("button", { type: "button", id: "send-roll", onclick: () => send("roll") },
-    again ? T.second_attempt : T.send_roll);
+    again ? T.next_attempt.replace("{i}", state.attempts.length + 1)
+      .replace("{n}", state.game.max_attempts) : T.send_roll);
   const correctBtn = el("button", { type: "button", class: "secondary", id: "correct-roll",
     onclick: () => send("correct") }, T.correct_roll);
   // the roller has finished rolling: the others' answers open (writing on the roll keeps it too)
@@ -106,9 +107,12 @@ export function rollEntry(box, state, code, refresh) {
     catch (e) { msg.textContent = e.message; }
   } }, T.keep_roll);
   const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
-  // a second attempt rolls the dice of the first again: say which
-  const rerolled = again && state.roll ?
-    state.roll.filter(d => d.colour).map(d => T[d.colour] || d.colour) : [];
+  // a second attempt throws the dice of the first again (twenty one: all but its 1s): say which;
+  // where any dice may be thrown again (The Choice, Kuh Vadis) there is nothing to say
+  const rule = state.game.rerolls;
+  const rerolled = again && state.roll && rule !== "any" ? state.roll
+    .filter(d => d.colour && (rule !== "not_ones" || d.face !== 1))
+    .map(d => T[d.colour] || d.colour) : [];
   // no new roll now (the others answer the roll): the pad only for a correction, when asked for
   const waiting = state.roll && !state.turn_complete && !again;
   if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
@@ -117,7 +121,8 @@ export function rollEntry(box, state, code, refresh) {
       box.dataset.correcting = String(state.seq); rollEntry(box, state, code, refresh);
     };
     box.append(el("h2", {}, T.enter_roll),
-      el("p", { class: "note", id: "roll-waiting" }, T.roll_waiting),
+      el("p", { class: "note", id: "roll-waiting" }, state.game.others_answer ? T.roll_waiting :
+        T.roll_waiting_roller.replace("{name}", state.players[state.roller].name)),
       el("div", { class: "actions" }, el("button", { type: "button", class: "secondary",
         id: "open-correction", onclick: correct }, T.correct_roll + " …")));
     window.fillRoll = dice => { correct(); window.fillRoll(dice); };
@@ -128,7 +133,7 @@ export function rollEntry(box, state, code, refresh) {
   box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
     el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
     el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
-      T.reroll_same + ": " + rerolled.join(", ")),
+      (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ")),
     el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
       el("div", { class: "actions" }, keepBtn)] : null),
     seen, pad, chosen, why,
