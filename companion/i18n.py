@@ -138,10 +138,11 @@ STRINGS: dict[str, dict[str, str]] = {
                              "still: after 4 s its new view is taken as the table.",
                        "de": "Etwas verdeckt den Tisch, oder die Kamera wurde bewegt. Halte die "
                              "Kamera still: nach 4 s gilt das neue Bild als Tisch."},
-    "settled": {"en": "Read. “Use this reading” puts these dice into the roll, where a tap "
-                      "corrects one; then send.",
-                "de": "Erkannt. „Diese Erkennung übernehmen“ setzt die Würfel in den Wurf, "
-                      "wo ein Antippen einen korrigiert; dann senden."},
+    "settled": {"en": "Read. “Use this reading” puts these dice into the roll entry, where a tap "
+                      "corrects one; then send it with the roll button.",
+                "de": "Erkannt. „Diese Erkennung übernehmen“ übernimmt die Würfel in die "
+                      "Eingabe; dort per Antippen korrigieren, dann mit dem Würfeln-Knopf "
+                      "senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "game_rolls": {"en": "{game} rolls {n} dice", "de": "{game} wird mit {n} Würfeln gespielt"},
     "seen_too_many": {"en": "{seen} are seen: tap the {n} that were rolled.",
@@ -166,7 +167,8 @@ STRINGS: dict[str, dict[str, str]] = {
                    "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
-    "erase": {"en": "Wrong? Erase and cross out the", "de": "Falsch? Ausradieren und streichen:"},
+    "erase": {"en": "Wrong? Erase the {v} and cross the field out",
+              "de": "Falsch? Die {v} ausradieren und das Feld durchstreichen"},
     "to_move": {"en": "To move", "de": "Am Zug"},
     "to_move_X": {"en": "crosses (X)", "de": "Kreuze (X)"},
     "to_move_O": {"en": "circles (O)", "de": "Kreise (O)"},
@@ -206,6 +208,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "
                          "Eintragen."},
+    "legal_hint_multi": {"en": "Highlighted fields are legal for this roll. Tap the ones to "
+                               "write, then “Write the chosen fields”.",
+                         "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Tippe die an, "
+                               "die du eintragen willst, dann „Gewählte Felder eintragen“."},
     "enter_marks": {"en": "Write the chosen fields", "de": "Gewählte Felder eintragen"},
     "choice_hint": {"en": "Tap a highlighted space, then the dice it uses; numbers in the order "
                           "you draw the line.",
@@ -228,7 +234,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "answered": {"en": "answered", "de": "eingetragen"},
     "not_joined": {"en": "not joined", "de": "nicht da"},
     "connected": {"en": "connected", "de": "verbunden"},   # a joined player's page is open
-    "away": {"en": "page closed", "de": "Seite zu"},        # joined, but no page open now
+    "away": {"en": "page closed", "de": "Seite geschlossen"},        # joined, but no page open now
     "score": {"en": "Score", "de": "Punkte"},
     "total": {"en": "Total", "de": "Summe"},
     "ranking": {"en": "Ranking", "de": "Rangliste"},
@@ -262,7 +268,7 @@ STRINGS: dict[str, dict[str, str]] = {
                           "Tippe zuerst die Seite an, die er zeigt, dann mach das Foto: 3 Fotos "
                           "von jeder Seite, auf deinem Tisch und in seinem Licht."},
     "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
-    "teach_colour": {"en": "Its colour", "de": "Ihre Farbe"},
+    "teach_colour": {"en": "Its colour", "de": "Farbe der Seite"},
     "teach_every_face": {"en": "The colours are on the faces, and each die has its own: "
                                "photograph every face of each die once. The reader expects the "
                                "faces you taught; another is read only when it is clearly seen.",
@@ -277,7 +283,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_ready": {"en": "Every face is taught.", "de": "Alle Seiten sind beigebracht."},
     "teach_missing": {"en": "Still to teach", "de": "Noch beizubringen"},
     "teach_pick_face": {"en": "Tap the face first.", "de": "Tippe zuerst die Seite an."},
-    "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst ihre Farbe an."},
+    "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst die Farbe an."},
     "teach_keep": {"en": "It shows this face: keep it", "de": "Es zeigt diese Seite: behalten"},
     "teach_saved": {"en": "Taught: this is what the reader saw",
                     "de": "Gelernt: das hat der Leser gesehen"},

@@ -272,11 +272,11 @@ CATALOGUE: dict[str, str] = {
     "app.answered_you": "du hast auf diesen Wurf schon eingetragen",
     "app.changed":
         "der Tisch hat sich inzwischen geändert: noch einmal ansehen und erneut versuchen",
-    "app.only_roll": "nur wer den Tisch angelegt hat oder {name}, wer am Zug ist, darf würfeln",
+    "app.only_roll": "würfeln darf nur, wer den Tisch angelegt hat, oder {name} (am Zug)",
     "app.only_correct":
-        "nur wer den Tisch angelegt hat oder {name}, wer am Zug ist, darf den Wurf korrigieren",
+        "den Wurf korrigieren darf nur, wer den Tisch angelegt hat, oder {name} (am Zug)",
     "app.only_keep":
-        "nur wer den Tisch angelegt hat oder {name}, wer am Zug ist, darf den Wurf behalten",
+        "den Wurf behalten darf nur, wer den Tisch angelegt hat, oder {name} (am Zug)",
     "app.not_your_sheet": "das ist der Zettel von {name}: nur {name} darf darauf schreiben",
     "app.no_seat": "an diesem Tisch gibt es keinen Platz {seat}",
     "app.sitting": "du sitzt an diesem Tisch schon als {name}",
@@ -488,6 +488,7 @@ CATALOGUE: dict[str, str] = {
         "Reihe {r}: ein Feld wurde durchgestrichen, obwohl links davon ein freies Feld war "
         "(nur das linke freie darf durchgestrichen werden)",
     "twenty_one.d_partial": "angefangene Reihe, bei Spielende gewertet, {s}",
+    "twenty_one.d_no_hit": "{n}, kein genauer Treffer",
     "twenty_one.d_hit": "{n} + {b} Bonus für 1 genauen Treffer",
     "twenty_one.d_hits": "{n} + {b} Bonus für {h} genaue Treffer",
     "row.label": "Reihe {r}",

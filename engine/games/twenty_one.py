@@ -47,6 +47,7 @@ declare({
     "twenty_one.p_cross": "row {r}: a field was crossed out while an empty field lay to its "
                           "left (only the leftmost may be crossed)",
     "twenty_one.d_partial": "partial row scored at game end, {s}",
+    "twenty_one.d_no_hit": "{n}, no exact hit",
     "twenty_one.d_hit": "{n} + {b} bonus for 1 exact hit",
     "twenty_one.d_hits": "{n} + {b} bonus for {h} exact hits",
     # an uploaded sheet's checks, a sheet typed as JSON
@@ -310,7 +311,8 @@ class TwentyOne(Game):
             numbers = sum(v for v in row if isinstance(v, int))
             hits = self.exact_hits(sheet, r)
             bonus = self.layout.exact_hit_bonus[hits]
-            detail = (Reason("twenty_one.d_hit", n=numbers, b=bonus) if hits == 1 else
+            detail = (Reason("twenty_one.d_no_hit", n=numbers) if hits == 0 and bonus == 0 else
+                      Reason("twenty_one.d_hit", n=numbers, b=bonus) if hits == 1 else
                       Reason("twenty_one.d_hits", n=numbers, b=bonus, h=hits))
             if not full:
                 detail = Reason("twenty_one.d_partial", s=detail)

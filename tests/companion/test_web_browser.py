@@ -531,7 +531,7 @@ def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     ann.click("#send-roll")
     wait_seq([ann], 4)
     tap_until(ann, '#sheet .cell[data-key="O@2"]', "#erase")
-    assert ann.text_content("#erase") == "Wrong? Erase and cross out the 3"
+    assert ann.text_content("#erase") == "Wrong? Erase the 3 and cross the field out"
     shot(ann, "qwinto-ann-phone-erase")
     ann.click("#erase")
     ann.wait_for_selector('#sheet .cell.crossed[data-key="O@2"]')
@@ -932,6 +932,8 @@ def test_double_taps_and_fields_chosen_while_others_write(base_url, players):
     seq += 1
     # Ann chooses two fields of her sheet, then Bob writes on his
     ann.wait_for_selector("#sheet .cell.legal")
+    # a tap chooses a field; the button writes them (the hint says so)
+    assert ann.text_content("#hint").endswith("then “Write the chosen fields”.")
     cells = ann.locator("#sheet .cell.legal")
     cells.nth(0).click()
     ann.wait_for_selector("#enter-marks")

@@ -99,6 +99,11 @@ class TestScoringRows:
         assert line.points == 20
         assert "14 + 6 bonus for 3 exact hits" in line.detail
 
+    def test_a_row_without_exact_hits_says_so(self):
+        s = sheet(A, ["x", "x", "x", "x", "x", "x"])
+        (line,) = A.score(s).lines
+        assert line.points == 0 and line.detail == "0, no exact hit"
+
     def test_exact_hit_bonus_table(self):
         assert A.layout.exact_hit_bonus == (0, 1, 3, 6, 10, 15, 21)
 

@@ -130,7 +130,8 @@ export function start() {
     }
     if (state.seq !== reasonSeq) $("#reason").textContent = "";
     const waiting = waitsForRoller(seat);
-    $("#hint").textContent = legal.size ? T.legal_hint : opt.legal.length ? T.no_field_hint :
+    $("#hint").textContent = legal.size ? (opt.multi ? T.legal_hint_multi : T.legal_hint) :
+      opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
         answerText(player.answer_parts, player.view, state.roll) :
         waiting ? waiting : T.not_your_turn);
@@ -297,7 +298,7 @@ export function start() {
       // Qwinto: a number found wrong later is erased, its field crossed out (a second tap)
       if ((opt.erasable || []).includes(key)) {
         reason.append(" ", el("button", { type: "button", class: "danger", id: "erase",
-          onclick: () => act({ type: "erase", seat, field: key }) }, T.erase + " " + cell.value));
+          onclick: () => act({ type: "erase", seat, field: key }) }, T.erase.replace("{v}", cell.value)));
       }
       return;
     }
