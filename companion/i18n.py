@@ -18,7 +18,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "layout_per_seat": {"en": "each player gets a different sheet",
                         "de": "jeder Spieler bekommt einen anderen Zettel"},
     "recon": {"en": "RECON: reconstructed default, check it against your pad",
-              "de": "RECON: rekonstruierte Vorgabe, mit dem eigenen Block vergleichen"},
+              "de": "RECON: rekonstruierte Vorgabe, bitte mit dem eigenen Block vergleichen"},
+    # the shipped layouts' names as a page shows them (a layout of the user's keeps its name)
+    "layout_standard": {"en": "standard", "de": "Standard"},
+    "layout_default": {"en": "default", "de": "Standard"},
     "upload_layout": {"en": "or upload your own layout (JSON)",
                       "de": "oder eigene Vorlage hochladen (JSON)"},
     "uploaded": {"en": "uploaded", "de": "hochgeladen"},
@@ -199,6 +202,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint_switch": {"en": "Hints", "de": "Tipps"},
     "hint_best": {"en": "Best", "de": "Am besten"},
     "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
+    # a field of a drawn sheet read aloud (its aria-label): "row C, column 2, yellow: 7"
+    "field_label": {"en": "row {r}, column {c}", "de": "Reihe {r}, Spalte {c}"},
+    "field_empty": {"en": "empty", "de": "leer"},
+    "field_crossed": {"en": "crossed out", "de": "durchgestrichen"},
     "value_at": {"en": "{v} in row {r}, column {c}", "de": "{v} in Reihe {r}, Spalte {c}"},
     "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},
     "hint_roll_again": {"en": "roll again", "de": "noch einmal würfeln"},
@@ -243,6 +250,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "no_problems": {"en": "No rule problems.", "de": "Keine Regelverstöße."},
     "not_checked": {"en": "Not checked: one field cannot be read (marked on the sheet).",
                     "de": "Nicht geprüft: ein Feld ist nicht lesbar (auf dem Zettel markiert)."},
+    "not_checked_above": {"en": "Not checked: why is said above.",
+                          "de": "Nicht geprüft: warum, steht oben."},
+    "json_bad": {"en": "Not valid JSON: look at its brackets, commas and quotes.",
+                 "de": "Kein gültiges JSON: Klammern, Kommas und Anführungszeichen prüfen."},
     "name_blank": {"en": "A name needs a letter: type one, or remove this player.",
                    "de": "Ein Name braucht einen Buchstaben: einen eintippen oder diesen "
                          "Spieler entfernen."},

@@ -406,6 +406,22 @@ def test_check_my_paper_shows_one_state_and_the_message_at_the_field(base_url, b
         assert ann.locator("#sheet .cell.bad").count() == 0 and ann.inner_text("#check-error") == ""
 
 
+def test_check_my_paper_says_bad_json_in_the_pages_words(base_url, browser):
+    """JSON typed with a slip gets the page's own sentence (the browser's parser speaks its
+    own language, English on a German page), and the result points at it, not at a field."""
+    with phones(browser, "360x640") as (ann,):
+        ann.goto(base_url + "/check?lang=de")
+        ann.select_option("#game", "knister")
+        ann.wait_for_selector('#sheet input[data-key="C@2"]')
+        ann.evaluate("document.querySelector('#json-box').open = true")
+        ann.fill("#json", '{"grid": [[1, 2]')
+        ann.click("#check-json")
+        ann.wait_for_selector("#not-checked")
+        assert ann.text_content("#check-error") == (
+            "Kein gültiges JSON: Klammern, Kommas und Anführungszeichen prüfen.")
+        assert ann.text_content("#not-checked") == "Nicht geprüft: warum, steht oben."
+
+
 def test_a_late_answer_to_an_earlier_check_does_not_replace_the_last(base_url, browser):
     """On a slow connection the check of "4" answers after the check of "4" and "x": the page
     keeps the answer to what the sheet holds now (the message at the field), not the late
@@ -759,3 +775,28 @@ def test_a_reason_stays_until_the_table_changes(base_url, browser):
                      "{'Content-Type': 'application/json'}, body: JSON.stringify({type: 'roll', "
                      "roll: 'orange:3 yellow:4'})})", code)
         bob.wait_for_function("document.querySelector('#reason').textContent === ''")
+
+
+def test_a_screen_reader_names_each_field_in_words(base_url, browser):
+    """A field of a drawn sheet is read aloud as a player names it, in the page's language:
+    its row and column, its colour and printed number where it has them, and what is written
+    ("empty" if nothing), not the notation the placements use (C@2)."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "knister")
+        act = ("(args) => fetch('/api/tables/' + args[0] + '/actions', {method: 'POST', "
+               "headers: {'Content-Type': 'application/json'}, body: JSON.stringify(args[1])})")
+        ann.evaluate(act, [code, {"type": "roll", "roll": "3 4"}])
+        ann.evaluate(act, [code, {"type": "place", "seat": 0, "placement": "C7@2"}])
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.wait_for_selector('#sheet .cell[data-key="C@2"].filled')
+        label = 'document.querySelector(\'#sheet .cell[data-key="{}"]\').getAttribute("aria-label")'
+        assert ann.evaluate(label.format("C@2")) == "row C, column 2: 7"
+        assert ann.evaluate(label.format("A@0")) == "row A, column 0: empty"
+        ann.goto(f"{base_url}/t/{code}/sheet?lang=de")
+        ann.wait_for_selector('#sheet .cell[data-key="C@2"].filled')
+        assert ann.evaluate(label.format("C@2")) == "Reihe C, Spalte 2: 7"
+        code = create_table(ann, base_url, "twenty_one")
+        ann.goto(f"{base_url}/t/{code}/sheet?lang=de")
+        ann.wait_for_selector('#sheet .cell[data-key="A@0"]')
+        assert ann.evaluate(label.format("A@0")).startswith("Reihe A, Spalte 0, ")
+        assert ann.evaluate(label.format("A@0")).endswith(", 6: leer")

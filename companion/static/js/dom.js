@@ -27,3 +27,6 @@ export function el(tag, attrs, ...kids) {
   }
   return node;
 }
+
+/* a layout's name as the page shows it: the shipped ones' names in the page's words */
+export const layoutName = name => T["layout_" + name] || name;

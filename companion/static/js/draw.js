@@ -57,13 +57,19 @@ function cellNode(cell, opts, style) {
   if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
   if (opts.edit) {
     kids.push(el("input", { value: cell.value === null ? "" : cell.value,
-      "data-key": key, "aria-label": key, inputmode: "numeric", autocomplete: "off",
+      "data-key": key, "aria-label": T.field_label.replace("{r}", cell.row)
+        .replace("{c}", cell.col), inputmode: "numeric", autocomplete: "off",
       oninput: opts.onInput }));
   } else kids.push(shown);
-  const name = key + (cell.colour ? " " + (T[cell.colour] || cell.colour) : "");
+  // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words
+  const name = T.field_label.replace("{r}", cell.row).replace("{c}", cell.col) +
+    (cell.colour ? ", " + (T[cell.colour] || cell.colour) : "") +
+    (cell.printed && !cell.start ? ", " + (T[cell.printed] || cell.printed) : "") + ": " +
+    (empty(cell.value) ? T.field_empty : cell.value === "x" ? T.field_crossed :
+      T[cell.value] || cell.value);
   return el(opts.onCell ? "button" : "div", {
     class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
-    "aria-label": name + (shown !== "" ? " = " + cell.value : ""),
+    "aria-label": name,
     onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids);
 }
 

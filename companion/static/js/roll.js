@@ -73,8 +73,9 @@ export function rollEntry(box, state, code, refresh) {
   }
   const pad = el("div", { class: "pad" });
   for (const c of spec.colours) {
+    // a row is labelled by its colour; dice without colours (Knister, Kuh Vadis) need none
     pad.append(el("div", { class: "padrow" },
-      el("span", { class: "lbl" }, c.colour ? (T[c.colour] || c.colour) : ""),
+      c.colour ? el("span", { class: "lbl" }, T[c.colour] || c.colour) : null,
       c.faces.map(f => dieNode({ colour: c.colour, face: f }, {
         unusual: c.usual && !c.usual.includes(f), onclick: () => tapPad(c.colour, f) }))));
   }

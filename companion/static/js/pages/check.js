@@ -1,6 +1,6 @@
 /* Check my paper: type a paper sheet's numbers into the drawn grid (or paste its JSON); the
  * server lists every problem and scores it. */
-import { T, $, el } from "../dom.js";
+import { T, $, el, layoutName } from "../dom.js";
 import { api } from "../api.js";
 import { drawSheet, scoreTable } from "../draw.js";
 
@@ -16,7 +16,7 @@ export function start() {
     layoutSel.innerHTML = "";
     for (const l of g.layouts) {
       layoutSel.append(el("option", { value: l.name, selected: l.name === g.default_layout },
-        l.name + (l.recon ? " (RECON)" : "")));
+        layoutName(l.name) + (l.recon ? " (RECON)" : "")));
     }
     begin();
   }
@@ -94,7 +94,7 @@ export function start() {
       e.style.left = Math.max(0, Math.min(c.left - box.left, box.width - 240)) + "px";
     }
     $("#result").replaceChildren(el("h2", {}, T.problems),
-      el("p", { class: "error", id: "not-checked" }, T.not_checked));
+      el("p", { class: "error", id: "not-checked" }, cell ? T.not_checked : T.not_checked_above));
   }
   function show(r) {
     errorBox().textContent = "";
@@ -110,7 +110,8 @@ export function start() {
   $("#check-json").onclick = async () => {
     let sheet;
     const mine = ++latest;
-    try { sheet = JSON.parse($("#json").value); } catch (e) { showError(e.message); return; }
+    // the browser's own words on bad JSON are in its language, not the page's
+    try { sheet = JSON.parse($("#json").value); } catch (e) { showError(T.json_bad); return; }
     try {
       const r = await ask({ sheet });
       if (mine !== latest) return;

@@ -1,5 +1,5 @@
 /* The start page: a new table (game, sheet, players, who begins). */
-import { T, $, el } from "../dom.js";
+import { T, $, el, layoutName } from "../dom.js";
 import { api } from "../api.js";
 
 export function start() {
@@ -36,7 +36,7 @@ export function start() {
     for (const l of g.layouts) {
       layoutSel.append(el("option", { value: l.name,
         selected: !g.seat_layouts && l.name === g.default_layout },
-      l.name + (l.recon ? " (RECON)" : "")));
+      layoutName(l.name) + (l.recon ? " (RECON)" : "")));
     }
     if (uploaded) {
       layoutSel.append(el("option", { value: "uploaded", selected: true },

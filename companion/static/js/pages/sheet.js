@@ -1,6 +1,6 @@
 /* My sheet: the sheet of the seat this device writes for, its legal fields lit for the roll,
  * a tap to write, the reason a field is not legal, the roll entry for the roller. */
-import { T, $, el, fill } from "../dom.js";
+import { T, $, el, fill, layoutName } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet, fieldOf, scoreTable, specialLabel } from "../draw.js";
 import { listen } from "../live.js";
@@ -204,7 +204,7 @@ export function start() {
     const recon = player.layout.recon;
     sc.append(el("h2", {}, T.score + ": " + player.score.total), scoreTable(player.score),
       el("p", { class: "note" + (recon ? " recon" : "") },
-        T.layout + ": " + player.layout.name + (recon ? " · " + T.recon : "")));
+        T.layout + ": " + layoutName(player.layout.name) + (recon ? " · " + T.recon : "")));
     rollEntry($("#roll-entry"), state, code, refresh);
   }
 
@@ -298,7 +298,8 @@ export function start() {
       // Qwinto: a number found wrong later is erased, its field crossed out (a second tap)
       if ((opt.erasable || []).includes(key)) {
         reason.append(" ", el("button", { type: "button", class: "danger", id: "erase",
-          onclick: () => act({ type: "erase", seat, field: key }) }, T.erase.replace("{v}", cell.value)));
+          onclick: () => act({ type: "erase", seat, field: key }) },
+          T.erase.replace("{v}", cell.value)));
       }
       return;
     }

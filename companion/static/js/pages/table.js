@@ -1,5 +1,5 @@
 /* The table view: every sheet, the roll, who is connected, the host's tools, the camera. */
-import { T, $, el, fill } from "../dom.js";
+import { T, $, el, fill, layoutName } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet } from "../draw.js";
 import { listen } from "../live.js";
@@ -68,8 +68,8 @@ export function start() {
         el("h2", {}, p.name, badges(p)),
         hostTools(p),
         p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
-        p.layout.recon ? el("p", { class: "note recon" }, p.layout.name + " · " + T.recon) :
-          null));
+        p.layout.recon ?
+          el("p", { class: "note recon" }, layoutName(p.layout.name) + " · " + T.recon) : null));
     }
     rollEntry($("#roll-entry"), state, code, refresh);
     camera($("#camera-box"), state, code);
