@@ -206,6 +206,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "field_label": {"en": "row {r}, column {c}", "de": "Reihe {r}, Spalte {c}"},
     "field_empty": {"en": "empty", "de": "leer"},
     "field_crossed": {"en": "crossed out", "de": "durchgestrichen"},
+    "row_of": {"en": "row {r}", "de": "Reihe {r}"},
+    "value_on": {"en": "{v} on {sq}", "de": "{v} auf {sq}"},
     "value_at": {"en": "{v} in row {r}, column {c}", "de": "{v} in Reihe {r}, Spalte {c}"},
     "hint_wins": {"en": "wins {v} times in 100", "de": "gewinnt {v}-mal von 100"},
     "hint_roll_again": {"en": "roll again", "de": "noch einmal würfeln"},

@@ -800,3 +800,27 @@ def test_a_screen_reader_names_each_field_in_words(base_url, browser):
         ann.wait_for_selector('#sheet .cell[data-key="A@0"]')
         assert ann.evaluate(label.format("A@0")).startswith("Reihe A, Spalte 0, ")
         assert ann.evaluate(label.format("A@0")).endswith(", 6: leer")
+
+
+def test_what_was_written_is_said_in_words(base_url, browser):
+    """Once written, a sheet says what was written as the player would say it: twenty one's
+    row and each die by its colour, a Kuh Vadis symbol and the square it went on."""
+    with phones(browser, "390x844") as (ann,):
+        act = ("(args) => fetch('/api/tables/' + args[0] + '/actions', {method: 'POST', "
+               "headers: {'Content-Type': 'application/json'}, body: JSON.stringify(args[1])})")
+        code = create_table(ann, base_url, "twenty_one")
+        ann.evaluate(act, [code, {"type": "roll",
+                                  "roll": "white:1 black:2 red:3 blue:1 yellow:6 green:4"}])
+        ann.evaluate(act, [code, {"type": "keep"}])
+        ann.evaluate(act, [code, {"type": "place", "seat": 0, "placement": "A6@0 A1@4"}])
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('row A')")
+        assert ann.text_content("#hint") == "answered: row A: yellow 6, white 1"
+        code = create_table(ann, base_url, "kuh_vadis")
+        ann.evaluate(act, [code, {"type": "roll", "roll": "3 3 3 1 2"}])
+        ann.evaluate(act, [code, {"type": "roll", "roll": "3 3 3 1 2"}])
+        ann.evaluate(act, [code, {"type": "roll", "roll": "3 3 3 1 2"}])
+        roller = state_of(ann, code)["roller"]
+        ann.evaluate(act, [code, {"type": "place", "seat": roller, "placement": "B3@1"}])
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_function("document.body.textContent.includes('3 on B1')")

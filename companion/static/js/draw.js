@@ -17,15 +17,28 @@ export function specialLabel(kind) { return T[kind] || kind; }
 export function answerText(placement, view, roll) {
   if (placement.kind !== "enter") return specialLabel(placement.kind);
   if (view && view.mark_rows && roll) return placementWords(placement, roll, view.mark_rows);
+  const word = v => T[v] || v;
+  const rowOf = m => view && view.rows && view.rows.find(r => r.label === m.row);
+  // a die's colour per field (twenty one): "row E: white 2, black 2, red 1"
+  const cellOf = m => ((rowOf(m) || {}).cells || []).find(c => c && c.col === m.col);
+  const coloured = placement.marks.map(m => cellOf(m)).filter(c => c && c.colour);
+  if (view && view.value === "die-of-colour" && coloured.length === placement.marks.length) {
+    return T.row_of.replace("{r}", placement.marks[0].row) + ": " + placement.marks.map(
+      (m, i) => word(coloured[i].colour) + " " + word(m.value)).join(", ");
+  }
   return placement.marks.map(m => {
-    const row = view && view.rows && view.rows.find(r => r.label === m.row);
+    const row = rowOf(m);
+    // a pad whose marks take a square's printed symbol (Kuh Vadis): "3 on D3"
+    if (view && view.value === "printed") {
+      return T.value_on.replace("{v}", word(m.value)).replace("{sq}", m.row + m.col);
+    }
     // a sheet whose words name its columns (Knister): "7 in row C, column 2"
     if (view && view.numbered && !(row && row.colour)) {
-      return T.value_at.replace("{v}", T[m.value] || m.value).replace("{r}", m.row)
+      return T.value_at.replace("{v}", word(m.value)).replace("{r}", m.row)
         .replace("{c}", m.col);
     }
-    const name = row && row.colour ? (T[row.colour] || row.colour) : m.row;
-    return name + " " + (T[m.value] || m.value);
+    const name = row && row.colour ? word(row.colour) : m.row;
+    return name + " " + word(m.value);
   }).join(", ");
 }
 
