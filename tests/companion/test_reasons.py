@@ -138,7 +138,7 @@ class TestGermanApi:
     def test_a_printed_start_written_over_in_german(self, client):
         r = client.post("/api/check", headers=DE, json={"game": "kuh_vadis", "cells": {"A@3": "o"},
                                                         "extras": {"to_move": "X"}})
-        assert "auf A3 (0,3) ist ein Start-Kreuz gedruckt: dort kann nichts eingetragen werden" \
+        assert "auf A3 ist ein Start-Kreuz gedruckt: dort kann nichts eingetragen werden" \
             in r.json["problems"], r.json
         assert translate(Reason("kuh_vadis.start", sq="A0", pm="circle"), "de") == \
             "auf A0 ist ein Start-Kreis gedruckt"
@@ -373,6 +373,12 @@ class TestTheAdvisorInGerman:
             assert isinstance(reason, Reason) and explain(reason), reason
             de = translate(reason, "de")
             assert de != reason and not english_words(de), (reason, de)
+
+    def test_kuh_vadis_squares_are_named_without_a_pair_that_reads_as_a_decimal(self):
+        load_game("kuh_vadis")
+        assert translate(Reason("kuh_vadis.cut", pl="crosses", la="A3 (0,3)", lb="G0 (6,0)"),
+                         "de") == ("Kreuze sind abgeschnitten: kein freier Weg verbindet A3 "
+                                   "mit G0")
 
     def test_decimal_figures_get_a_decimal_comma(self):
         import engine.advice  # noqa: F401
