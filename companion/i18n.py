@@ -227,11 +227,14 @@ STRINGS: dict[str, dict[str, str]] = {
                     "de": "Tippe ein hervorgehobenes Feld an, dann die Würfel dafür; Zahlen in "
                           "der Reihenfolge, in der du die Linie ziehst."},
     "choice_which": {"en": "With which dice?", "de": "Mit welchen Würfeln?"},
-    "choice_ring": {"en": "cross a {name} space", "de": "Farbfeld {name} ankreuzen"},
-    "choice_number": {"en": "mark the {name}", "de": "die {name} markieren"},
+    # a mark in words, {with} the dice it uses ("with the red 3 + blue 2"): the verb where
+    # each language puts it
+    "choice_ring": {"en": "cross a {name} space {with}", "de": "ein Farbfeld {name} {with} "
+                                                              "ankreuzen"},
+    "choice_number": {"en": "mark the {name} {with}", "de": "die {name} {with} markieren"},
     "choice_with": {"en": "with the {name}", "de": "mit {name}"},
     "choice_misthrow": {"en": "and a misthrow (too few dice used)",
-                        "de": "und ein Fehlwurf (zu wenige Würfel genutzt)"},
+                        "de": "und einen Fehlwurf ankreuzen (zu wenige Würfel genutzt)"},
     "choice_chosen": {"en": "Chosen", "de": "Gewählt"},
     "choice_write": {"en": "Write", "de": "Eintragen"},
     "undo": {"en": "Undo my entry", "de": "Meinen Eintrag zurücknehmen"},
@@ -240,7 +243,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fail": {"en": "Failed attempt", "de": "Fehlwurf"},
     "cross": {"en": "Cross out", "de": "Durchstreichen"},
     "misthrow": {"en": "Misthrow", "de": "Fehlwurf"},
-    "answered": {"en": "answered", "de": "eingetragen"},
+    "answered": {"en": "answered", "de": "Antwort"},
     "not_joined": {"en": "not joined", "de": "nicht da"},
     "connected": {"en": "connected", "de": "verbunden"},   # a joined player's page is open
     "away": {"en": "page closed", "de": "Seite geschlossen"},        # joined, but no page open now

@@ -341,7 +341,7 @@ def test_an_answer_is_built_on_the_rows_the_grid_declares(base_url, browser):
     context.close()
     assert out["narrowed"] == 1 and out["done"] == 3
     assert out["fields"] == ["L@0", "L@1"]
-    assert out["words"] == ("mark the 3 with the red 3, mark the 5 with the red 3, "
+    assert out["words"] == ("mark the 3 with the red 3, mark the 5 with the red 3 "
                             "and a misthrow (too few dice used)"), out
     assert out["ring"] == "cross a green space with the red 3", out
     choice = load_game("the_choice")

@@ -63,12 +63,12 @@ export function markWords(m, roll, rows) {
   const using = m.dice.map(i => dieWords(roll, i)).join(" + ");
   const what = m.row === rows.ring ? fill(T.choice_ring, T[m.value] || m.value) :
     fill(T.choice_number, m.value);
-  return what + " " + fill(T.choice_with, using);
+  return what.replace("{with}", fill(T.choice_with, using));
 }
 
-/* a placement in words, the misthrow (when too few dice are used) last */
+/* a placement in words, the misthrow (when too few dice are used) last, after "and" */
 export function placementWords(p, roll, rows) {
-  const last = m => m.row === rows.count;
-  return [...p.marks].sort((a, b) => last(a) - last(b))
-    .map(m => markWords(m, roll, rows)).join(", ");
+  const miss = m => m.row === rows.count;
+  return [p.marks.filter(m => !miss(m)).map(m => markWords(m, roll, rows)).join(", "),
+    ...p.marks.filter(miss).map(m => markWords(m, roll, rows))].filter(Boolean).join(" ");
 }
