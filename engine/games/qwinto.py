@@ -47,6 +47,7 @@ declare({
     "qwinto.p_fails": "{n} failed attempts: the game ends at the {m}th",
     "qwinto.l_row": "{c} row",
     "qwinto.d_full": "full: the number on the far right",
+    "qwinto.d_none": "no number yet",
     "qwinto.d_one": "1 number, 1 point each",
     "qwinto.d_numbers": "{n} numbers, 1 point each",
     "qwinto.l_bonus": "column {p} bonus",
@@ -449,7 +450,8 @@ class Qwinto(Game):
                                        Reason("qwinto.d_full")))
             else:
                 lines.append(ScoreLine(Reason("qwinto.l_row", c=row.colour), len(values),
-                                       Reason("qwinto.d_one") if len(values) == 1
+                                       Reason("qwinto.d_none") if not values
+                                       else Reason("qwinto.d_one") if len(values) == 1
                                        else Reason("qwinto.d_numbers", n=len(values))))
         for col, members in self._columns.items():
             if len(members) != 3:

@@ -92,10 +92,12 @@ declare({
     "the_choice.p_misses_end": "{n} misthrows end the {side}: the player must be on the other side",
     "the_choice.l_colours": "{side} colours",
     "the_choice.l_numbers": "{side} numbers",
+    "the_choice.d_no_space": "no colour space crossed yet",
     "the_choice.d_space": "1 colour space crossed",
     "the_choice.d_spaces": "{n} colour spaces crossed",
     "the_choice.d_line_one": "a line of 1 number space",
     "the_choice.d_line": "a line of {n} number spaces",
+    "the_choice.d_no_line": "no line yet",
     "the_choice.caption": "{side} side",
     # an uploaded sheet's checks
     "the_choice.layout": "The Choice sheet '{name}'",
@@ -908,11 +910,13 @@ class TheChoice(Game):
         n_ring, n_line = len(side.ring), len(side.line)
         return (ScoreLine(Reason("the_choice.l_colours", side=lay.name),
                           self.layout.colour_score(n_ring),
-                          Reason("the_choice.d_space") if n_ring == 1
+                          Reason("the_choice.d_no_space") if n_ring == 0
+                          else Reason("the_choice.d_space") if n_ring == 1
                           else Reason("the_choice.d_spaces", n=n_ring)),
                 ScoreLine(Reason("the_choice.l_numbers", side=lay.name),
                           self.layout.number_score(n_line),
-                          Reason("the_choice.d_line_one") if n_line == 1
+                          Reason("the_choice.d_no_line") if n_line == 0
+                          else Reason("the_choice.d_line_one") if n_line == 1
                           else Reason("the_choice.d_line", n=n_line)))
 
     def score(self, sheet: ChoiceSheet, final: bool = False) -> Score:

@@ -184,6 +184,10 @@ class TestScoring:
         assert lines["failed attempts"] == -10
         assert score.total == 43
 
+    def test_an_empty_row_says_it_holds_no_number_yet(self):
+        details = {line.label: line.detail for line in Q.score(Q.new_sheet()).lines}
+        assert details["orange row"] == "no number yet"
+
     def test_a_column_with_an_empty_field_earns_no_bonus(self):
         s = sheet(orange=[3, None, None, None, None, None, None, None, None],
                   yellow=[None, 4, None, None, None, None, None, None, None])

@@ -531,6 +531,10 @@ class TestScoring:
         s = sheet(game, {"colours": [0, 1, 2, 3, 4, 5, 6], "numbers": [8]})
         assert game.score(s).total == 8 + 1 and len(game.score(s).lines) == 2
 
+    def test_an_empty_side_says_nothing_is_crossed_yet(self, game):
+        colours, numbers = game.score(game.new_sheet()).lines
+        assert (colours.detail, numbers.detail) == ("no colour space crossed yet", "no line yet")
+
     def test_a_full_second_side_ends_the_game(self, game):
         full = {"colours": list(range(16)),
                 "numbers": [6, 8, 10, 12, 7, 3, 1, 2, 9, 4, 5, 13, 11]}
