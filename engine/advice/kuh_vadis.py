@@ -18,7 +18,7 @@ from itertools import combinations_with_replacement, product
 
 from ..dice import Die, Roll
 from ..games.kuh_vadis import (DICE, FACES, NEIGHBOURS, PLAYER_NAMES, ROW_LABELS, SIZE,
-                               KuhVadis, other, results, square_name)
+                               KuhVadis, other, results)
 from ..placement import ENTER, PASS, Mark, Placement
 from ..reasons import Reason, declare
 from .core import Evaluator
@@ -31,8 +31,8 @@ declare({
     "advice.kuh_vadis.them": "the {pl} {n}",
     "advice.kuh_vadis.them_cut_off": "the {pl} are cut off",
     "advice.kuh_vadis.pass": "no square helps: pass ({s}, {s2})",
-    "advice.kuh_vadis.square": "{sq}: {s}, {s2}",
-    "advice.kuh_vadis.block": "{sq}: {s}, {s2} and it blocks them",
+    "advice.kuh_vadis.square": "{s}, {s2}",
+    "advice.kuh_vadis.block": "{s}, {s2} and it blocks them",
     "advice.kuh_vadis.keep": "keep {kf}: wins {a} times in 100 (keeping the roll: {b})",
     "advice.kuh_vadis.roll_all": "roll all five: wins {a} times in 100 (keeping the roll: {b})",
 })
@@ -144,10 +144,8 @@ class KuhVadisEvaluator(Evaluator):
                 Reason("advice.kuh_vadis.them_cut_off", pl=PLAYER_NAMES[other(me)]))
         if placement.kind == PASS:
             return Reason("advice.kuh_vadis.pass", s=need, s2=them)
-        where = square_name(ROW_LABELS.index(placement.marks[0].row) * SIZE
-                            + placement.marks[0].col)
         return Reason("advice.kuh_vadis.block" if theirs > was else "advice.kuh_vadis.square",
-                      sq=where, s=need, s2=them)
+                      s=need, s2=them)
 
     # -- the dice ----------------------------------------------------------------------
     def _hand_values(self, sheet):

@@ -28,11 +28,10 @@ from .types import DiceChoice
 declare({
     "advice.qwinto.fail": "no field is worth the sum: record a failed attempt (-5)",
     "advice.qwinto.pass": "no field is worth the sum: pass",
-    "advice.qwinto.field": "{v} in the {c} row, column {p}",
-    "advice.qwinto.pentagon": "{s}: completes column {p} for its pentagon, {n} points",
-    "advice.qwinto.row_full": "{s}: fills the {c} row, which scores its last number",
-    "advice.qwinto.open": "{s}: leaves {a} open fields to its left and {b} to its right",
-    "advice.qwinto.open_1": "{s}: leaves 1 open field to its left and {b} to its right",
+    "advice.qwinto.pentagon": "completes column {p} for its pentagon, {n} points",
+    "advice.qwinto.row_full": "fills the {c} row, which scores its last number",
+    "advice.qwinto.open": "leaves {a} open fields to its left and {b} to its right",
+    "advice.qwinto.open_1": "leaves 1 open field to its left and {b} to its right",
     "advice.qwinto.sums": "sums {a}-{b}, most often {m}",
 })
 
@@ -150,19 +149,17 @@ class QwintoEvaluator(Evaluator):
         right = [p for p in row.fields[i + 1:]]
         lo_open = sum(1 for p in reversed(left) if cells[p] is None)
         hi_open = sum(1 for p in right if cells[p] is None)
-        # the column as the sheet numbers it (the rules' sentences and the drawn sheet)
-        text = Reason("advice.qwinto.field", v=mark.value, c=row.colour, p=mark.col)
         bonus = [c for c, members, pent in self.columns3 if c == mark.col and
                  all(isinstance(after.rows[m][c], int) for m in members)]
         if bonus:
             pent = next(p for c, m, p in self.columns3 if c == mark.col)
-            return Reason("advice.qwinto.pentagon", s=text, p=mark.col,
-                          n=after.rows[pent][mark.col])
+            # the column as the sheet numbers it (the rules' sentences and the drawn sheet)
+            return Reason("advice.qwinto.pentagon", p=mark.col, n=after.rows[pent][mark.col])
         if all(isinstance(cells[p], int) for p in row.fields):
-            return Reason("advice.qwinto.row_full", s=text, c=row.colour)
+            return Reason("advice.qwinto.row_full", c=row.colour)
         if lo_open == 1:
-            return Reason("advice.qwinto.open_1", s=text, b=hi_open)
-        return Reason("advice.qwinto.open", s=text, a=lo_open, b=hi_open)
+            return Reason("advice.qwinto.open_1", b=hi_open)
+        return Reason("advice.qwinto.open", a=lo_open, b=hi_open)
 
     # -- the roller's dice -------------------------------------------------------------
     def _row_best(self, sheet) -> tuple[float, list[dict[int, float]]]:

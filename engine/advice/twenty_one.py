@@ -26,17 +26,17 @@ from ..game import ROLLER
 from ..games.twenty_one import CROSSED, TwentyOne
 from ..placement import CROSS, Placement
 from ..reasons import Reason, declare
-from .core import Evaluator, joined
+from .core import Evaluator
 
 declare({
     "advice.twenty_one.cross": "cross out the {c} field (nothing here is worth writing)",
-    "advice.twenty_one.write": "write {s}",
-    "advice.twenty_one.die": "{c} {v}",
-    "advice.twenty_one.hit": "{c} {v} (exact hit)",
-    "advice.twenty_one.completes": "{s}: completes row {r} for {n} points",
+    "advice.twenty_one.hit": "an exact hit",
+    "advice.twenty_one.hits": "{n} exact hits",
+    "advice.twenty_one.then": "{s}: {s2}",
+    "advice.twenty_one.completes": "completes row {r} for {n} points",
     "advice.twenty_one.worth":
-        "{s}: row {r} then worth {x} (its points less {x2} for each turn it still needs)",
-    "advice.twenty_one.averages": "{s}: row {r} then averages {x} points",
+        "row {r} then worth {x} (its points less {x2} for each turn it still needs)",
+    "advice.twenty_one.averages": "row {r} then averages {x} points",
 })
 
 FULL = 63
@@ -177,23 +177,25 @@ class TwentyOneEvaluator(Evaluator):
     def reason(self, before, after, placement: Placement) -> str:
         r = before.current_row
         lay = self.game.layout.rows[r]
+        # what is written the page and the command line say already; a field crossed out,
+        # and exact hits, they do not
         if placement.kind == CROSS:
             p = before.rows[r].index(None)
             what = Reason("advice.twenty_one.cross", c=lay.colours[p])
         else:
-            what = Reason("advice.twenty_one.write", s=joined([
-                Reason("advice.twenty_one.hit" if m.value == lay.numbers[m.col]
-                       else "advice.twenty_one.die", c=lay.colours[m.col], v=m.value)
-                for m in placement.marks], "advice.list"))
+            hits = sum(m.value == lay.numbers[m.col] for m in placement.marks)
+            what = (None if not hits else Reason("advice.twenty_one.hit") if hits == 1
+                    else Reason("advice.twenty_one.hits", n=hits))
         if after.current_row != r:
             pts = self.game.score(after).lines[-1].points
-            return Reason("advice.twenty_one.completes", s=what, r=lay.label, n=pts)
-        empty, hits, written = self._row_state(after, r)
-        worth = written + self.rows[r][0][(empty, hits)]
-        if self.turn_cost:
-            return Reason("advice.twenty_one.worth", s=what, r=lay.label, x=f"{worth:.1f}",
-                          x2=f"{self.turn_cost:g}")
-        return Reason("advice.twenty_one.averages", s=what, r=lay.label, x=f"{worth:.1f}")
+            row = Reason("advice.twenty_one.completes", r=lay.label, n=pts)
+        else:
+            empty, hits, written = self._row_state(after, r)
+            worth = written + self.rows[r][0][(empty, hits)]
+            row = (Reason("advice.twenty_one.worth", r=lay.label, x=f"{worth:.1f}",
+                          x2=f"{self.turn_cost:g}") if self.turn_cost else
+                   Reason("advice.twenty_one.averages", r=lay.label, x=f"{worth:.1f}"))
+        return row if what is None else Reason("advice.twenty_one.then", s=what, s2=row)
 
     # -- rolling again: every die not showing 1 -----------------------------------------
     def reroll_sets(self, sheet, roll):

@@ -127,14 +127,21 @@ class TestKnownBestMoves:
         assert str(best.placement) == "O12@7"
         assert "completes column 7" in best.reason
 
-    def test_qwinto_reasons_name_the_column_the_sheet_numbers(self):
+    def test_qwinto_reasons_count_the_open_fields_either_side(self):
+        """On an empty sheet a number written in the i-th field of its row leaves i open
+        fields to its left and the rest to its right (the reason says why, the placement
+        says where)."""
         game = load_game("qwinto")
         advice = advise(game, game.new_sheet(), Roll.parse("orange:1 yellow:2"))
         written = [o for o in advice.options if o.placement.marks]   # besides the failed attempt
         assert written
         for option in written:
             (mark,) = option.placement.marks
-            assert f"row, column {mark.col}" in option.reason
+            fields = game.layout.rows[game._by_label[mark.row]].fields
+            i = fields.index(mark.col)
+            left = "1 open field" if i == 1 else f"{i} open fields"
+            assert option.reason == f"leaves {left} to its left and {len(fields) - 1 - i} " \
+                                    "to its right", option.reason
 
     def test_qwinto_a_crossed_out_field_earns_no_column_bonus(self):
         game = load_game("qwinto")
