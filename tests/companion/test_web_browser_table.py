@@ -824,3 +824,18 @@ def test_what_was_written_is_said_in_words(base_url, browser):
         ann.evaluate(act, [code, {"type": "place", "seat": roller, "placement": "B3@1"}])
         ann.goto(f"{base_url}/t/{code}")
         ann.wait_for_function("document.body.textContent.includes('3 on B1')")
+
+
+def test_qwinto_rows_are_labelled_by_their_colours_initials(base_url, browser):
+    """Qwinto's rows are named by their colours, so their labels are the colours' initials in
+    the page's language (orange, gelb, lila: O, G, L), not the English letters of the
+    placements' notation."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        for lang, initials in (("en", ["O", "Y", "P"]), ("de", ["O", "G", "L"])):
+            ann.goto(f"{base_url}/t/{code}/sheet?lang={lang}")
+            ann.wait_for_selector("#sheet .cell")
+            labels = [t.strip() for t in
+                      ann.locator("#sheet .lbl:not(.colno)").all_text_contents() if t.strip()]
+            # each half of the drawn sheet labels its rows
+            assert labels and labels == initials * (len(labels) // 3), labels

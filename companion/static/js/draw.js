@@ -96,7 +96,11 @@ function gridOf(rows, columns, opts, labels, numbers) {
     el("div", { class: "lbl colno", style: "grid-row:1;grid-column:" + (i + first) }, n)));
   rows.forEach((row, r) => {
     const line = "grid-row:" + (r + 1 + top);
-    if (labels) grid.append(el("div", { class: "lbl", style: line + ";grid-column:1" }, row.label));
+    // a row of one colour is labelled by its colour's initial in the page's words (Qwinto's
+    // "G" for gelb on a German page), else by its letter
+    const label = row.colour && T[row.colour] ? T[row.colour][0].toUpperCase() : row.label;
+    if (labels) grid.append(el("div", { class: "lbl", style: line + ";grid-column:1",
+      title: row.colour ? T[row.colour] || row.colour : null }, label));
     row.cells.forEach((cell, i) => {
       const col = (cell && cell.x) ? cell.x + first - 1 : i + first;
       const at = line + ";grid-column:" + col + (cell && cell.span ? " / span " + cell.span : "");
