@@ -289,9 +289,9 @@ STRINGS: dict[str, dict[str, str]] = {
                                "photograph every face of each die once. The reader expects the "
                                "faces you taught; another is read only when it is clearly seen.",
                          "de": "Die Farben sind auf den Seiten, und jeder Würfel hat seine "
-                               "eigenen: fotografiere jede Seite jedes Würfels einmal. Der Leser "
-                               "erwartet die beigebrachten Seiten; eine andere liest er nur, wenn "
-                               "sie deutlich zu sehen ist."},
+                               "eigenen: fotografiere jede Seite jedes Würfels einmal. Die "
+                               "Erkennung erwartet die beigebrachten Seiten; eine andere liest sie "
+                               "nur, wenn sie deutlich zu sehen ist."},
     "faces_taught": {"en": "Faces taught (number and colour)",
                      "de": "Beigebrachte Seiten (Zahl und Farbe)"},
     "take_photo": {"en": "Take photo", "de": "Foto machen"},
@@ -302,13 +302,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_pick_colour": {"en": "Tap its colour first.", "de": "Tippe zuerst die Farbe an."},
     "teach_keep": {"en": "It shows this face: keep it", "de": "Es zeigt diese Seite: behalten"},
     "teach_saved": {"en": "Taught: this is what the reader saw",
-                    "de": "Gelernt: das hat der Leser gesehen"},
+                    "de": "Beigebracht: das hat die Erkennung gesehen"},
     "use_taught": {"en": "Read this table with these dice",
                    "de": "Diesen Tisch mit diesen Würfeln lesen"},
-    "use_shipped": {"en": "Back to the built-in reader", "de": "Zurück zum eingebauten Leser"},
+    "use_shipped": {"en": "Back to the built-in reader", "de": "Zurück zur eingebauten Erkennung"},
     "taught_in_use": {"en": "The camera reads this table with the taught dice.",
                       "de": "Die Kamera liest diesen Tisch mit den beigebrachten Würfeln."},
-    "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei laden"},
+    "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei herunterladen"},
     "teach_body_colours": {"en": "Your dice's colours", "de": "Die Farben deiner Würfel"},
     "teach_body_intro": {"en": "Put all your dice on the table, in the light you play in, and take "
                                "one photo from above. Check the colour under each die (change a "
@@ -320,7 +320,7 @@ STRINGS: dict[str, dict[str, str]] = {
                                "und mach ein Foto von oben. Prüfe die Farbe unter jedem Würfel "
                                "(ändere eine falsche), dann übernimm sie: Die Kamera unterscheidet "
                                "deine Würfel dann danach, wie sie hier aussehen, etwa Orange von "
-                               "Gelb unter einer warmen Lampe. Das ist unabhängig vom Anlernen der "
+                               "Gelb unter einer warmen Lampe. Das ist unabhängig vom Beibringen der "
                                "Seiten unten (für Würfel, deren Seiten sie falsch liest): mach "
                                "eins davon oder beides."},
     "take_colour_photo": {"en": "Photo of all dice", "de": "Foto aller Würfel"},
