@@ -678,6 +678,7 @@ CATALOGUE: dict[str, str] = {
     "table.same_game": "alle Spieler müssen dasselbe Spiel spielen",
     "table.sheet_each": "jeder Spieler braucht einen Zettel",
     "game.list": "{what} muss eine Liste sein",
+    "game.sheet_keys": "'{key}' gehört nicht zu einem {game}-Zettel (seine Teile: {known})",
     "game.entries": "{what} muss {n} Einträge haben, nicht {m}",
     "game.whole": "{what}: eine ganze Zahl eintragen",
     "layout.object": "ein Zettel muss ein JSON-Objekt sein",

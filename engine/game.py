@@ -19,6 +19,7 @@ from .placement import Placement, Score
 from .reasons import Reason, declare
 
 declare({
+    "game.sheet_keys": "'{key}' is not part of a {game} sheet (its parts: {known})",
     "table.players": "{game} is played by {a}-{b} players, not {n}",
     "app.players_exactly": "{game} is played by {a} players, not {n}",
     "game.no_sides": "{game} has no sheet sides to choose",
@@ -312,6 +313,18 @@ class Game:
 def require(cond: bool, message: str) -> None:
     if not cond:
         raise InvalidInput(message)
+
+
+def known_keys(game: "Game", data: dict) -> None:
+    """Refuse a sheet whose JSON has a part this game's sheets do not have: where a part left
+    out reads as empty (Qwinto's rows, The Choice's sides), a sheet of another game (Knister's
+    "grid" given as a Qwinto sheet) would otherwise read as an empty one."""
+    known = getattr(game, "_sheet_keys", None)
+    if known is None:
+        known = game._sheet_keys = frozenset(game.sheet_to_json(game.new_sheet()))
+    for key in data:
+        require(key in known, Reason("game.sheet_keys", key=key, game=game.title,
+                                     known=", ".join(sorted(known))))
 
 
 def count_of(raw: Any, what: str) -> int:

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
-from ..game import Game, as_list, require
+from ..game import Game, as_list, require, known_keys
 from ..layouts import LayoutInfo, read_info, whole
 from ..layouts import points as layout_points
 from ..placement import ENTER, Mark, Placement, Score, ScoreLine
@@ -133,6 +133,7 @@ class Knister(Game):
 
     def sheet_from_json(self, data: Any) -> KnisterSheet:
         require(isinstance(data, dict), Reason("knister.sheet_object"))
+        known_keys(self, data)
         n = self.layout.size
         rows = as_list(data.get("grid"), n, "'grid'")
         grid = []

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from ..dice import DiceSpec, Die, DieKind, Roll, Symbol
 from ..errors import InvalidInput, InvalidLayout
-from ..game import ROLLER, Game, as_list, require
+from ..game import ROLLER, Game, as_list, require, known_keys
 from ..layouts import LayoutInfo, read_info
 from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
@@ -282,6 +282,7 @@ class KuhVadis(Game):
 
     def sheet_from_json(self, data: Any) -> KuhVadisSheet:
         require(isinstance(data, dict), Reason("kuh_vadis.sheet_object"))
+        known_keys(self, data)
         rows = as_list(data.get("pad"), SIZE, "'pad'")
         owner: list[str | None] = []
         for r, row in enumerate(rows):

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidLayout
-from ..game import OTHER, ROLLER, Game, as_list, count_of, require
+from ..game import OTHER, ROLLER, Game, as_list, count_of, require, known_keys
 from ..layouts import LayoutInfo, points, read_info, whole
 from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
@@ -199,6 +199,7 @@ class Qwinto(Game):
 
     def sheet_from_json(self, data: Any) -> QwintoSheet:
         require(isinstance(data, dict), Reason("qwinto.sheet_object"))
+        known_keys(self, data)
         rows_in = data.get("rows", {})
         require(isinstance(rows_in, dict),
                 Reason("qwinto.sheet_rows", example='{"orange": [null, 3, ...]}'))

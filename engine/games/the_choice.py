@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidInput, InvalidLayout
-from ..game import ROLLER, Game, count_of, require
+from ..game import ROLLER, Game, count_of, require, known_keys
 from ..layouts import LayoutInfo, read_info
 from ..layouts import points as layout_points
 from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
@@ -408,6 +408,7 @@ class TheChoice(Game):
 
     def sheet_from_json(self, data: Any) -> ChoiceSheet:
         require(isinstance(data, dict), Reason("the_choice.sheet_object"))
+        known_keys(self, data)
         names = ", ".join(self._side_index)
         first = data.get("first_side", next(iter(self._side_index)))
         if not (isinstance(first, str) and first in self._side_index):

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from ..dice import DiceSpec, Die, DieKind, Roll
 from ..errors import InvalidInput, InvalidLayout
-from ..game import Game, as_list, require
+from ..game import Game, as_list, require, known_keys
 from ..layouts import LayoutInfo, points, read_info
 from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
@@ -145,6 +145,7 @@ class TwentyOne(Game):
 
     def sheet_from_json(self, data: Any) -> TwentyOneSheet:
         require(isinstance(data, dict), Reason("twenty_one.sheet_object"))
+        known_keys(self, data)
         rows = []
         for r, row in enumerate(as_list(data.get("rows"), 5, "'rows'")):
             row = as_list(row, 6, Reason("row.label", r=self._labels[r]))

@@ -189,7 +189,7 @@ class TestBadInput:
         (["legal", "--game", "qwinto", "--roll", "red:3"], "not a Qwinto die"),
         (["legal", "--game", "qwinto", "--roll", "orange:3", "--role", "boss"], "invalid choice"),
         (["check", "--game", "knister", "NOTJSON"], "not a JSON sheet"),
-        (["check", "--game", "knister", "SHEET"], "'grid' must be a list"),
+        (["check", "--game", "knister", "SHEET"], "'rows' is not part of a Knister sheet"),
         (["score", "--game", "qwinto", "--layout", "nope", "SHEET"], "no built-in layout"),
         (["play", "--game", "twenty_one", "--players", "2", "--layout", "A"],
          "in twenty one every player gets a different sheet"),

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from engine.errors import InvalidInput
 from engine.registry import load_game
 from engine.simulate import random_game
 from engine.table import Table
@@ -52,3 +53,22 @@ def test_saved_states_reload_to_the_same_state(name, layouts):
         partial = Table.new(games, table.players).replay(table.history[:n])
         again = Table.from_json(json.loads(json.dumps(partial.to_json())), games)
         assert again == partial
+
+
+ALL_GAMES = ("qwinto", "knister", "twenty_one", "kuh_vadis", "the_choice")
+
+
+@pytest.mark.parametrize("game_name", ALL_GAMES)
+def test_a_sheet_of_another_game_is_refused_not_read_as_empty(game_name):
+    """A part this game's sheets do not have is refused: where parts left out read as empty
+    (Qwinto's rows, The Choice's sides), another game's sheet would read as an empty one."""
+    game = load_game(game_name)
+    for other in ALL_GAMES:
+        if other == game_name:
+            continue
+        theirs = load_game(other)
+        data = theirs.sheet_to_json(theirs.new_sheet())
+        if set(data) <= set(game.sheet_to_json(game.new_sheet())):
+            continue
+        with pytest.raises(InvalidInput, match=f"is not part of a {game.title} sheet"):
+            game.sheet_from_json(data)
