@@ -308,7 +308,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "use_shipped": {"en": "Back to the built-in reader", "de": "Zurück zur eingebauten Erkennung"},
     "taught_in_use": {"en": "The camera reads this table with the taught dice.",
                       "de": "Die Kamera liest diesen Tisch mit den beigebrachten Würfeln."},
-    "download_dice_set": {"en": "Download the dice-set file", "de": "Würfelsatz-Datei herunterladen"},
+    "download_dice_set": {"en": "Download the dice-set file",
+                          "de": "Würfelsatz-Datei herunterladen"},
     "teach_body_colours": {"en": "Your dice's colours", "de": "Die Farben deiner Würfel"},
     "teach_body_intro": {"en": "Put all your dice on the table, in the light you play in, and take "
                                "one photo from above. Check the colour under each die (change a "
@@ -320,8 +321,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                "und mach ein Foto von oben. Prüfe die Farbe unter jedem Würfel "
                                "(ändere eine falsche), dann übernimm sie: Die Kamera unterscheidet "
                                "deine Würfel dann danach, wie sie hier aussehen, etwa Orange von "
-                               "Gelb unter einer warmen Lampe. Das ist unabhängig vom Beibringen der "
-                               "Seiten unten (für Würfel, deren Seiten sie falsch liest): mach "
+                               "Gelb unter einer warmen Lampe. Das ist unabhängig vom Beibringen "
+                               "der Seiten unten (für Würfel, deren Seiten sie falsch liest): mach "
                                "eins davon oder beides."},
     "take_colour_photo": {"en": "Photo of all dice", "de": "Foto aller Würfel"},
     "not_a_die": {"en": "not a die", "de": "kein Würfel"},

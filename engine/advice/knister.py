@@ -32,6 +32,7 @@ declare({
     "advice.knister.straight_open": "a straight still open",
     "advice.knister.nothing_yet": "no combination yet",
     "advice.knister.completes": "completes {s}: {combo}, {n} points",
+    "advice.knister.completes_1": "completes {s}: {combo}, 1 point",
     "advice.knister.completes_none": "completes {s}: no combination, {n} points",
     "advice.knister.holds": "{s} holds {vs}: {s2}",
 })
@@ -210,7 +211,8 @@ class KnisterEvaluator(Evaluator):
             if len(held) == 5:
                 combo = combination(held)
                 points = w * final_points(self.game.layout.points, held)
-                text = (Reason("advice.knister.completes", s=lines.names[i],
+                text = (Reason("advice.knister.completes_1" if points == 1 else
+                               "advice.knister.completes", s=lines.names[i],
                                combo=COMBINATION_NAMES[combo], n=points) if combo else
                         Reason("advice.knister.completes_none", s=lines.names[i], n=points))
             else:

@@ -26,13 +26,14 @@ from .core import Evaluator
 from .types import DiceChoice
 
 declare({
-    "advice.qwinto.fail": "no field is worth the sum: record a failed attempt (-5)",
-    "advice.qwinto.pass": "no field is worth the sum: pass",
+    "advice.qwinto.fail": "a failed attempt: 5 points off",
+    "advice.qwinto.pass": "write nothing this turn",
     "advice.qwinto.pentagon": "completes column {p} for its pentagon, {n} points",
+    "advice.qwinto.pentagon_1": "completes column {p} for its pentagon, 1 point",
     "advice.qwinto.row_full": "fills the {c} row, which scores its last number",
     "advice.qwinto.open": "leaves {a} open fields to its left and {b} to its right",
     "advice.qwinto.open_1": "leaves 1 open field to its left and {b} to its right",
-    "advice.qwinto.sums": "sums {a}-{b}, most often {m}",
+    "advice.qwinto.sums": "sums {a}-{b}, {x} on average",
 })
 
 FILL = 0.6
@@ -154,7 +155,9 @@ class QwintoEvaluator(Evaluator):
         if bonus:
             pent = next(p for c, m, p in self.columns3 if c == mark.col)
             # the column as the sheet numbers it (the rules' sentences and the drawn sheet)
-            return Reason("advice.qwinto.pentagon", p=mark.col, n=after.rows[pent][mark.col])
+            points = after.rows[pent][mark.col]
+            return Reason("advice.qwinto.pentagon_1" if points == 1 else "advice.qwinto.pentagon",
+                          p=mark.col, n=points)
         if all(isinstance(cells[p], int) for p in row.fields):
             return Reason("advice.qwinto.row_full", c=row.colour)
         if lo_open == 1:
@@ -212,7 +215,7 @@ class QwintoEvaluator(Evaluator):
         chances = sum_chances(len(colours))
         lo, hi = min(chances), max(chances)
         return Reason("advice.qwinto.sums", a=lo, b=hi,
-                      m=f"{sum(chances[s] * s for s in chances):.0f}")
+                      x=f"{sum(chances[s] * s for s in chances):.1f}")
 
     def reroll_sets(self, sheet, roll):
         return [tuple(range(len(roll)))]
