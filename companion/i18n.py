@@ -214,6 +214,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "hint_roll": {"en": "roll", "de": "würfle"},
     "hint_if_written": {"en": "To write this roll", "de": "Wenn du diesen Wurf einträgst"},
     "confirm_special": {"en": "Tap again to confirm", "de": "Zum Bestätigen noch einmal tippen"},
+    "confirm_undo_end": {"en": "The game is over: tap again to take your answer back and reopen "
+                               "it",
+                         "de": "Das Spiel ist vorbei: zum Zurücknehmen und Wiederöffnen noch "
+                               "einmal tippen"},
     "legal_hint": {"en": "Highlighted fields are legal for this roll. Tap one to write.",
                    "de": "Hervorgehobene Felder sind für diesen Wurf erlaubt. Antippen zum "
                          "Eintragen."},
@@ -267,11 +271,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "failed_attempts": {"en": "failed attempts", "de": "Fehlwürfe"},
     "live": {"en": "live", "de": "live"},
     "offline": {"en": "reconnecting…", "de": "verbinde neu…"},
+    "no_connection": {"en": "No connection to the table: this may not have been saved. Once the "
+                            "page says live again, look whether it was, and try again if not.",
+                      "de": "Keine Verbindung zum Tisch: das wurde vielleicht nicht gespeichert. "
+                            "Sobald die Seite wieder live ist, nachsehen und sonst noch einmal "
+                            "versuchen."},
     "language": {"en": "Deutsch", "de": "English"},
     "not_found": {"en": "Not found", "de": "Nicht gefunden"},
     "back": {"en": "Back to the start", "de": "Zurück zum Start"},
     "filled": {"en": "This field is already written.", "de": "Dieses Feld ist schon beschrieben."},
     "not_your_turn": {"en": "Nothing to write now.", "de": "Gerade nichts einzutragen."},
+    # a game where only the roller writes (Kuh Vadis), to the other player
+    "roller_only_writes": {"en": "{name} rolls and marks the pad: nothing for you to write now.",
+                           "de": "{name} würfelt und markiert den Block: für dich gerade nichts "
+                                 "einzutragen."},
     "roller": {"en": "roller", "de": "Würfler"},
     "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
     "confidence": {"en": "confidence", "de": "Sicherheit"},

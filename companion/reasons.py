@@ -525,6 +525,7 @@ CATALOGUE: dict[str, str] = {
         "{pl} sind noch offen: ein Weg aus eigenen oder freien Feldern verbindet {starts}",
     "kuh_vadis.win": "{pl} gewinnen",
     "kuh_vadis.tie": "beide sind abgeschnitten: das Spiel endet unentschieden",
+    "kuh_vadis.beaten": "{pl} haben ihre Starts nicht verbunden: die anderen waren zuerst",
     "kuh_vadis.to_move_chain": "{pl} sind am Zug und setzen eine Vierlingskette von {sq} fort",
     "kuh_vadis.to_move": "{pl} sind am Zug",
     "kuh_vadis.caption": "{who} ist am Zug",

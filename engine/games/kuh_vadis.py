@@ -59,6 +59,7 @@ declare({
     "kuh_vadis.open": "{pl} are still open: a path of own or free squares joins {starts}",
     "kuh_vadis.win": "{pl} win",
     "kuh_vadis.tie": "both are cut off: the game ends in a tie",
+    "kuh_vadis.beaten": "{pl} did not join their starts: the others joined theirs first",
     "kuh_vadis.to_move_chain": "{pl} to move, continuing a quad chain from {sq}",
     "kuh_vadis.to_move": "{pl} to move",
     "kuh_vadis.caption": "{who} to move",      # a drawn pad's caption
@@ -403,6 +404,8 @@ class KuhVadis(Game):
         if cut:
             a, b = cut
             return Reason("kuh_vadis.cut", pl=name, la=square_long(a), lb=square_long(b))
+        if self.winner(sheet) is not None:      # the other player joined theirs first
+            return Reason("kuh_vadis.beaten", pl=name)
         return Reason("kuh_vadis.open", pl=name, starts=starts)
 
     def explain(self, sheet: KuhVadisSheet) -> str:

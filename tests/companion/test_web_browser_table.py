@@ -126,6 +126,14 @@ def test_a_lost_phone_gets_its_seat_back_and_the_host_answers_for_an_absent_play
         state = state_of(ann, code)
         assert state["turn_complete"] and state["players"][1]["answered"]
         wait_seq([bob_b], state["seq"])
+        # standing in is for that answer: a way back is shown, and once the next roll is made
+        # Ann's page is her own sheet again
+        assert ann.is_visible("#stand-in-back")
+        ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', "
+                     "headers: {'Content-Type': 'application/json'}, "
+                     "body: JSON.stringify({type: 'roll', roll: 'yellow:4'})})", code)
+        ann.wait_for_function("document.querySelector('#who').textContent.includes('Ann')")
+        assert ann.locator("#stand-in-note").count() == 0
 
 
 @contextlib.contextmanager
@@ -839,3 +847,46 @@ def test_qwinto_rows_are_labelled_by_their_colours_initials(base_url, browser):
                       ann.locator("#sheet .lbl:not(.colno)").all_text_contents() if t.strip()]
             # each half of the drawn sheet labels its rows
             assert labels and labels == initials * (len(labels) // 3), labels
+
+
+def test_a_refused_roll_stays_said_and_no_answer_is_said_in_words(base_url, browser):
+    """A roll the server refuses because the table changed meanwhile (another phone's roll
+    came first) keeps its reason on the pad after the pad is drawn again with the new table,
+    and the dice tapped for the old table are cleared. An action that gets no answer at all
+    (the server is down) is said in the page's words, not the browser's "Failed to fetch"."""
+    import json
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "knister")
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.wait_for_selector("#roll-entry .pad")
+        changed = "the table changed meanwhile: look again and retry"
+        ann.route("**/actions", lambda route: route.fulfill(
+            status=409, content_type="application/json",
+            body=json.dumps({"error": changed, "code": "app.changed"})))
+        ann.click('#roll-entry .pad [data-die=":3"]')
+        ann.click('#roll-entry .pad [data-die=":4"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector(f'#roll-entry .error:has-text("{changed}")')
+        ann.wait_for_timeout(500)          # the page has asked for the table and drawn it
+        assert ann.text_content("#roll-entry .error") == changed
+        assert ann.locator("#picked .die").count() == 0
+        ann.unroute("**/actions")
+        ann.route("**/actions", lambda route: route.abort())
+        ann.click('#roll-entry .pad [data-die=":3"]')
+        ann.click('#roll-entry .pad [data-die=":4"]')
+        ann.click("#send-roll")
+        ann.wait_for_selector('#roll-entry .error:has-text("No connection to the table")')
+
+
+def test_the_kuh_vadis_player_who_does_not_roll_is_told_who_marks(base_url, browser):
+    """In Kuh Vadis only the roller marks the pad: the other player's page says who rolls and
+    marks, instead of a bare "Nothing to write now"."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "kuh_vadis")
+        state = state_of(ann, code)
+        other = 1 - state["next_roller"]
+        roller = ["Ann", "Bob"][state["next_roller"]]
+        ann.goto(f"{base_url}/t/{code}/sheet?seat={other}")
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('marks')")
+        assert ann.text_content("#hint") == (
+            f"{roller} rolls and marks the pad: nothing for you to write now.")

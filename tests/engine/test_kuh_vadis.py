@@ -273,6 +273,9 @@ class TestConnection:
         assert game.connected(s, CROSSES) and game.winner(s) == CROSSES
         assert game.is_finished(s)
         assert game.score(s).lines[0].points == 1 and game.score(s).lines[1].points == 0
+        # the game is over: the circles are not "still open"
+        assert game.state(s, CIRCLES) == \
+            "circles did not join their starts: the others joined theirs first"
 
     def test_diagonal_connections_count(self, game):
         s = pad(game, [". . . X . . .", ". . x . . . .", ". x . . . . .",

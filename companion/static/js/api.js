@@ -1,3 +1,5 @@
+import { T } from "./dom.js";
+
 /* Requests to the server's JSON API. A new table and every action carry an idempotency key
  * (a retry is done once by the server), and an action the log position the page showed
  * (overtaken since: 409 and the current state). */
@@ -21,9 +23,17 @@ export async function api(method, path, body) {
     opts.body = JSON.stringify(body);
   }
   let resp;
-  try { resp = await fetch(path, opts); } catch (e) {
-    if (!body || !body.key) throw e;
-    resp = await fetch(path, opts);
+  try {
+    try { resp = await fetch(path, opts); } catch (e) {
+      if (!body || !body.key) throw e;
+      resp = await fetch(path, opts);
+    }
+  } catch (e) {
+    // no answer at all (the server or the network is down): said in the page's words, not the
+    // browser's ("Failed to fetch")
+    const err = new Error(T.no_connection || e.message);
+    err.status = 0;
+    throw err;
   }
   let data = null;
   try { data = await resp.json(); } catch (e) { data = { error: resp.statusText }; }

@@ -5,6 +5,10 @@ import { api } from "./api.js";
 import { dieNode, diceRow } from "./dice.js";
 
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
+// the last roll the server refused, and when: the pad is drawn again as the table's news
+// arrives (often the very change that caused the refusal), and the reason must outlive that
+let refused = null;
+const REFUSAL_SHOWN_MS = 15000;
 
 /* A die read with its confidence, kept together; a die whose colour the reader was not sure of
  * shows "?" and is given its colour with a pad tap; a die whose face it was not sure of
@@ -28,7 +32,8 @@ export function rollEntry(box, state, code, refresh) {
   if (!me.can_roll || state.is_over) return;
   box.innerHTML = "";
   const chosen = el("div", { class: "dice", id: "picked" });
-  const msg = el("p", { class: "error", role: "alert" });
+  const msg = el("p", { class: "error", role: "alert" },
+    refused && Date.now() - refused.at < REFUSAL_SHOWN_MS ? refused.text : "");
   const coloured = spec.colours.some(c => c.colour);
   const seen = el("div", { id: "seen-box" });
   const why = el("p", { class: "note", id: "roll-why", role: "status" });
@@ -85,13 +90,19 @@ export function rollEntry(box, state, code, refresh) {
   async function send(type) {
     if (sending) return;
     sending = true; redraw();
-    msg.textContent = "";
+    msg.textContent = ""; refused = null;
     try {
       await api("POST", "/api/tables/" + code + "/actions",
         { type, roll: picked.map(d => ({ colour: d.colour, face: d.face })) });
       picked.length = 0;
       refresh();
-    } catch (e) { msg.textContent = e.message; }
+    } catch (e) {
+      msg.textContent = e.message;
+      refused = { text: e.message, at: Date.now() };
+      // overtaken (someone else's roll or undo came first): the dice tapped were for a table
+      // that is no more; the page shows the new one
+      if (e.status === 409) { picked.length = 0; refresh(); }
+    }
     finally { sending = false; redraw(); }
   }
   const again = state.may_reroll;
@@ -150,6 +161,14 @@ export function rollEntry(box, state, code, refresh) {
     if (!reading) dice.forEach(d => picked.push(d));
     redraw();
   };
+}
+
+/* The ranking of a finished game: equal scores share a rank ("1. Anna 43, 1. Ben 43"), each
+ * line's number its rank; a solo game with the rule book's rating */
+export function standings(state) {
+  return el("ol", { class: "standings" }, state.standings.map(s =>
+    el("li", { value: s.rank },
+      s.player + " · " + s.total + (s.rating ? " · " + s.rating : ""))));
 }
 
 export function statusBlock(state) {

@@ -4,7 +4,7 @@ import { T, $, el, fill, layoutName } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet, fieldOf, scoreTable, specialLabel } from "../draw.js";
 import { listen } from "../live.js";
-import { rollEntry, statusBlock } from "../roll.js";
+import { rollEntry, standings, statusBlock } from "../roll.js";
 import { seatChooser } from "../seats.js";
 import { hintSwitch, showHints } from "../hints.js";
 import { builtLegal, completed, markWords, marksAt, placementWords } from "../choice.js";
@@ -20,6 +20,9 @@ export function start() {
   let asking = null;            // The Choice: {key, options}: which dice, asked in words
   // the host answers for a player who joined on their own device only after confirming here
   let standIn = null;
+  // the roll the host answered for that player: once another is rolled, the host's page goes
+  // back to the host's own sheet (standing in is for one answer, not for the game)
+  let stoodInRoll = null;
   // the table version a reason under the sheet was given at: it stays until the table changes
   // or the player taps again (a refresh of the same version, such as the stream's hello, keeps
   // it)
@@ -44,6 +47,9 @@ export function start() {
     }
     if (mine !== asked || (state && got.seq < state.seq)) return;
     state = got;
+    if (stoodInRoll !== null && JSON.stringify(state.attempts) !== stoodInRoll) {
+      location.replace("/t/" + code + "/sheet"); return;
+    }
     if (state.seq !== lastSeq) {
       // another player's action: the fields this player has chosen stay chosen while still legal
       const seat = seatShown(), opt = seat === null ? null : state.me.seats[String(seat)];
@@ -80,6 +86,13 @@ export function start() {
     return w.length ? w[0] : null;
   }
 
+  // a game where only the roller writes (Kuh Vadis), to the other player: who rolls and marks
+  function rollerWrites(seat) {
+    if (state.game.others_answer || state.is_over) return null;
+    const who = !state.roll || state.turn_complete ? state.next_roller : state.roller;
+    return who === seat ? null : fill(T.roller_only_writes, state.players[who].name);
+  }
+
   // another player's dice still rolling: what this seat waits for, else null
   function waitsForRoller(seat) {
     if (!state.still_rolling || !state.game.others_answer || seat === state.roller) return null;
@@ -92,8 +105,12 @@ export function start() {
 
   function render() {
     statusBlock(state);
+    // a finished game's ranking (and a solo game's rating) here too, where the players look
+    if (state.is_over) $("#turn").append(standings(state));
     document.body.dataset.seq = state.seq;
     document.body.dataset.over = state.is_over;
+    // first: the pad goes with what this device may do now, also when it has lost its seat
+    rollEntry($("#roll-entry"), state, code, refresh);
     const seat = seatShown();
     const who = $("#who");
     if (askStandIn()) { who.textContent = T.my_sheet; clear(); return; }
@@ -113,7 +130,8 @@ export function start() {
     const sw = $("#seat-switch"); sw.innerHTML = "";
     if (seat === standIn) {
       sw.append(el("p", { class: "note recon", id: "stand-in-note" },
-        fill(T.stand_in_active, player.name)));
+        fill(T.stand_in_active, player.name) + " ",
+        el("a", { href: "/t/" + code + "/sheet", id: "stand-in-back" }, T.back_to_mine)));
     } else if (state.me.writes_for.length > 1) {
       sw.append(el("div", { class: "actions" }, T.written_for_you + ":",
         state.me.writes_for.map(s => el("a", { href: "?seat=" + s,
@@ -134,7 +152,7 @@ export function start() {
       opt.legal.length ? T.no_field_hint :
       (state.roll && player.answered ? T.answered + ": " +
         answerText(player.answer_parts, player.view, state.roll) :
-        waiting ? waiting : T.not_your_turn);
+        waiting ? waiting : rollerWrites(seat) || T.not_your_turn);
     // an answer built on the drawn sheet, a space at a time, then the dice (The Choice): for a
     // grid that says what the marks of its rows are (`mark_rows`)
     const rows = player.view ? player.view.mark_rows : null;
@@ -185,8 +203,19 @@ export function start() {
     }
     if (opt.specials.length) actions.append(specials(seat, opt, rollAgain));
     if (opt.can_undo) {
+      // once the game is over, taking the last answer back reopens it for everyone: a second
+      // tap confirms that, as it does a costly special
+      const confirming = state.is_over;
+      const isArmed = confirming && armed !== null && armed.seat === seat &&
+        armed.kind === "undo" && armed.seq === state.seq;
       actions.append(el("button", { type: "button", class: "secondary", id: "undo",
-        onclick: () => act({ type: "undo", seat }) }, T.undo));
+        "data-armed": isArmed ? "1" : null, onclick: () => {
+          if (!confirming || isArmed) { disarm(); act({ type: "undo", seat }); return; }
+          armed = { seat, kind: "undo", seq: state.seq };
+          clearTimeout(armedTimer);
+          armedTimer = setTimeout(() => { armed = null; render(); }, 5000);
+          render();
+        } }, isArmed ? T.confirm_undo_end : T.undo));
     }
     if (opt.can_end_side) {
       actions.append(el("button", { type: "button", class: "secondary",
@@ -205,7 +234,6 @@ export function start() {
     sc.append(el("h2", {}, T.score + ": " + player.score.total), scoreTable(player.score),
       el("p", { class: "note" + (recon ? " recon" : "") },
         T.layout + ": " + layoutName(player.layout.name) + (recon ? " · " + T.recon : "")));
-    rollEntry($("#roll-entry"), state, code, refresh);
   }
 
   // the legal placements as buttons (a tapped field narrows them to the ones writing there)
@@ -316,6 +344,7 @@ export function start() {
     if (body.seat === standIn) body = Object.assign({ stand_in: true }, body);
     try {
       const got = await api("POST", "/api/tables/" + code + "/actions", body);
+      if (body.stand_in && body.type === "place") stoodInRoll = JSON.stringify(got.attempts);
       if (!state || got.seq >= state.seq) state = got;
       chosen.clear(); built = []; asking = null; lastSeq = state.seq; render();
     } catch (e) { say(e.message); }

@@ -3,7 +3,7 @@ import { T, $, el, fill, layoutName } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet } from "../draw.js";
 import { listen } from "../live.js";
-import { rollEntry, statusBlock } from "../roll.js";
+import { rollEntry, standings, statusBlock } from "../roll.js";
 import { seatChooser } from "../seats.js";
 import { camera, onReading } from "../camera.js";
 
@@ -55,13 +55,7 @@ export function start() {
     }
     const rank = $("#ranking"); rank.innerHTML = "";
     rank.classList.toggle("hidden", !state.is_over);
-    // equal scores share a rank ("1. Anna 43, 1. Ben 43"): each line's number is its rank;
-    // a solo game: the rule book's rating
-    if (state.is_over) {
-      rank.append(el("h2", {}, T.ranking), el("ol", {}, state.standings.map(s =>
-        el("li", { value: s.rank }, s.player + " · " + s.total +
-          (s.rating ? " · " + s.rating : "")))));
-    }
+    if (state.is_over) rank.append(el("h2", {}, T.ranking), standings(state));
     const box = $("#sheets"); box.innerHTML = "";
     for (const p of state.players) {
       box.append(el("section", { class: "card", "data-player": p.seat },
