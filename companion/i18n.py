@@ -109,6 +109,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "attempt": {"en": "Attempt", "de": "Wurf"},
     "roll": {"en": "Roll", "de": "Wurf"},
     "no_roll": {"en": "Nothing rolled yet.", "de": "Noch nicht gewürfelt."},
+    "last_roll": {"en": "The last roll:", "de": "Der letzte Wurf:"},
     "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
     "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},
     "tap_dice": {"en": "Tap the dice as they lie.", "de": "Tippe die Würfel an, wie sie liegen."},

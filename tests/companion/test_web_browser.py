@@ -572,6 +572,7 @@ def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
     ann.goto(f"{base_url}/t/{code}")
     ann.wait_for_selector("#ranking li")
     assert ann.text_content("#ranking li") == "Ann · 158 · amazing: 100 points or more"
+    assert ann.text_content("#last-roll") == "The last roll:"     # above the dice shown
     ann.goto(f"{base_url}/t/{code}?lang=de")
     ann.wait_for_selector("#ranking li")
     assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
@@ -995,6 +996,10 @@ def test_no_roll_button_once_the_attempts_are_spent(base_url, players):
     assert ann.locator("#roll-entry .pad").count() == 0
     ann.click("#open-correction")
     ann.wait_for_selector("#correct-roll")
+    # the correction starts from the roll as it stands, and the roll is shown as the last one
+    # once the turn is over
+    assert ann.locator("#picked .die").evaluate_all("ds => ds.map(d => d.dataset.die)") == \
+        ["yellow:2"]
     assert state_of(ann, code)["attempts"] and not state_of(ann, code)["may_reroll"]
     assert ann.locator("#send-roll").count() == 0
     assert "(roller)" in ann.text_content("#who")  # the turn is still Ann's: nobody has written yet

@@ -129,8 +129,12 @@ export function rollEntry(box, state, code, refresh) {
   const waiting = state.roll && !state.turn_complete && !again;
   if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
   if (waiting && box.dataset.correcting !== String(state.seq)) {
+    // the correction starts from the roll as it stands: one wrong die is one tap to change
     const correct = () => {
-      box.dataset.correcting = String(state.seq); rollEntry(box, state, code, refresh);
+      box.dataset.correcting = String(state.seq);
+      picked.length = 0;
+      for (const d of state.roll) picked.push({ colour: d.colour, face: d.face });
+      rollEntry(box, state, code, refresh);
     };
     box.append(el("h2", {}, T.enter_roll),
       el("p", { class: "note", id: "roll-waiting" }, state.game.others_answer ? T.roll_waiting :
@@ -190,7 +194,10 @@ export function statusBlock(state) {
     roll.append(el("div", { class: "rolling" }, diceRow(state.roll)),
       el("p", { class: "note", id: "still-rolling" }, roller + " " + T.still_rolling));
   } else {
-    roll.append(diceRow(state.roll));
+    // a finished turn's roll stays shown until the next: said to be the last one
+    const done = state.turn_complete || state.is_over;
+    roll.append(done ? el("p", { class: "note", id: "last-roll" }, T.last_roll) : null,
+      diceRow(state.roll));
     if (state.pending.length && !state.is_over) {
       roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
         state.pending.map(s => state.players[s].name).join(", ")));
