@@ -109,6 +109,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "attempt": {"en": "Attempt", "de": "Wurf"},
     "roll": {"en": "Roll", "de": "Wurf"},
     "no_roll": {"en": "Nothing rolled yet.", "de": "Noch nicht gewürfelt."},
+    "answered_already": {"en": "Your answer to this roll is written (above): nothing to retry.",
+                         "de": "Deine Antwort auf diesen Wurf ist eingetragen (oben): nichts zu "
+                               "wiederholen."},
     "last_roll": {"en": "The last roll:", "de": "Der letzte Wurf:"},
     "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
     "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},

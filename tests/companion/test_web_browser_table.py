@@ -890,3 +890,32 @@ def test_the_kuh_vadis_player_who_does_not_roll_is_told_who_marks(base_url, brow
         ann.wait_for_function("document.querySelector('#hint').textContent.includes('marks')")
         assert ann.text_content("#hint") == (
             f"{roller} rolls and marks the pad: nothing for you to write now.")
+
+
+def test_a_double_tap_is_not_asked_to_be_retried(base_url, browser):
+    """Two fields tapped one after the other before the first answer came back: one answer is
+    written, and the other tap, refused because the table changed meanwhile, says so rather
+    than asking the player to look again and retry."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "knister")
+        ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', "
+                     "headers: {'Content-Type': 'application/json'}, "
+                     "body: JSON.stringify({type: 'roll', roll: '3 4'})})", code)
+        ann.goto(f"{base_url}/t/{code}/sheet")
+        ann.wait_for_selector('#sheet .cell.legal[data-key="A@0"]')
+        held = []
+
+        def hold_the_first(route):
+            if not held:
+                held.append(route)
+            else:
+                route.continue_()
+
+        ann.route("**/actions", hold_the_first)
+        ann.click('#sheet .cell[data-key="A@0"]')
+        held_back(ann, held, "the first tap's answer was not asked")
+        ann.click('#sheet .cell[data-key="B@1"]')
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('answered')")
+        with ann.expect_response("**/actions"):
+            held[0].continue_()
+        ann.wait_for_selector('#reason:has-text("Your answer to this roll is written")')

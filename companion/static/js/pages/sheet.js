@@ -347,7 +347,16 @@ export function start() {
       if (body.stand_in && body.type === "place") stoodInRoll = JSON.stringify(got.attempts);
       if (!state || got.seq >= state.seq) state = got;
       chosen.clear(); built = []; asking = null; lastSeq = state.seq; render();
-    } catch (e) { say(e.message); }
+    } catch (e) {
+      // a second tap sent before the first one's answer came (a double tap): the table changed
+      // by this player's own answer, which is no reason to retry
+      if (e.status === 409 && e.data && e.data.code === "app.changed" && body.type === "place") {
+        await refresh();
+        const p = state.players[body.seat];
+        if (p && p.answered) { say(T.answered_already); return; }
+      }
+      say(e.message);
+    }
   }
 
   refresh();

@@ -47,7 +47,8 @@ export function start() {
     const seats = $("#seats");
     // the creator without a seat at a full table (a laptop running it) needs no chooser,
     // unless by a link
-    const chooser = state.me.seat === null && (!state.me.creator ||
+    // a finished game has no seat left to take
+    const chooser = !state.is_over && state.me.seat === null && (!state.me.creator ||
       state.players.some(p => !p.claimed) || /[?&]rejoin=/.test(location.search));
     seats.classList.toggle("hidden", !chooser);
     if (chooser && !seats.contains(document.activeElement)) {
