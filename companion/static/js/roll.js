@@ -196,8 +196,8 @@ export function statusBlock(state) {
   } else {
     // a finished turn's roll stays shown until the next: said to be the last one
     const done = state.turn_complete || state.is_over;
-    roll.append(done ? el("p", { class: "note", id: "last-roll" }, T.last_roll) : null,
-      diceRow(state.roll));
+    if (done) roll.append(el("p", { class: "note", id: "last-roll" }, T.last_roll));
+    roll.append(diceRow(state.roll));
     if (state.pending.length && !state.is_over) {
       roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
         state.pending.map(s => state.players[s].name).join(", ")));
