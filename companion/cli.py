@@ -33,6 +33,26 @@ class BadInput(Exception):
     """Input the command cannot use: printed as one line on stderr, exit code 2."""
 
 
+def whole_number(low: int, high: int | None = None):
+    """An argparse `type` for a whole number from `low` to `high` (no upper bound when None):
+    argparse then refuses a value out of range as bad input (one line, exit 2) before the
+    command runs, where it would otherwise end deep in the code with a traceback (a port over
+    65535 is an OverflowError in the socket module, a pool of 0 threads a ValueError)."""
+    bounds = f"{low}-{high}" if high is not None else f"{low} or more"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number {bounds}, "
+                                             f"not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
+        return value
+
+    return parse
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")

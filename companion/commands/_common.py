@@ -1,8 +1,10 @@
-"""What the rules commands share: reading games, layouts, sheets and rolls from the
-command line, each refused with a one-line message (exit 2) when it cannot be used."""
+"""What the commands share: reading games, layouts, sheets and rolls from the command line,
+and checking the files they write, each refused with a one-line message (exit 2) when it
+cannot be used."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def read_json(path: str, what: str) -> Any:
     """A JSON file, checked by `bodies.parse_json`. At most `MAX_JSON_BYTES` are read, whatever
-    size the file reports (a pipe or /dev/zero reports none)."""
+    size the file reports (a pipe or /dev/zero reports none). The file is read as "utf-8-sig":
+    a leading byte order mark, which Windows Notepad writes, is dropped (JSON text may not
+    start with one). An empty file is said to be empty, not a JSON parser's "Expecting value:
+    line 1 column 1"."""
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_JSON_BYTES + 1)
@@ -40,10 +45,26 @@ def read_json(path: str, what: str) -> Any:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
     if len(raw) > MAX_JSON_BYTES:
         raise BadInput(f"{path}: {what} is larger than 1 MB")
+    raw = raw.removeprefix(codecs.BOM_UTF8)     # "utf-8-sig"; parse_json decodes the rest
+    if not raw.strip():
+        raise BadInput(f"{path}: empty file, not a JSON {what}")
     try:
         return parse_json(raw)
     except BadJson as exc:
         raise BadInput(f"{path}: not a JSON {what} ({exc})") from None
+
+
+def output_file(path: Path | str, what: str) -> Path:
+    """A file a command is to write (`what`: "drawing", "calibration", ...), refused before
+    any work when it names a folder or a folder that does not exist: the commands make no
+    folders, so a mistyped path is said to be wrong rather than made (at the filesystem's
+    root, say), and the message blames the output, not an input."""
+    path = Path(path)
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder: cannot write the {what} there")
+    if not path.parent.is_dir():
+        raise BadInput(f"{path}: cannot write the {what}: there is no folder {path.parent}")
+    return path
 
 
 def layout_spec(text: str) -> str | dict:

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import time
 
-from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices
+from engine.advice import DEFAULT_BUDGET_MS, advise, colour_choices, evaluator_for
 from engine.errors import InvalidInput
 from engine.game import ROLES, ROLLER
 
 from ..cli import BadInput
 from ._common import add_game_arguments, game_and_sheet, parse_roll, print_json
+
+# what the figures are (`Advice.figure`, engine.advice.types.FIGURES), said before the list:
+# a bare 0.62 or 127.39 does not say whether it is points or a chance
+FIGURE_WORDS = {"points": "expected final score",
+                "chance": "chance to win (1 = sure)",
+                "relative": "expected final score less a cost for each turn still needed "
+                            "(only their order counts)"}
 
 
 def register(sub) -> None:
@@ -35,7 +42,7 @@ def register(sub) -> None:
     p.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS, metavar="N",
                    help=f"CPU time for the advice (default {DEFAULT_BUDGET_MS})")
     p.add_argument("--top", type=int, default=0, metavar="K",
-                   help="show only the K best placements (default: all)")
+                   help="show only the K best placements, or colours to roll (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -45,6 +52,8 @@ def run(args) -> int:
         raise BadInput(f"--budget-ms must be more than 0, not {args.budget_ms:g}")
     if args.top < 0:
         raise BadInput(f"--top must be 0 (all) or more, not {args.top}")
+    if args.players is not None and args.players < 1:    # 0 is not "the default"
+        raise BadInput(f"--players must be 1 or more, not {args.players}")
     game, sheet = game_and_sheet(args, args.sheet)
     players = args.players or max(game.min_players, 1 if args.role == ROLLER else 2)
     try:
@@ -52,8 +61,7 @@ def run(args) -> int:
     except InvalidInput as exc:
         raise BadInput(str(exc)) from None
     if not 1 <= args.attempt <= game.max_attempts:
-        raise BadInput(f"--attempt must be 1-{game.max_attempts} in {game.title}, "
-                       f"not {args.attempt}")
+        raise BadInput(_attempt_problem(game, args.attempt))
     if args.roll is None:
         return _colours(game, sheet, args)
     roll = parse_roll(game, args.roll)
@@ -70,14 +78,35 @@ def run(args) -> int:
     if not options:
         print(f"nothing to write: in {game.title} the {args.role} does not answer this roll")
         return 0
-    width = max(len(str(x)) for x in [o.placement for o in options] + list(advice.dice))
+    dice = [choice_text(d, roll) for d in advice.dice]
+    width = max(len(x) for x in [str(o.placement) for o in options] + dice)
+    print(f"figures: {FIGURE_WORDS.get(advice.figure, advice.figure)}")
     for i, o in enumerate(options, 1):
         print(f"{i:>3}. {str(o.placement):<{width}}  {o.expected:7.2f}  {o.reason}")
     if advice.dice:
         print("dice:")
-        for i, d in enumerate(advice.dice, 1):
-            print(f"{i:>3}. {str(d):<{width}}  {d.expected:7.2f}  {d.reason}")
+        for i, (d, text) in enumerate(zip(advice.dice, dice), 1):
+            print(f"{i:>3}. {text:<{width}}  {d.expected:7.2f}  {d.reason}")
     return 0
+
+
+def _attempt_problem(game, attempt: int) -> str:
+    """Why `--attempt` is refused, in words for a game of one attempt too."""
+    if game.max_attempts == 1:
+        return f"{game.title} has one attempt per turn: --attempt must be 1, not {attempt}"
+    return f"--attempt must be 1-{game.max_attempts} in {game.title}, not {attempt}"
+
+
+def choice_text(choice, roll) -> str:
+    """A dice choice as the player sees the roll: the dice to roll again named by colour and
+    face ("roll again: red 3, blue 4"; colourless dice by their faces: "roll again: 1, 3")
+    rather than by their positions in the roll (`DiceChoice.dice`, 1-based), which the JSON
+    keeps."""
+    if choice.action != "reroll":
+        return str(choice)
+    dice = [roll.dice[k - 1] for k in choice.dice]
+    return "roll again: " + ", ".join(f"{d.colour} {d.face}" if d.colour else str(d.face)
+                                      for d in dice)
 
 
 def _colours(game, sheet, args) -> int:
@@ -87,9 +116,11 @@ def _colours(game, sheet, args) -> int:
     if not choices:
         raise BadInput(f"--roll is required for {game.title}: its roller chooses no dice before "
                        f"the roll")
+    choices = choices[:args.top] if args.top else choices     # --top as for placements
     if args.json:
         print_json({"game": game.name, "dice": [c.to_json() for c in choices]})
         return 0
+    print(f"figures: {FIGURE_WORDS.get(evaluator_for(game).figure, 'expected final score')}")
     for i, c in enumerate(choices, 1):
         print(f"{i:>3}. {str(c):<26}  {c.expected:7.2f}  {c.reason}")
     return 0

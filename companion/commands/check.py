@@ -22,7 +22,7 @@ def run(args) -> int:
                     **score.to_json()})
     else:
         if problems:
-            print(f"{len(problems)} problem(s):")
+            print(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}:")
             for problem in problems:
                 print(f"- {problem}")
         else:

@@ -20,10 +20,20 @@ def register(sub) -> None:
 AGAIN = "quad: mark, then roll again"    # after a placement that gives another turn
 
 
+def placement_key(placement) -> tuple:
+    """The order placements are listed in: by their marks' rows, then columns as numbers
+    (O3@2 before O3@10, which their text puts after it), then values (numbers before words
+    such as "cow"); the specials without marks (pass, fail, cross, misthrow) last."""
+    marks = tuple((m.row, m.col, isinstance(m.value, str),
+                   m.value if isinstance(m.value, int) else 0, str(m.value), m.dice)
+                  for m in placement.marks)
+    return (not placement.marks, marks, str(placement))
+
+
 def run(args) -> int:
     game, sheet = game_and_sheet(args, args.sheet)
     roll = parse_roll(game, args.roll)
-    placements = sorted(game.legal(sheet, roll, args.role), key=str)
+    placements = sorted(game.legal(sheet, roll, args.role), key=placement_key)
     legal = [str(p) for p in placements]
     # Kuh Vadis: a square marked with a quad gives the roller another turn
     again = [str(p) for p in placements if game.gives_another_turn(roll, p)]

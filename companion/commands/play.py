@@ -4,6 +4,10 @@ Each turn the roller types the dice (or presses Enter for a random roll), may ma
 second attempt, then every player picks a placement from the numbered legal ones (or
 types one). Running scores are shown after every turn and the ranking at the end.
 `--random` plays every choice at random, which makes a quick demonstration.
+
+A game is left unfinished, with one line, by typing `quit` (or `q`) at any prompt or by the
+end of input (exit code 0: the player chose to stop), or by Ctrl-C (exit code 130, the
+shell's code for a program interrupted by Ctrl-C: 128 + SIGINT; not 2, which says bad input).
 """
 from __future__ import annotations
 
@@ -21,7 +25,14 @@ from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, 
 from ..cli import BadInput
 from ..games import default_layouts, seat_layouts_problem, sheet_view
 from ._common import layout_spec
-from .legal import AGAIN
+from .legal import AGAIN, placement_key
+
+QUIT = ("quit", "q")        # typed at any prompt: leave the game
+EXIT_INTERRUPTED = 130      # Ctrl-C: 128 + SIGINT, as a shell reports an interrupted program
+
+
+class LeaveGame(Exception):
+    """The player typed `quit` (or `q`): the game ends unfinished, as at the end of input."""
 
 
 def register(sub) -> None:
@@ -99,10 +110,14 @@ class Terminal:
         self.bots = bots or {}      # seat -> AdvisorPlayer
 
     def ask(self, prompt: str) -> str:
+        """The line typed after `prompt`; EOFError at the end of input, LeaveGame on `quit`
+        or `q` (no die, placement or side is written so)."""
         print(prompt, end="", flush=True)
         line = sys.stdin.readline()
         if not line:
             raise EOFError
+        if line.strip().lower() in QUIT:
+            raise LeaveGame
         return line.strip()
 
 
@@ -130,6 +145,8 @@ def run(args) -> int:
     if first is not None:
         table = table.apply(Begin(first))
         print(f"{table.players[first]} begins")
+    if people and not args.random:
+        print("(type quit or q at any prompt to leave the game)")
     try:
         table = choose_sides(table, term)
         while not table.is_over:
@@ -137,6 +154,12 @@ def run(args) -> int:
     except EOFError:
         print("\nend of input: game left unfinished")
         return 0
+    except LeaveGame:
+        print("game left unfinished")
+        return 0
+    except KeyboardInterrupt:   # Ctrl-C: one line, not a traceback (see the module's doc)
+        print("\ninterrupted: game left unfinished")
+        return EXIT_INTERRUPTED
     print_ranking(table)
     return 0
 
@@ -201,8 +224,7 @@ def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:
         if term.auto:
             text = ""
         else:
-            hint = "Enter = keep" if previous else "Enter = random roll"
-            text = term.ask(f"{table.players[table.next_roller]}, dice ({hint}): ")
+            text = term.ask(roll_prompt(table, previous))
         if previous and not text:
             return table
         try:
@@ -212,6 +234,17 @@ def _roll(table: Table, term: Terminal, previous: Roll | None) -> Table:
             print(f"  refused: {exc}")
             if term.auto:
                 raise
+
+
+def roll_prompt(table: Table, previous: Roll | None) -> str:
+    """What the roller is asked: the dice, or on a later attempt, which attempt of how many
+    it is and that the whole new roll is typed (the dice kept too), not only the dice rolled
+    again."""
+    player = table.players[table.next_roller]
+    if previous is None:
+        return f"{player}, dice (Enter = random roll): "
+    return (f"{player}, attempt {len(table.attempts) + 1} of {table.game.max_attempts}: type "
+            f"the whole roll again, or Enter to keep: ")
 
 
 def _bot_rolls(table: Table, term: Terminal, bot) -> Table:
@@ -255,13 +288,14 @@ def play_turn(table: Table, term: Terminal) -> Table:
     for seat in table.pending():
         table = _answer(table, seat, term)
     for seat, player in enumerate(table.players):
-        print(f"  {player}: {table.score(seat).total} points")
+        total = table.score(seat).total
+        print(f"  {player}: {total} point{'' if abs(total) == 1 else 's'}")
     return table
 
 
 def _answer(table: Table, seat: int, term: Terminal) -> Table:
     game = table.games[seat]
-    options = sorted(table.legal(seat), key=str)
+    options = sorted(table.legal(seat), key=placement_key)   # as `legal` lists them
     print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
     view = sheet_view(game, table.sheets[seat])
     if view and not view.get("ring") and view.get("value") != "printed":

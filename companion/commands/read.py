@@ -7,12 +7,14 @@ others are still read; the exit code is then 2. With several images, ``--draw OU
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
-from companion.commands._common import read_json
+from companion.commands._common import output_file, read_json
 from companion.commands.teach import dice_set_reader
+
 
 def game_names() -> list[str]:
     """The games `--game` may name: every known game (`engine.registry.GAMES`, not imported)."""
@@ -56,6 +58,16 @@ def as_game_faces(roll, symbol_at: dict):
         for d in roll.dice))
 
 
+def dice_text(dice) -> str:
+    """The dice read, in words: "no dice", "1 die: 3 red", "2 dice: 3 red, 5 blue"; a die
+    whose face the reader was unsure of: "(check)", for the player to look at."""
+    if not dice:
+        return "no dice"
+    named = ", ".join(f"{d.value} {d.colour}" + (" (check)" if d.check_face else "")
+                      for d in dice)
+    return f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}: {named}"
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("read", help="read the dice in photos (value and colour of each die)",
                               description=__doc__.splitlines()[0])
@@ -87,17 +99,75 @@ def _draw_path(base: Path, index: int, count: int) -> Path:
     return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.png'}")
 
 
+def _draw_paths(base: Path, images: list[str]) -> list[Path]:
+    """The drawings' files, checked before any photo is read: OpenCV must have a writer for
+    their extension (else `cv2.imwrite` raises after the dice are printed), their folder must
+    exist (`output_file`), and none may be one of the photos (it would be overwritten by its
+    own drawing)."""
+    import cv2
+
+    output_file(base, "drawing")
+    outs = [_draw_path(base, n, len(images)) for n in range(len(images))]
+    if not cv2.haveImageWriter(str(outs[0])):
+        raise BadInput(f"{outs[0]}: cannot write the drawing: not an image file name "
+                       f"(give e.g. out.png or out.jpg)")
+    photos = {Path(p).resolve() for p in images}
+    for out in outs:
+        if out.resolve() in photos:
+            raise BadInput(f"{out}: is one of the photos: the drawing would overwrite it")
+    return outs
+
+
+def _from_onnxruntime(exc: BaseException) -> bool:
+    """Whether `exc` is one of onnxruntime's own errors (they derive from Exception alone, in
+    its `onnxruntime.capi.onnxruntime_pybind11_state` module): a model it cannot use."""
+    return type(exc).__module__.split(".")[0] == "onnxruntime"
+
+
+def face_model(path: Path):
+    """The face reader session of `--model`, tried once on two blank crops before any photo
+    is read: a file that exists but is not a face reader (text, empty, another ONNX model
+    such as the die detector) fails in onnxruntime while loading or on its first use, or
+    answers in a shape that is not one score per class. Either is one line, not a traceback
+    from the middle of reading the photos. A missing file stays `load_session`'s
+    FileNotFoundError ("face reader model not found")."""
+    import numpy as np
+
+    from vision.read import FaceReader, load_session
+
+    try:
+        reader = FaceReader(load_session(path))
+        probe = np.zeros((2, reader.size, reader.size, 3), np.uint8)
+        shape = reader.read_crops(probe).shape
+    except FileNotFoundError:
+        raise
+    except Exception as exc:    # narrowed: onnxruntime's errors, numpy's on a wrong shape
+        if not (_from_onnxruntime(exc) or isinstance(exc, (ValueError, IndexError))):
+            raise
+        # one line, without onnxruntime's "[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : "
+        reason = re.sub(r"^\[ONNXRuntimeError\] : \d+ : \w+ : ", "", " ".join(str(exc).split()))
+        raise BadInput(f"{path}: cannot use this model: {reason}") from None
+    if shape != (2, len(reader.classes)):
+        raise BadInput(f"{path}: cannot use this model: it answers {shape} for 2 crops, not "
+                       f"one score for each of its {len(reader.classes)} classes")
+    return reader.session
+
+
 def run(args) -> int:
     import cv2
 
     from vision.colour import Calibration
     from vision.pipeline import BadImage, DiceReader, decode_image, read_image_bytes
-    from vision.read import load_session, load_settled_session
+    from vision.read import load_settled_session
 
+    # the output files first: a path that cannot be written is refused before any work
+    draws = _draw_paths(args.draw, args.images) if args.draw else None
+    if args.calibrate:
+        output_file(args.calibrate, "calibration")
     try:
         # photos are read by the settled tier: the two shipped face readers voted together,
         # unless --model names one
-        session = (None if args.dice_set else load_session(args.model) if args.model
+        session = (None if args.dice_set else face_model(args.model) if args.model
                    else load_settled_session())
     except FileNotFoundError as exc:
         raise BadInput(str(exc)) from None
@@ -126,7 +196,11 @@ def run(args) -> int:
             if args.calibrate and n == 0:
                 image = decode_image(data)
                 cal = reader.calibrate(image)
-                cal.save(args.calibrate)
+                try:
+                    cal.save(args.calibrate)
+                except OSError as exc:  # the calibration's fault, not the photo's
+                    raise BadInput(f"{args.calibrate}: cannot write the calibration "
+                                   f"({exc.strerror or exc})") from None
                 reader = reader.with_calibration(cal)
                 print(f"calibration stored in {args.calibrate}: gains {cal.gains}", file=sys.stderr)
             roll = as_game_faces(reader(data), symbol_at)
@@ -139,14 +213,15 @@ def run(args) -> int:
             d = {"image": str(path), **roll.to_dict()}
             print(json.dumps(d))
         else:
-            # a die whose face the reader was unsure of: "(check)", for the player to look at
-            dice = ", ".join(f"{d.value} {d.colour}" + (" (check)" if d.check_face else "")
-                             for d in roll.dice) or "no dice"
-            print(f"{path}: {len(roll.dice)} dice: {dice} ({roll.elapsed_ms:.1f} ms)")
-        if args.draw:
-            out = _draw_path(args.draw, n, len(args.images))
-            if not cv2.imwrite(str(out),
-                               roll.draw(image if image is not None else decode_image(data))):
+            print(f"{path}: {dice_text(roll.dice)} ({roll.elapsed_ms:.1f} ms)")
+        if draws:
+            out = draws[n]
+            try:
+                written = cv2.imwrite(
+                    str(out), roll.draw(image if image is not None else decode_image(data)))
+            except cv2.error:   # checked before (`_draw_paths`): a writer's own failure
+                written = False
+            if not written:
                 print(f"dice-companion read: {out}: cannot write the drawing", file=sys.stderr)
                 status = EXIT_BAD_INPUT
         sys.stdout.flush()

@@ -26,6 +26,6 @@ def run(args) -> int:
     else:
         print(score)
     if problems:
-        print(f"note: this sheet breaks {len(problems)} rule(s); "
+        print(f"note: this sheet breaks {len(problems)} rule{'' if len(problems) == 1 else 's'}; "
               f"`dice-companion check` lists them", file=sys.stderr)
     return 0

@@ -17,12 +17,17 @@ import datetime
 import errno
 import ipaddress
 import os
+import re
 import socket
+import sqlite3
 import sys
 import threading
 from pathlib import Path
 
+from companion.cli import whole_number
+
 DEFAULT_PORT = 8000
+PORT = whole_number(1, 65535)   # argparse refuses 0 and what the socket module cannot take
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,12 +35,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=__doc__.splitlines()[0])
     p.add_argument("--host", default="0.0.0.0",
                    help="address to listen on (default 0.0.0.0: every interface)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--port", type=PORT, default=DEFAULT_PORT,
+                   help=f"port 1-65535 (default {DEFAULT_PORT})")
     p.add_argument("--https", action="store_true",
                    help="serve HTTPS alone, on --port (self-signed certificate)")
     p.add_argument("--no-https", action="store_true",
                    help="serve plain HTTP alone (phones cannot use their camera then)")
-    p.add_argument("--https-port", type=int, default=None,
+    p.add_argument("--https-port", type=PORT, default=None,
                    help="the HTTPS port beside HTTP (default: --port + 1)")
     p.add_argument("--camera", metavar="N|URL", default=None,
                    help="a webcam index or stream URL the server reads itself")
@@ -47,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(the server extra); default $DICE_COMPANION_REDIS")
     p.add_argument("--instance", metavar="DIR", default=None,
                    help="the instance folder (database, certificate)")
-    p.add_argument("--threads", type=int, default=100,
+    p.add_argument("--threads", type=whole_number(1), default=100,
                    help="threads answering requests (open pages hold none; default 100)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run)
@@ -151,11 +157,15 @@ def build_app(args: argparse.Namespace, public_url: str, https_url: str | None =
     from companion.cli import BadInput
     from companion.store_pg import is_url
 
+    check_database(args.db)
     config = hosting_config({"DICE_COMPANION_DB": args.db or "",
                              "DICE_COMPANION_REDIS": args.redis or ""})
     config.update(PUBLIC_URL=public_url, HTTPS_URL=https_url)
     try:
         app = create_app(config, instance_path=args.instance)
+    except sqlite3.DatabaseError as exc:    # a file that is not SQLite's, or not readable
+        raise BadInput(f"{args.db or 'the instance folder database'}: cannot use this SQLite "
+                       f"database ({exc})") from None
     except Exception as exc:
         if (args.redis or is_url(args.db or "")) and _is_server_error(exc):
             raise BadInput(_server_error(exc)) from None
@@ -166,6 +176,25 @@ def build_app(args: argparse.Namespace, public_url: str, https_url: str | None =
     except OSError as exc:
         raise BadInput(str(exc)) from None
     return app
+
+
+def check_database(db: str | None) -> None:
+    """`--db` as the store will take it (`companion.store_pg.is_url`: a postgresql:// URL,
+    anything else a SQLite file): a URL of another scheme (mysql://...) is refused rather
+    than made into a folder "mysql:", and a SQLite file whose folder does not exist rather
+    than the folder made (at the filesystem's root, say), as every command's outputs are
+    (`_common.output_file`). The default, in the instance folder, is not checked."""
+    from companion.cli import BadInput
+    from companion.commands._common import output_file
+    from companion.store_pg import SCHEMES, is_url
+
+    if not db or is_url(db):
+        return
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", db)
+    if scheme:      # the scheme alone: the rest of a URL may hold a password
+        raise BadInput(f"--db: a {scheme.group(1)}:// URL is not a store this program uses: give "
+                       f"a SQLite file or a {' or '.join(SCHEMES)} URL")
+    output_file(db, "database")
 
 
 def _is_server_error(exc: BaseException) -> bool:
@@ -188,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
     http_port = None if args.https else args.port
     https_port = None if args.no_https else (args.port if args.https else
                                               args.https_port or args.port + 1)
+    if https_port is not None and https_port > 65535:   # --port 65535: none left beside it
+        raise BadInput(f"no port after {args.port} for HTTPS: choose its port with --https-port")
     if http_port is not None and http_port == https_port:
         raise BadInput(f"HTTP and HTTPS cannot share port {http_port}: choose another "
                        f"--https-port")

@@ -21,11 +21,13 @@ calibration under the table's light.
 from __future__ import annotations
 
 import csv
+import functools
 import re
 import sys
 from pathlib import Path
 
 from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.commands._common import output_file
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
@@ -47,13 +49,35 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def parse_label(name: str) -> tuple[object, str | None]:
-    """`3` -> (3, None); `cow` -> ("cow", None); `6-green` / `6_green` -> (6, "green")."""
+def parse_label(name: str, where: object = None) -> tuple[object, str | None]:
+    """`3` -> (3, None); `cow` -> ("cow", None); `6-green` / `6_green` -> (6, "green").
+    A face no game's dice show ("7", "banana") is refused (`known_faces`): taught, it would
+    make a dice-set file that reads nothing. `where` (a folder, a CSV line) starts the
+    message."""
     m = re.fullmatch(r"([^-_]+)(?:[-_]([A-Za-z]+))?", name.strip())
     if not m:
         raise BadInput(f"cannot read a face label from {name!r} (expected e.g. 3, cow, 6-green)")
     value, colour = m.group(1), m.group(2)
-    return (int(value) if value.isdigit() else value.lower()), (colour.lower() if colour else None)
+    face = int(value) if value.isdigit() else value.lower()
+    faces = known_faces()
+    if face not in faces:
+        start = f"{where}: " if where is not None else ""
+        raise BadInput(f"{start}{value!r} is not a face the dice show (faces: "
+                       f"{', '.join(str(f) for f in faces)})")
+    return face, (colour.lower() if colour else None)
+
+
+@functools.cache
+def known_faces() -> tuple:
+    """Every face the games' dice show, as the web app's teaching page offers them
+    (`companion.teaching.labels_for` of each game's `dice_spec`): the pips 1-6 and Kuh
+    Vadis' cow (The Choice's colours come with its faces, after the face)."""
+    from companion.games import dice_spec
+    from companion.teaching import labels_for
+    from engine.registry import GAMES
+
+    faces = {f for name in GAMES for f in labels_for(dice_spec(name)).faces}
+    return tuple(sorted(faces, key=lambda f: (isinstance(f, str), str(f))))
 
 
 def _folder_examples(folder: Path):
@@ -63,7 +87,7 @@ def _folder_examples(folder: Path):
     if not subs:
         raise BadInput(f"{folder}: no label subfolders (expected 1/, 2/, ..., cow/, 6-green/)")
     for sub in subs:
-        value, colour = parse_label(sub.name)
+        value, colour = parse_label(sub.name, sub)
         for f in sorted(sub.iterdir()):
             if f.suffix.lower() in IMAGE_SUFFIXES:
                 yield f, None, value, colour
@@ -78,7 +102,7 @@ def _csv_examples(path: Path):
         raise BadInput(f"{path}: needs the columns filename,value "
                        "(and optionally colour, x_min, ...)")
     for k, r in enumerate(rows, start=2):
-        value, _ = parse_label(r["value"])
+        value, _ = parse_label(r["value"] or "", f"{path}:{k}")
         colour = (r.get("colour") or "").strip().lower() or None
         box = None
         if all(r.get(c) not in (None, "") for c in ("x_min", "y_min", "x_max", "y_max")):
@@ -104,7 +128,14 @@ def dice_set_reader(path: Path, palette, calibration):
     except FileNotFoundError as exc:  # the embedding model
         raise BadInput(str(exc)) from None
     except (OSError, ValueError) as exc:
-        raise BadInput(f"{path}: cannot use this dice set: {exc}") from None
+        # vision's reasons start with the path: said once. A file that is no dice set is said
+        # so, with where one comes from, not with numpy's words on why it could not load it
+        # ("allow_pickle=...")
+        reason = str(exc).removeprefix(f"{path}: ")
+        if reason.startswith("not a dice-set file"):
+            raise BadInput(f"{path}: not a dice-set file (dice sets are written by "
+                           f"`dice-companion teach`)") from None
+        raise BadInput(f"{path}: cannot use this dice set: {reason}") from None
 
 
 def run(args) -> int:
@@ -113,6 +144,7 @@ def run(args) -> int:
 
     if not args.folders and not args.csv:
         raise BadInput("give a folder of labelled crops or --csv LABELS.csv")
+    output_file(args.out, "dice-set file")     # before the work; no folder is made
     sources = [ex for folder in args.folders for ex in _folder_examples(folder)]
     sources += [ex for path in args.csv for ex in _csv_examples(path)]
     status = EXIT_OK
@@ -135,7 +167,6 @@ def run(args) -> int:
     except FileNotFoundError as exc:  # the embedding model
         raise BadInput(str(exc)) from None
     try:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
         ds.save(args.out)
     except OSError as exc:
         raise BadInput(f"{args.out}: cannot write ({exc.strerror or exc})") from None
@@ -147,7 +178,8 @@ def run(args) -> int:
     colours = ", ".join(n for n, _ in ds.colours) or "none (body colours named against the palette)"
     source = {"face": "the face", "vivid": "the face's most colourful pixels",
               "ink": "the symbol"}.get(ds.colour_source, "the body")
-    print(f"{args.out}: {len(examples)} examples ({faces}); colours from {source}: {colours}; "
+    print(f"{args.out}: {len(examples)} example{'' if len(examples) == 1 else 's'} ({faces}); "
+          f"colours from {source}: {colours}; "
           f"die threshold {ds.die_threshold:.3f}; taught "
           f"in {ds.info.get('teach_ms', 0) / 1000:.1f} s")
     if few:

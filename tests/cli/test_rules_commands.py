@@ -110,7 +110,7 @@ class TestCheck:
                         "yellow": [None, 5, None, None, None, None, None, None, None]}}
         code, out, _ = run(capsys, "check", "--game", "qwinto", sheet_file(bad))
         assert code == 1
-        assert "2 problem(s)" in out
+        assert "2 problems:" in out
         assert "greater than the 5 to its left" in out and "5 stands twice" in out
 
 
@@ -124,7 +124,8 @@ class TestAdvise:
         code, out, _ = run(capsys, "advise", "--game", "twenty_one", "--sheet", sheet,
                            "--roll", roll, "--attempt", "2")
         assert code == 0
-        lines = out.strip().splitlines()
+        figures, *lines = out.strip().splitlines()
+        assert figures.startswith("figures: ")                  # what the figures are
         assert lines[0].split()[:2] == ["1.", "A6@0"] and "exact hit" in lines[0]
         _, legal, _ = run(capsys, "legal", "--game", "twenty_one", "--sheet", sheet,
                           "--roll", roll)
