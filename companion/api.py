@@ -141,7 +141,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         "game": {"name": table.game.name, "title": table.game.title,
                  "max_attempts": table.game.max_attempts, "dice": G.dice_spec_of(table.game),
                  "others_answer": table.game.must_answer(OTHER),
-                 "rerolls": table.game.rerolls},
+                 "rerolls": table.game.rerolls, "one_sheet": table.game.one_sheet},
         "players": players,
         "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,
         "attempts": [roll_json(r) for r in table.attempts],

@@ -96,6 +96,8 @@ class Game:
     # "same" the dice of the first (Qwinto), "not_ones" all but those showing 1 (twenty one),
     # "any" any of them (The Choice, Kuh Vadis)
     rerolls: ClassVar[str] = "same"
+    # every player marks the one sheet (Kuh Vadis' pad): the pages draw it once
+    one_sheet: ClassVar[bool] = False
     # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
     # written on everybody's sheet.
     shared_sheet: ClassVar[bool] = False

@@ -251,6 +251,7 @@ class KuhVadis(Game):
     min_players, max_players = 2, 2
     max_attempts = 3
     rerolls = "any"
+    one_sheet = True
     shared_sheet = True
     first_drawn = Reason("kuh_vadis.coin_toss")     # the rules: a coin toss decides who begins
     parse_layout = staticmethod(KuhVadisLayout.parse)

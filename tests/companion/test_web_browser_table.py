@@ -919,3 +919,18 @@ def test_a_double_tap_is_not_asked_to_be_retried(base_url, browser):
         with ann.expect_response("**/actions"):
             held[0].continue_()
         ann.wait_for_selector('#reason:has-text("Your answer to this roll is written")')
+
+
+def test_the_one_kuh_vadis_pad_is_drawn_once_on_the_table_page(base_url, browser):
+    """Both Kuh Vadis players mark one pad: the table page draws it once, under the first
+    player, and says so under the second; games with a sheet each draw every sheet."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "kuh_vadis")
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector('[data-player="0"] .cell')
+        assert ann.locator('[data-player="1"] .cell').count() == 0
+        assert ann.text_content('[data-player="1"] .shared-sheet') == (
+            "Plays on the same pad as Ann, drawn above.")
+        code = create_table(ann, base_url, "knister")
+        ann.goto(f"{base_url}/t/{code}")
+        ann.wait_for_selector('[data-player="1"] .cell')

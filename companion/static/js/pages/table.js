@@ -59,11 +59,14 @@ export function start() {
     if (state.is_over) rank.append(el("h2", {}, T.ranking), standings(state));
     const box = $("#sheets"); box.innerHTML = "";
     for (const p of state.players) {
+      // players who mark one sheet (Kuh Vadis' pad) see it drawn once, under the first
+      const drawnFor = state.game.one_sheet && p.seat > 0 ? state.players[0].name : null;
       box.append(el("section", { class: "card", "data-player": p.seat },
         el("h2", {}, p.name, badges(p)),
         hostTools(p),
-        p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
-        p.layout.recon ?
+        drawnFor ? el("p", { class: "note shared-sheet" }, fill(T.same_sheet, drawnFor)) :
+          p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
+        p.layout.recon && !drawnFor ?
           el("p", { class: "note recon" }, layoutName(p.layout.name) + " · " + T.recon) : null));
     }
     rollEntry($("#roll-entry"), state, code, refresh);
