@@ -109,8 +109,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "attempt": {"en": "Attempt", "de": "Wurf"},
     "roll": {"en": "Roll", "de": "Wurf"},
     "no_roll": {"en": "Nothing rolled yet.", "de": "Noch nicht gewürfelt."},
-    "same_sheet": {"en": "Plays on the same pad as {name}, drawn above.",
-                   "de": "Spielt auf demselben Block wie {name}, oben gezeichnet."},
+    "same_sheet": {"en": "Plays on the same pad as {name}.",
+                   "de": "Spielt auf demselben Block wie {name}."},
     "answered_already": {"en": "Your answer to this roll is written (above): nothing to retry.",
                          "de": "Deine Antwort auf diesen Wurf ist eingetragen (oben): nichts zu "
                                "wiederholen."},

@@ -930,7 +930,7 @@ def test_the_one_kuh_vadis_pad_is_drawn_once_on_the_table_page(base_url, browser
         ann.wait_for_selector('[data-player="0"] .cell')
         assert ann.locator('[data-player="1"] .cell').count() == 0
         assert ann.text_content('[data-player="1"] .shared-sheet') == (
-            "Plays on the same pad as Ann, drawn above.")
+            "Plays on the same pad as Ann.")
         code = create_table(ann, base_url, "knister")
         ann.goto(f"{base_url}/t/{code}")
         ann.wait_for_selector('[data-player="1"] .cell')
