@@ -33,6 +33,12 @@ class BadInput(Exception):
     """Input the command cannot use: printed as one line on stderr, exit code 2."""
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` things in words: "1 problem", "2 problems", "1 die", "3 dice" (`many` where adding
+    an s is wrong)."""
+    return f"{n} {one if abs(n) == 1 else many or one + 's'}"
+
+
 def whole_number(low: int, high: int | None = None):
     """An argparse `type` for a whole number from `low` to `high` (no upper bound when None):
     argparse then refuses a value out of range as bad input (one line, exit 2) before the

@@ -510,9 +510,10 @@ class DiceSet:
             meta = json.loads(bytes(z["meta"]).decode())
         except FileNotFoundError:
             raise
-        except Exception as exc:  # not an npz, or not ours
-            raise ValueError(f"{p}: not a dice-set file ({exc.__class__.__name__}: "
-                             f"{exc})") from None
+        except Exception:  # not an npz, or not ours: numpy's reason ("allow_pickle=...")
+            # would only mislead a user
+            raise ValueError(f"{p}: not a dice-set file (dice sets are written by "
+                             f"`dice-companion teach`)") from None
         fmt = meta.get("format")
         if fmt in OLDER_FORMATS:
             raise StaleDiceSet(f"{p}: made by an older version ({OLDER_FORMATS[fmt]}, {fmt}); "

@@ -1,7 +1,7 @@
 """`dice-companion check`: check a sheet typed in from paper; list every problem."""
 from __future__ import annotations
 
-from ..cli import EXIT_OK, EXIT_RULE
+from ..cli import EXIT_OK, EXIT_RULE, count
 from ._common import add_game_arguments, game_and_sheet, print_json
 
 
@@ -22,7 +22,7 @@ def run(args) -> int:
                     **score.to_json()})
     else:
         if problems:
-            print(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}:")
+            print(f"{count(len(problems), 'problem')}:")
             for problem in problems:
                 print(f"- {problem}")
         else:

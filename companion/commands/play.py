@@ -22,7 +22,7 @@ from engine.placement import Placement
 from engine.registry import game_class, load_game
 from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, Table
 
-from ..cli import BadInput
+from ..cli import BadInput, count
 from ..games import default_layouts, seat_layouts_problem, sheet_view
 from ._common import layout_spec
 from .legal import AGAIN, placement_key
@@ -289,7 +289,7 @@ def play_turn(table: Table, term: Terminal) -> Table:
         table = _answer(table, seat, term)
     for seat, player in enumerate(table.players):
         total = table.score(seat).total
-        print(f"  {player}: {total} point{'' if abs(total) == 1 else 's'}")
+        print(f"  {player}: {count(total, 'point')}")
     return table
 
 

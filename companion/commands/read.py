@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput, count
 from companion.commands._common import output_file, read_json
 from companion.commands.teach import dice_set_reader
 
@@ -65,7 +65,7 @@ def dice_text(dice) -> str:
         return "no dice"
     named = ", ".join(f"{d.value} {d.colour}" + (" (check)" if d.check_face else "")
                       for d in dice)
-    return f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}: {named}"
+    return f"{count(len(dice), 'die', 'dice')}: {named}"
 
 
 def register(subparsers) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from ..cli import count
 from ._common import add_game_arguments, game_and_sheet, print_json
 
 
@@ -26,6 +27,6 @@ def run(args) -> int:
     else:
         print(score)
     if problems:
-        print(f"note: this sheet breaks {len(problems)} rule{'' if len(problems) == 1 else 's'}; "
+        print(f"note: this sheet breaks {count(len(problems), 'rule')}; "
               f"`dice-companion check` lists them", file=sys.stderr)
     return 0

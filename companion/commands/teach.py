@@ -26,7 +26,7 @@ import re
 import sys
 from pathlib import Path
 
-from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.cli import EXIT_BAD_INPUT, EXIT_OK, BadInput, count
 from companion.commands._common import output_file
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -128,13 +128,8 @@ def dice_set_reader(path: Path, palette, calibration):
     except FileNotFoundError as exc:  # the embedding model
         raise BadInput(str(exc)) from None
     except (OSError, ValueError) as exc:
-        # vision's reasons start with the path: said once. A file that is no dice set is said
-        # so, with where one comes from, not with numpy's words on why it could not load it
-        # ("allow_pickle=...")
+        # vision's reasons start with the path: said once
         reason = str(exc).removeprefix(f"{path}: ")
-        if reason.startswith("not a dice-set file"):
-            raise BadInput(f"{path}: not a dice-set file (dice sets are written by "
-                           f"`dice-companion teach`)") from None
         raise BadInput(f"{path}: cannot use this dice set: {reason}") from None
 
 
@@ -178,7 +173,7 @@ def run(args) -> int:
     colours = ", ".join(n for n, _ in ds.colours) or "none (body colours named against the palette)"
     source = {"face": "the face", "vivid": "the face's most colourful pixels",
               "ink": "the symbol"}.get(ds.colour_source, "the body")
-    print(f"{args.out}: {len(examples)} example{'' if len(examples) == 1 else 's'} ({faces}); "
+    print(f"{args.out}: {count(len(examples), 'example')} ({faces}); "
           f"colours from {source}: {colours}; "
           f"die threshold {ds.die_threshold:.3f}; taught "
           f"in {ds.info.get('teach_ms', 0) / 1000:.1f} s")

@@ -299,7 +299,8 @@ class TestDiceSetAndSheetFiles:
         not_a_set.write_text("hello\n")
         code, out, err = run(capsys, "read", "--dice-set", not_a_set, photo)
         assert code == 2 and out == "" and one_line(err)
-        assert err.startswith(f"dice-companion read: {not_a_set}: not a dice-set file")
+        assert err.startswith(f"dice-companion read: {not_a_set}: cannot use this dice set: "
+                              "not a dice-set file")
         assert err.count(str(not_a_set)) == 1 and "allow_pickle" not in err
 
     def test_a_sheet_saved_with_a_byte_order_mark(self, capsys, tmp_path):
