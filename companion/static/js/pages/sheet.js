@@ -205,17 +205,10 @@ export function start() {
     if (opt.can_undo) {
       // once the game is over, taking the last answer back reopens it for everyone: a second
       // tap confirms that, as it does a costly special
-      const confirming = state.is_over;
-      const isArmed = confirming && armed !== null && armed.seat === seat &&
-        armed.kind === "undo" && armed.seq === state.seq;
+      const tap = twoTaps(seat, "undo", state.is_over, () => act({ type: "undo", seat }));
       actions.append(el("button", { type: "button", class: "secondary", id: "undo",
-        "data-armed": isArmed ? "1" : null, onclick: () => {
-          if (!confirming || isArmed) { disarm(); act({ type: "undo", seat }); return; }
-          armed = { seat, kind: "undo", seq: state.seq };
-          clearTimeout(armedTimer);
-          armedTimer = setTimeout(() => { armed = null; render(); }, 5000);
-          render();
-        } }, isArmed ? T.confirm_undo_end : T.undo));
+        "data-armed": tap.armed ? "1" : null, onclick: tap.onclick },
+        tap.armed ? T.confirm_undo_end : T.undo));
     }
     if (opt.can_end_side) {
       actions.append(el("button", { type: "button", class: "secondary",
@@ -253,19 +246,27 @@ export function start() {
     const out = el("div", { class: "actions specials" });
     for (const kind of opt.specials) {
       const costly = kind !== "pass";
-      const isArmed = costly && armed !== null && armed.seat === seat && armed.kind === kind &&
-        armed.seq === state.seq;
+      const tap = twoTaps(seat, kind, costly, () => place(seat, kind));
       out.append(el("button", { type: "button", "data-special": kind,
-        "data-armed": isArmed ? "1" : null,
-        class: costly && !rollAgain ? "danger" : "secondary", onclick: () => {
-          if (!costly || isArmed) { disarm(); place(seat, kind); return; }
-          armed = { seat, kind, seq: state.seq };
-          clearTimeout(armedTimer);
-          armedTimer = setTimeout(() => { armed = null; render(); }, 5000);
-          render();
-        } }, isArmed ? T.confirm_special + ": " + specialLabel(kind) : specialLabel(kind)));
+        "data-armed": tap.armed ? "1" : null,
+        class: costly && !rollAgain ? "danger" : "secondary", onclick: tap.onclick },
+        tap.armed ? T.confirm_special + ": " + specialLabel(kind) : specialLabel(kind)));
     }
     return out;
+  }
+
+  // a button whose action a second tap confirms when `confirming` (a costly special, taking
+  // back an answer of a finished game): the first tap arms it; `armed`: whether it is armed
+  function twoTaps(seat, kind, confirming, run) {
+    const isArmed = confirming && armed !== null && armed.seat === seat &&
+      armed.kind === kind && armed.seq === state.seq;
+    return { armed: isArmed, onclick: () => {
+      if (!confirming || isArmed) { disarm(); run(); return; }
+      armed = { seat, kind, seq: state.seq };
+      clearTimeout(armedTimer);
+      armedTimer = setTimeout(() => { armed = null; render(); }, 5000);
+      render();
+    } };
   }
 
   function disarm() { armed = null; clearTimeout(armedTimer); }
