@@ -11,6 +11,7 @@ leaving the sheet unchanged.
 from __future__ import annotations
 
 import random
+from functools import cached_property
 from typing import Any, ClassVar, Iterable, Iterator, Sequence
 
 from .dice import DiceSpec, Roll
@@ -98,6 +99,12 @@ class Game:
     rerolls: ClassVar[str] = "same"
     # every player marks the one sheet (Kuh Vadis' pad): the pages draw it once
     one_sheet: ClassVar[bool] = False
+
+    @cached_property
+    def sheet_keys(self) -> frozenset[str]:
+        """The parts of this game's sheets as JSON (`sheet_to_json`'s keys): `known_keys`
+        refuses any other."""
+        return frozenset(self.sheet_to_json(self.new_sheet()))
     # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
     # written on everybody's sheet.
     shared_sheet: ClassVar[bool] = False
@@ -321,9 +328,7 @@ def known_keys(game: "Game", data: dict) -> None:
     """Refuse a sheet whose JSON has a part this game's sheets do not have: where a part left
     out reads as empty (Qwinto's rows, The Choice's sides), a sheet of another game (Knister's
     "grid" given as a Qwinto sheet) would otherwise read as an empty one."""
-    known = getattr(game, "_sheet_keys", None)
-    if known is None:
-        known = game._sheet_keys = frozenset(game.sheet_to_json(game.new_sheet()))
+    known = game.sheet_keys
     for key in data:
         require(key in known, Reason("game.sheet_keys", key=key, game=game.title,
                                      known=", ".join(sorted(known))))
