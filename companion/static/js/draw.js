@@ -10,6 +10,8 @@ export const fieldOf = mark => mark.row + "@" + mark.col;
 
 export function specialLabel(kind) { return T[kind] || kind; }
 
+const word = v => T[v] || v;      // a colour, face or symbol in the page's words
+
 /* An answer as players say it: "orange 7, A 6", "Pass" rather than the engine's notation
  * "O7@2 A6@0", "pass"; `view` names a row by its colour where the sheet has one. A sheet
  * whose marks use dice (The Choice: `view.mark_rows`) says each mark with the dice of `roll`
@@ -17,7 +19,6 @@ export function specialLabel(kind) { return T[kind] || kind; }
 export function answerText(placement, view, roll) {
   if (placement.kind !== "enter") return specialLabel(placement.kind);
   if (view && view.mark_rows && roll) return placementWords(placement, roll, view.mark_rows);
-  const word = v => T[v] || v;
   const rowOf = m => view && view.rows && view.rows.find(r => r.label === m.row);
   // a die's colour per field (twenty one): "row E: white 2, black 2, red 1"
   const cellOf = m => ((rowOf(m) || {}).cells || []).find(c => c && c.col === m.col);
@@ -68,18 +69,17 @@ function cellNode(cell, opts, style) {
     kids.push(el("span", { class: "printed" + big }, faceText(cell.printed)));
   }
   if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
+  // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words
+  const where = T.field_label.replace("{r}", cell.row).replace("{c}", cell.col);
   if (opts.edit) {
     kids.push(el("input", { value: cell.value === null ? "" : cell.value,
-      "data-key": key, "aria-label": T.field_label.replace("{r}", cell.row)
-        .replace("{c}", cell.col), inputmode: "numeric", autocomplete: "off",
+      "data-key": key, "aria-label": where, inputmode: "numeric", autocomplete: "off",
       oninput: opts.onInput }));
   } else kids.push(shown);
-  // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words
-  const name = T.field_label.replace("{r}", cell.row).replace("{c}", cell.col) +
-    (cell.colour ? ", " + (T[cell.colour] || cell.colour) : "") +
-    (cell.printed && !cell.start ? ", " + (T[cell.printed] || cell.printed) : "") + ": " +
+  const name = where + (cell.colour ? ", " + word(cell.colour) : "") +
+    (cell.printed && !cell.start ? ", " + word(cell.printed) : "") + ": " +
     (empty(cell.value) ? T.field_empty : cell.value === "x" ? T.field_crossed :
-      T[cell.value] || cell.value);
+      word(cell.value));
   return el(opts.onCell ? "button" : "div", {
     class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
     "aria-label": name,
@@ -100,7 +100,7 @@ function gridOf(rows, columns, opts, labels, numbers) {
     // "G" for gelb on a German page), else by its letter
     const label = row.colour && T[row.colour] ? T[row.colour][0].toUpperCase() : row.label;
     if (labels) grid.append(el("div", { class: "lbl", style: line + ";grid-column:1",
-      title: row.colour ? T[row.colour] || row.colour : null }, label));
+      title: row.colour ? word(row.colour) : null }, label));
     row.cells.forEach((cell, i) => {
       const col = (cell && cell.x) ? cell.x + first - 1 : i + first;
       const at = line + ";grid-column:" + col + (cell && cell.span ? " / span " + cell.span : "");
