@@ -183,15 +183,15 @@ class TwentyOneEvaluator(Evaluator):
             p = before.rows[r].index(None)
             what = Reason("advice.twenty_one.cross", c=lay.colours[p])
         else:
-            hits = sum(m.value == lay.numbers[m.col] for m in placement.marks)
-            what = (None if not hits else Reason("advice.twenty_one.hit") if hits == 1
-                    else Reason("advice.twenty_one.hits", n=hits))
+            new_hits = sum(m.value == lay.numbers[m.col] for m in placement.marks)
+            what = (None if not new_hits else Reason("advice.twenty_one.hit") if new_hits == 1
+                    else Reason("advice.twenty_one.hits", n=new_hits))
         if after.current_row != r:
             pts = self.game.score(after).lines[-1].points
             row = Reason("advice.twenty_one.completes", r=lay.label, n=pts)
         else:
-            empty, hits, written = self._row_state(after, r)
-            worth = written + self.rows[r][0][(empty, hits)]
+            empty, row_hits, written = self._row_state(after, r)
+            worth = written + self.rows[r][0][(empty, row_hits)]
             row = (Reason("advice.twenty_one.worth", r=lay.label, x=f"{worth:.1f}",
                           x2=f"{self.turn_cost:g}") if self.turn_cost else
                    Reason("advice.twenty_one.averages", r=lay.label, x=f"{worth:.1f}"))
