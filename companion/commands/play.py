@@ -27,6 +27,13 @@ from ..games import default_layouts, seat_layouts_problem, sheet_view
 from ._common import layout_spec
 from .legal import AGAIN, placement_key
 
+# How a game's placements read, printed once at the start where the codes are not plain
+PLACEMENT_CODES = {
+    "kuh_vadis": "B1@5: mark the square in row B, column 5 with the 1s rolled",
+    "the_choice": "Rred@3/1: cross the red space at ring position 3 with die 1; N7@1/13: the "
+                  "number 7 at position 1 with dice 1 and 3; Mx@0: a misthrow; '>' the order "
+                  "numbers are drawn",
+}
 QUIT = ("quit", "q")        # typed at any prompt: leave the game
 EXIT_INTERRUPTED = 130      # Ctrl-C: 128 + SIGINT, as a shell reports an interrupted program
 
@@ -78,10 +85,15 @@ def sheet_text(data: dict, indent: str = "  ") -> str:
 
 
 def view_text(view: dict, indent: str = "  ") -> str:
-    """A drawn sheet (`companion.games` view) as text, row by row, each field named as on the
-    paper: twenty one by its colour, printed number and position (`yellow6@0:3`, as in the
-    mark `A3@0`), Qwinto and Knister by column position (`4:7`); '.' is empty, 'x' crossed
-    out."""
+    """A drawn sheet (`companion.games` view) as text, row by row, each field named as its
+    placements name it: twenty one by its colour, printed number and position
+    (`yellow6@0:3`, as in the mark `A3@0`), Qwinto and Knister by column position (`4:7`);
+    '.' is empty, 'x' crossed out. A pad of printed squares (Kuh Vadis) and a ring with a
+    number line (The Choice) have their own drawings (`pad_text`, `ring_text`)."""
+    if view.get("value") == "printed":
+        return pad_text(view, indent)
+    if view.get("ring"):
+        return ring_text(view, indent)
     lines = []
     for row in view["rows"]:
         fields = []
@@ -95,6 +107,46 @@ def view_text(view: dict, indent: str = "  ") -> str:
         lines.append(f"{indent}{label}: " + " ".join(fields))
     lines += [f"{indent}{ex['label']}: {ex['value']}" for ex in view.get("extras", [])
               if "options" not in ex]
+    return "\n".join(lines)
+
+
+def pad_text(view: dict, indent: str = "  ") -> str:
+    """Kuh Vadis' pad as a grid under its column numbers, a square showing its mark (X, O) or,
+    while empty, what it needs (a number or cow), so that `B1@5` is found by row and column."""
+    width = 5
+    lines = [f"{indent}{view['caption']}",
+             indent + "  " + "".join(f"{c:>{width}}" for c in range(view["columns"]))]
+    for row in view["rows"]:
+        squares = {c["col"]: c for c in row["cells"] if c}
+        lines.append(indent + f"{row['label']:<2}" + "".join(
+            f"{_square(squares.get(c)):>{width}}" for c in range(view["columns"])))
+    lines.append(f"{indent}(X, O: marked; a number or cow: what an empty square needs)")
+    return "\n".join(lines)
+
+
+def _square(cell: dict | None) -> str:
+    if cell is None:
+        return ""
+    return str(cell["value"] if cell["value"] is not None else cell["printed"])
+
+
+def ring_text(view: dict, indent: str = "  ") -> str:
+    """The Choice's side: the colour ring by position (x: crossed), the number line by
+    position and printed number (x: written, with the order drawn), and the misthrows, so that
+    `Rred@3/1` and `N7@1/13` can be read off it."""
+    rows = view["rows"]
+    ring = [c for r in rows if r["label"] == view["mark_rows"]["ring"] for c in r["cells"] if c]
+    line = [c for r in rows if r["label"] != view["mark_rows"]["ring"]
+            for c in r["cells"] if c]
+    lines = [f"{indent}{view['caption']}",
+             f"{indent}colour ring (R): " + " ".join(
+                 f"{c['col']}:{c['colour']}{' x' if c['value'] else ''}" for c in ring),
+             f"{indent}numbers (N; x#k: drawn k-th): " + " ".join(
+                 f"{c['col']}:{c['printed']}"
+                 + (f" x{'' if c.get('order') is None else '#' + str(c['order'])}"
+                    if c['value'] else "") for c in line)]
+    lines += [f"{indent}{ex['label']}: {ex['value']} of {ex['max']}" if ex.get("max")
+              else f"{indent}{ex['label']}: {ex['value']}" for ex in view.get("extras", [])]
     return "\n".join(lines)
 
 
@@ -145,6 +197,8 @@ def run(args) -> int:
     if first is not None:
         table = table.apply(Begin(first))
         print(f"{table.players[first]} begins")
+    if cls.name in PLACEMENT_CODES and people and not args.random:
+        print(f"(placements: {PLACEMENT_CODES[cls.name]})")
     if people and not args.random:
         print("(type quit or q at any prompt to leave the game)")
     try:
@@ -297,11 +351,12 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
     game = table.games[seat]
     options = sorted(table.legal(seat), key=placement_key)   # as `legal` lists them
     print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
+    data = game.sheet_to_json(table.sheets[seat])
     view = sheet_view(game, table.sheets[seat])
-    if view and not view.get("ring") and view.get("value") != "printed":
-        print(view_text(view))      # rows of fields named as on the paper
-    else:                           # Kuh Vadis' pad and The Choice's sides as their JSON reads
-        print(sheet_text(game.sheet_to_json(table.sheets[seat])))
+    if "first_side" in data:    # The Choice: which of the two sides this is
+        print(f"  (playing the {data['playing']} side, the "
+              f"{'first' if data['playing'] == data['first_side'] else 'second'} of two)")
+    print(view_text(view) if view else sheet_text(data))
     bot = term.bots.get(seat)
     if bot is not None:
         best = advise(game, table.sheets[seat], table.roll, table.role(seat),

@@ -247,6 +247,36 @@ class TestPlay:
                            "--seed", "4", "--random")
         assert code == 0 and "Game over. Ranking:" in out and "1. Player" in out
 
+    def test_kuh_vadis_pad_shows_each_squares_need_under_its_column(self):
+        # a player finds "C4@5" on the pad: row C, column 5 needs a 4, before it is marked
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game", "kuh_vadis",
+                               "--players", "2"], input="4 4 4 4 cow\n\n3\n1 2 3 5 cow\n\n",
+                              capture_output=True, text=True, timeout=60)
+        lines = proc.stdout.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.split() == list("0123456"))
+        row_c = lines[header + 3].split()
+        assert row_c[0] == "C" and row_c[1 + 5] == "4"
+        assert lines[header + 1].split()[1:] == ["O", "4", "cow", "X", "5", "3", "O"]
+        assert "B1@5: mark the square in row B, column 5" in proc.stdout
+        # after C4@5 the square shows the roller's cross
+        later = next(i for i, line in enumerate(lines) if i > header
+                     and line.split() == list("0123456"))
+        assert lines[later + 3].split()[1 + 5] == "X"
+
+    def test_the_choice_sheet_shows_the_ring_the_numbers_and_what_is_written(self):
+        # Player 1 crosses the number 5 at position 7 with dice 2 and 3 and a misthrow
+        proc = subprocess.run([sys.executable, "-m", "companion", "play", "--game",
+                               "the_choice", "--players", "2"],
+                              input="\n\ngreen:6 red:2 purple:3\n\nMx@0 N5@7/23\nn\n",
+                              capture_output=True, text=True, timeout=60)
+        assert "colour ring (R): 0:green 1:red 2:purple 3:blue" in proc.stdout
+        assert "numbers (N; x#k: drawn k-th): 0:6 1:7 2:3" in proc.stdout
+        assert "misthrows: 0 of 3" in proc.stdout
+        assert "N7@1/13: the number 7 at position 1 with dice 1 and 3" in proc.stdout
+        after = proc.stdout.split("Player 2 (other), your sheet:")[1]
+        assert "7:5 x#1" not in after     # Player 2's own sheet is still empty
+        assert "misthrows: 0 of 3" in after
+
     def test_the_same_seed_plays_the_same_game(self, capsys):
         a = run(capsys, "play", "--game", "qwinto", "--players", "2", "--seed", "9", "--random")
         b = run(capsys, "play", "--game", "qwinto", "--players", "2", "--seed", "9", "--random")
@@ -312,7 +342,8 @@ class TestPlay:
         out = proc.stdout
         assert "Player 2 begins" in out and "--- Player 2 rolls ---" in out
         assert "refused: no side 'middle': the sides are front, back" in out
-        assert "Player 1 (other), your sheet:\n  first_side: back\n  playing: back" in out
+        assert "Player 1 (other), your sheet:\n  (playing the back side, the first of two)\n" \
+            "  back side\n" in out
 
     @pytest.mark.parametrize("first", ["0", "3", "Bob"])
     def test_first_must_be_a_player_or_random(self, capsys, first):
