@@ -509,14 +509,17 @@ class Table:
 
     def _begin(self, seat: int) -> "Table":
         self._check_seat(seat)
+        if self.is_over:    # a table started from finished sheets: nothing is written after
+            raise IllegalPlacement(Reason("table.over"))
         if self.attempts or self.turns:
             raise IllegalPlacement(Reason("table.begin_first"))
         return replace(self, roller=seat,
                        sheets=self.game.begin_with(self.sheets, seat))
 
     def start_sides(self, seat: int) -> tuple[str, ...]:
-        """The sides `seat` may still choose to start on (empty once it has marks)."""
-        if self.answers[seat] is not None:
+        """The sides `seat` may still choose to start on (empty once it has marks, and once the
+        game is over)."""
+        if self.is_over or self.answers[seat] is not None:
             return ()
         game = self.games[seat]
         return tuple(side for side in game.sides()
@@ -524,6 +527,8 @@ class Table:
 
     def _choose_side(self, seat: int, side: str) -> "Table":
         self._check_seat(seat)
+        if self.is_over:
+            raise IllegalPlacement(Reason("table.over"))
         game = self.games[seat]
         problem = game.start_side_problem(self.sheets[seat], side)
         if problem:

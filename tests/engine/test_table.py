@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import IllegalPlacement, InvalidInput
-from engine.table import (Begin, CorrectRoll, KeepRoll, Place, RollDice, Table, Undo,
+from engine.table import (Begin, ChooseSide, CorrectRoll, KeepRoll, Place, RollDice, Table, Undo,
                           action_from_json, action_to_json)
 
 from engine_helpers import game, placement, roll
@@ -201,6 +201,27 @@ class TestTheEnd:
 
     def test_a_game_in_progress_is_not_over(self):
         assert not Table.new(K, ["a", "b"]).is_over
+
+    def test_nobody_begins_or_chooses_a_side_after_the_end(self):
+        """"Nothing is written after the end" (docs/rules-decisions.md): a finished Kuh Vadis
+        pad keeps whose move it was, and The Choice's players keep their sides."""
+        kv = game("kuh_vadis")
+        won = kv.sheet_from_json({"pad": [". . . X . . .", ". . . x . . .", ". . . x . . .",
+                                          ". . . x . . .", ". . . x . . .", ". x x x x x .",
+                                          "X . . O . . X"], "to_move": "O"})
+        t = Table.new(kv, ["Sarah", "Emil"], sheets=[won, won])
+        assert t.is_over
+        with pytest.raises(IllegalPlacement, match="the game is over"):
+            t.apply(Begin(0))
+        assert t.sheets[0].to_move == "O"
+        choice = game("the_choice")
+        done = choice.sheet_from_json({"first_side": "front", "playing": "back",
+                                       "front": {"misthrows": 3}, "back": {"misthrows": 3}})
+        t = Table.new(choice, ["a", "b"], sheets=[done, choice.new_sheet()])
+        assert t.is_over and t.start_sides(1) == ()
+        for action in (ChooseSide(1, "back"), Begin(1)):
+            with pytest.raises(IllegalPlacement, match="the game is over"):
+                t.apply(action)
 
 
 class TestRanking:
