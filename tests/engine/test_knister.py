@@ -40,6 +40,12 @@ class TestCombinations:
         ([4, 9, 4, 4, 9], "full_house", 8),
         ([7, 10, 8, 6, 9], "straight_with_7", 8),
         ([3, 5, 6, 2, 4], "straight_without_7", 12),
+        # the other straights: without a 7 only 2-6 and 8-12, every other one holds a 7
+        ([8, 9, 10, 11, 12], "straight_without_7", 12),
+        ([12, 10, 11, 9, 8], "straight_without_7", 12),
+        ([2, 3, 4, 5, 6], "straight_without_7", 12),
+        ([3, 4, 5, 6, 7], "straight_with_7", 8),
+        ([7, 8, 9, 10, 11], "straight_with_7", 8),
     ])
     def test_each_combination_from_the_table(self, values, name, points):
         assert combination(values) == name
@@ -58,6 +64,21 @@ class TestCombinations:
         s = sheet(full_grid_with_row([4, 9, 4, 4, 9]))
         lines = {line.label: line.points for line in K.score(s).lines}
         assert lines["row A"] == 8
+
+
+class TestScoreDuringTheGame:
+    def test_tims_full_house_after_the_ninth_round(self):
+        """"After the ninth round, Tim has entered nine numbers ... a Full House in the second
+        horizontal row and immediately writes down the 8 points": a full line scores at once,
+        lines still open score nothing yet."""
+        nine = [[None, 5, None, None, None],
+                [6, 6, 6, 8, 8],
+                [None, None, 7, None, None],
+                [None] * 5,
+                [None, None, None, 3, None]]
+        score = K.score(sheet(nine))
+        assert [(str(line.label), line.points) for line in score.lines] == [("row B", 8)]
+        assert score.total == 8 and not K.is_finished(sheet(nine))
 
 
 class TestDiagonalsDouble:
@@ -123,6 +144,14 @@ class TestEndOfGame:
         t = random_game(K, 3, seed=11)
         assert t.turns + 1 == 25
         assert all(K.is_finished(s) for s in t.sheets)
+
+    def test_as_many_players_as_you_want(self):
+        """"you can also play Knister with as many players as you want": the companion's
+        limit is 99 at one table (docs/rules-decisions.md)."""
+        for n in (1, 2, 12, 99):
+            K.check_player_count(n)
+        with pytest.raises(InvalidInput, match="1-99 players, not 100"):
+            K.check_player_count(100)
 
     def test_solo_game(self):
         t = random_game(K, 1, seed=5)

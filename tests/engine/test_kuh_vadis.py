@@ -108,7 +108,12 @@ class TestDice:
         # any dice may be thrown again, even ones set aside earlier: any five dice follow
         assert game.max_attempts == 3
         assert game.reroll_problem(kv_roll("4 4 1 2 3"), kv_roll("5 5 5 cow 1")) is None
-        assert game.reroll_problem(kv_roll("4 4 1 2 3"), kv_roll("5 5 5 cow")) is not None
+        assert "5 dice, not 4" in game.reroll_problem(kv_roll("4 4 1 2 3"), kv_roll("5 5 5 cow"))
+        # at the table: a third attempt, then no fourth
+        t = Table.new(game, ["Sarah", "Tim"]).apply(RollDice(kv_roll("4 4 1 2 3")))
+        t = t.apply(RollDice(kv_roll("4 4 5 5 cow"))).apply(RollDice(kv_roll("1 2 3 4 5")))
+        with pytest.raises(IllegalPlacement, match="3 attempts"):
+            t.apply(RollDice(kv_roll("4 4 4 4 4")))
 
     def test_random_rerolls_keep_the_commonest_face(self, game):
         rng = random.Random(3)

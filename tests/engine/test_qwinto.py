@@ -63,9 +63,15 @@ class TestAscendingRows:
         s = sheet(orange=[2, None, None, None, None, None, None, None, 12])
         assert {"O7@3", "O7@4", "O7@6", "O7@10"} <= shown(Q.legal(s, roll("orange:3 yellow:4")))
 
-    def test_the_missing_field_is_never_written(self):
+    @pytest.mark.parametrize("row, colour, column", [("O", "orange", 5), ("Y", "yellow", 6),
+                                                     ("P", "purple", 4)])
+    def test_the_missing_field_is_never_written(self, row, colour, column):
+        """The rule: "Each colored row has one missing field. Do not enter a number in this field."
+        """
         with pytest.raises(IllegalPlacement, match="not a field"):
-            Q.play(Q.new_sheet(), roll("orange:5"), ROLLER, placement("O5@5"))
+            Q.play(Q.new_sheet(), roll(f"{colour}:5"), ROLLER, placement(f"{row}5@{column}"))
+        assert all(m.col != column for p in Q.legal(Q.new_sheet(), roll(f"{colour}:5"))
+                   for m in p.marks if m.row == row)
 
 
 class TestColumns:
@@ -75,10 +81,12 @@ class TestColumns:
             Q.play(s, roll("yellow:3 purple:4"), ROLLER, placement("Y7@2"))
 
     def test_no_number_twice_in_a_two_field_column(self):
-        # column 4 holds orange and yellow only
+        # column 4 holds orange and yellow only, column 6 orange and purple only
         s = sheet(orange=[None, None, 8, None, None, None, None, None, None])
         assert "Y8@4" not in shown(Q.legal(s, roll("yellow:4 purple:4")))
-        assert "P8@4" not in shown(Q.legal(s, roll("yellow:4 purple:4")))  # purple has no 4
+        s = sheet(orange=[None, None, None, 8, None, None, None, None, None])
+        assert "P8@6" not in shown(Q.legal(s, roll("yellow:4 purple:4")))
+        assert "P8@5" in shown(Q.legal(s, roll("yellow:4 purple:4")))   # another column
 
     def test_order_within_a_column_does_not_matter(self):
         s = sheet(orange=[9, None, None, None, None, None, None, None, None])
@@ -203,6 +211,16 @@ class TestEndOfGame:
     def test_the_fourth_failed_attempt_ends_the_game(self):
         assert not Q.is_finished(sheet(failed=3))
         assert Q.is_finished(sheet(failed=4))
+
+    def test_table_ends_after_the_turn_of_the_fourth_failed_attempt(self):
+        """The game ends once the turn of the fourth failed attempt is answered by all."""
+        t = Table.new(Q, ["Linus", "Tim"], sheets=[sheet(failed=3), Q.new_sheet()])
+        t = t.apply(RollDice(roll("orange:6"))).apply(Place(0, placement("fail")))
+        assert not t.is_over            # Tim has not answered yet
+        t = t.apply(Place(1, placement("pass")))
+        assert t.is_over
+        assert [(s.player, s.score.total) for s in t.standings()] == [("Tim", 0),
+                                                                       ("Linus", -20)]
 
     def test_table_ends_after_the_turn_that_fills_a_second_row(self):
         full = list(range(1, 10))

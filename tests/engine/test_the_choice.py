@@ -141,6 +141,14 @@ class TestLayout:
 
 
 class TestDice:
+    def test_two_to_four_players(self, game):
+        """"Players: 2-4"."""
+        for n in (2, 3, 4):
+            game.check_player_count(n)
+        for n in (1, 5):
+            with pytest.raises(InvalidInput, match=f"2-4 players, not {n}"):
+                game.check_player_count(n)
+
     def test_three_dice_each_a_colour_and_a_number(self, game):
         assert game.roll_problem(Roll.parse(SEED_ROLL)) is None
         assert "3 dice, not 2" in game.roll_problem(Roll.parse("green:6 green:1"))
@@ -155,8 +163,10 @@ class TestDice:
         assert not t.may_reroll()
         with pytest.raises(IllegalPlacement, match="2 attempts"):
             t.apply(RollDice(Roll.parse(SEED_ROLL)))
-        assert game.reroll_problem(Roll.parse(SEED_ROLL), Roll.parse("red:1 red:2")) \
-            is not None
+        # the second attempt is any three dice; fewer are no roll at all
+        assert game.reroll_problem(Roll.parse(SEED_ROLL), Roll.parse("red:1 red:2 red:3")) \
+            is None
+        assert "3 dice" in game.reroll_problem(Roll.parse(SEED_ROLL), Roll.parse("red:1 red:2"))
 
     def test_random_second_attempt_rerolls_one_to_three_dice(self, game):
         rng = random.Random(5)
@@ -534,6 +544,25 @@ class TestScoring:
     def test_an_empty_side_says_nothing_is_crossed_yet(self, game):
         colours, numbers = game.score(game.new_sheet()).lines
         assert (colours.detail, numbers.detail) == ("no colour space crossed yet", "no line yet")
+
+    def test_a_full_second_side_ends_the_game_at_the_table(self, game):
+        """"The game also ends when a player has marked all 16 colour spaces and all 13
+        number spaces on their second player sheet", after that turn; "possibly only scoring
+        one [sheet] if they are still playing on the first sheet"."""
+        almost = {"colours": list(range(15)),
+                  "numbers": [6, 8, 10, 12, 7, 3, 1, 2, 9, 4, 5, 13, 11]}
+        sarah = sheet(game, {"misthrows": 3}, almost, playing="back")
+        linus = sheet(game, {"colours": [0, 1, 2, 3, 4, 5, 6], "numbers": [8]})
+        t = Table.new(game, ["Sarah", "Linus"], sheets=[sarah, linus])
+        t = t.apply(RollDice(Roll.parse("purple:3 green:1 yellow:2"))).apply(KeepRoll())
+        t = t.apply(Place(0, Placement.parse("Rpurple@15/1 Mx@0")))   # her last space
+        assert not t.is_over            # Linus has not answered yet
+        t = t.apply(Place(1, Placement.parse("N6@0/123")))
+        assert t.is_over
+        standings = {s.player: s.score for s in t.standings()}
+        assert standings["Sarah"].total == 25 + 36
+        assert [str(line.label) for line in standings["Linus"].lines] == \
+            ["front colours", "front numbers"]      # still on his first side
 
     def test_a_full_second_side_ends_the_game(self, game):
         full = {"colours": list(range(16)),

@@ -86,6 +86,11 @@ class TestCrossingOut:
     def test_never_a_cross_and_a_number_together(self):
         with pytest.raises(InvalidInput, match="writes no marks"):
             Placement(CROSS, (Mark("A", 5, 1),))
+        # nor as a number and an x written in one round
+        with pytest.raises(IllegalPlacement, match="shows 4, not x"):
+            A.play(A.new_sheet(), roll(SARAHS_ROLL), OTHER, placement("A1@5 Ax@0"))
+        legal = A.legal(A.new_sheet(), roll(SARAHS_ROLL), OTHER)
+        assert all(p.kind == CROSS or all(m.value != "x" for m in p.marks) for p in legal)
 
     def test_crossed_fields_are_worth_nothing(self):
         s = sheet(A, ["x", "x", "x", "x", "x", "x"])
@@ -106,6 +111,20 @@ class TestScoringRows:
 
     def test_exact_hit_bonus_table(self):
         assert A.layout.exact_hit_bonus == (0, 1, 3, 6, 10, 15, 21)
+
+    @pytest.mark.parametrize("row, total", [([6, 5, 4, 3, "x", "x"], 18 + 10),
+                                            ([6, 5, 4, 3, 2, "x"], 20 + 15),
+                                            ([6, 5, 4, 3, 2, 1], 21 + 21)])
+    def test_four_five_and_six_exact_hits_earn_their_bonus(self, row, total):
+        assert A.score(sheet(A, row)).total == total
+
+    def test_all_six_dice_in_one_round(self):
+        """"he can write down more than one number, and theoretically even all six"."""
+        r = roll("yellow:6 red:5 green:4 blue:3 white:2 black:1")
+        all_six = placement("A6@0 A5@1 A4@2 A3@3 A2@4 A1@5")
+        assert str(all_six) in shown(A.legal(A.new_sheet(), r, OTHER))
+        s = A.play(A.new_sheet(), r, OTHER, all_six)
+        assert s.rows[0] == (6, 5, 4, 3, 2, 1) and A.score(s).total == 42
 
     def test_linus_88(self):
         s = sheet(A, *LINUS)
