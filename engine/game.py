@@ -99,6 +99,9 @@ class Game:
     rerolls: ClassVar[str] = "same"
     # every player marks the one sheet (Kuh Vadis' pad): the pages draw it once
     one_sheet: ClassVar[bool] = False
+    # how a placement's text reads, with an example, where it is not plain "ROW VALUE@COLUMN"
+    # (the terminal game prints it once; the pages draw the sheet instead)
+    notation: ClassVar[str] = ""
 
     @cached_property
     def sheet_keys(self) -> frozenset[str]:

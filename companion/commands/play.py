@@ -27,13 +27,6 @@ from ..games import default_layouts, seat_layouts_problem, sheet_view
 from ._common import layout_spec
 from .legal import AGAIN, placement_key
 
-# How a game's placements read, printed once at the start where the codes are not plain
-PLACEMENT_CODES = {
-    "kuh_vadis": "B1@5: mark the square in row B, column 5 with the 1s rolled",
-    "the_choice": "Rred@3/1: cross the red space at ring position 3 with die 1; N7@1/13: the "
-                  "number 7 at position 1 with dice 1 and 3; Mx@0: a misthrow; '>' the order "
-                  "numbers are drawn",
-}
 QUIT = ("quit", "q")        # typed at any prompt: leave the game
 EXIT_INTERRUPTED = 130      # Ctrl-C: 128 + SIGINT, as a shell reports an interrupted program
 
@@ -197,8 +190,8 @@ def run(args) -> int:
     if first is not None:
         table = table.apply(Begin(first))
         print(f"{table.players[first]} begins")
-    if cls.name in PLACEMENT_CODES and people and not args.random:
-        print(f"(placements: {PLACEMENT_CODES[cls.name]})")
+    if cls.notation and people and not args.random:
+        print(f"(placements: {cls.notation})")
     if people and not args.random:
         print("(type quit or q at any prompt to leave the game)")
     try:

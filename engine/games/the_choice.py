@@ -379,6 +379,9 @@ class TheChoice(Game):
     min_players, max_players = 2, 4
     max_attempts = 2
     rerolls = "any"
+    notation = ("Rred@3/1: cross the red space at ring position 3 with die 1; N7@1/13: the "
+                "number 7 at position 1 with dice 1 and 3; Mx@0: a misthrow; '>' the order "
+                "numbers are drawn")
     parse_layout = staticmethod(TheChoiceLayout.parse)
 
     def __init__(self, layout: TheChoiceLayout) -> None:
