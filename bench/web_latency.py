@@ -1,4 +1,5 @@
-"""Web latency of the companion on localhost, against the real server (`serve`, waitress).
+"""Web latency of the companion on localhost, against the real server: a subprocess of
+`python -m companion.commands.serve` (uvicorn and `companion.front.Front`), over plain HTTP.
 
 1. frame: POST a 640x480 JPEG to /api/tables/CODE/frame -> JSON with the dice and the
    legal placements; p50/p99 over `--frames` uploads from one phone, one after another, and

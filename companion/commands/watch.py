@@ -41,7 +41,9 @@ def register(subparsers) -> None:
     p.add_argument("--dice-set", metavar="FILE", type=Path,
                    help="read faces with a taught dice set (see teach)")
     p.add_argument("--model", type=Path, default=None,
-                   help="face reader ONNX model (default: the shipped one)")
+                   help="face reader ONNX model, read alone for every frame and the settled "
+                        "one (default: frames by the shipped dice_face.onnx, the settled frame "
+                        "by the two shipped ones voted together)")
     p.add_argument("--fps", type=float, default=10.0, help="frames per second to read (default 10)")
     p.add_argument("--still-frames", type=int, default=3,
                    help="frames the dice must lie still (default 3)")
