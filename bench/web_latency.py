@@ -158,7 +158,7 @@ def bench_frames(client: Client, n: int) -> dict:
             timing = body.get("timing") or {}
             for k, v in timing.items():
                 parts.setdefault(k, []).append(v)
-            if "server" in timing:     # HTTP, waitress, the client: outside the handler
+            if "server" in timing:     # HTTP, uvicorn and Front, the client: outside
                 parts.setdefault("outside", []).append(elapsed - timing["server"])
             if "server" in timing and "vision" in timing:
                 parts.setdefault("not_vision", []).append(elapsed - timing["vision"])

@@ -694,19 +694,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     except Superseded:      # a newer frame of this table is read instead: this one says nothing
         return {"superseded": True, "dice": [], "settled": False, "state": "superseded"}
     t_read = time.perf_counter()
-    out = {"dice": [read_die_json(d) for d in reading.dice], "settled": settled,
-           "state": STATES.get(reading.state, "reading"), "width": reading.width,
-           "height": reading.height, "elapsed_ms": round(reading.elapsed_ms, 1)}
-    seat, creator = viewer(rec)
-    if reading.dice:
-        roll = Roll(Die(d.colour, d.value) for d in reading.dice)
-        problem = table.game.roll_problem(roll)
-        out["roll"] = str(roll)
-        out["problem"] = problem
-        if problem is None and seat is not None:
-            role = ROLLER if seat == table.next_roller else OTHER
-            out["legal"] = [str(p) for p in table.games[seat].legal(table.sheets[seat], roll,
-                                                                     role)]
+    out = _reading_json(rec, table, reading, settled, STATES.get(reading.state, "reading"))
     if settled:     # every page of the table shows a settled roll (never a moving one)
         current_app.extensions["broker"].publish(rec.code, "reading", out)
     if out.get("problem") and lang() != "en":
@@ -720,6 +708,53 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
                      "rest": round((t_end - t_read) * 1000, 2),
                      "server": round((t_end - start) * 1000, 2)}
     return out
+
+
+def _reading_json(rec: TableRecord, table: Table, reading, settled: bool, state: str) -> dict:
+    """A reading as the pages take it: its dice, and where it read any, the roll they make,
+    what the rules say of it (`problem`), and for the asker's seat the placements it allows (a
+    preview; nothing is written until the roll is sent)."""
+    out = {"dice": [read_die_json(d) for d in reading.dice], "settled": settled,
+           "state": state, "width": reading.width, "height": reading.height,
+           "elapsed_ms": round(reading.elapsed_ms, 1)}
+    seat, creator = viewer(rec)
+    if reading.dice:
+        roll = Roll(Die(d.colour, d.value) for d in reading.dice)
+        problem = table.game.roll_problem(roll)
+        out["roll"] = str(roll)
+        out["problem"] = problem
+        if problem is None and seat is not None:
+            role = ROLLER if seat == table.next_roller else OTHER
+            out["legal"] = [str(p) for p in table.games[seat].legal(table.sheets[seat], roll,
+                                                                     role)]
+    return out
+
+
+@bp.post("/tables/<code>/photo")
+def photo(code: str):
+    """A photo of the rolled dice the player took (JPEG/PNG as the body, or the form field
+    'photo') -> the dice read by the settled-roll reader, at once, as `frame` answers a
+    settled roll (`state` "photo"). It needs no camera stream and no HTTPS: a phone's file
+    input takes the photo. Nothing is written; the page puts the dice into its roll entry."""
+    rec, seq, table = load(code)
+    _may_send_frames(rec)
+    if request.files:
+        upload = request.files.get("photo")
+        data = upload.read() if upload else b""
+    else:
+        data = request.get_data(cache=False)
+    try:
+        image = decode_frame(data, "photo")
+    except BadFrame as exc:
+        raise ApiError(400, str(exc)) from None
+    try:
+        reader = _table_reader(rec, table.game.name)
+    except ReaderUnavailable as exc:
+        raise ApiError(503, str(exc)) from None
+    out = _reading_json(rec, table, reader.read_photo(image), True, "photo")
+    if out.get("problem") and lang() != "en":
+        out = dict(out, problem=translate(out["problem"], lang()))
+    return jsonify(out)
 
 
 # -- events ----------------------------------------------------------------------------------

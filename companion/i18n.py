@@ -58,9 +58,16 @@ STRINGS: dict[str, dict[str, str]] = {
                         "wählen, dann \u201eFortfahren\u201c (oder \u201eWebsite besuchen\u201c). "
                         "Er fragt nur einmal."},
     "https_off": {"en": "This server runs without HTTPS (--no-https): phones cannot use their "
-                        "camera here; tap the dice in.",
+                        "live camera here; players take a photo of the dice or tap them in.",
                   "de": "Dieser Server läuft ohne HTTPS (--no-https): Handys können hier ihre "
-                        "Kamera nicht nutzen; Würfel antippen."},
+                        "Live-Kamera nicht nutzen; Spieler fotografieren die Würfel oder tippen "
+                        "sie an."},
+    "camera_needs_https": {"en": "This page is not served over HTTPS, so the browser keeps the "
+                                 "live camera from it: use “Photo of the dice” in the roll entry, "
+                                 "or tap the dice in.",
+                           "de": "Diese Seite kommt nicht über HTTPS, daher gibt ihr der Browser "
+                                 "keine Live-Kamera: nimm „Foto der Würfel“ in der "
+                                 "Würfeleingabe, oder tippe die Würfel an."},
     "scan_to_join": {"en": "Scan to sit down at this table: whoever has this link may take a "
                            "free seat",
                      "de": "Scannen, um sich an den Tisch zu setzen: wer diesen Link hat, kann "
@@ -117,7 +124,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "last_roll": {"en": "The last roll:", "de": "Der letzte Wurf:"},
     "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
     "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},
-    "tap_dice": {"en": "Tap the dice as they lie.", "de": "Tippe die Würfel an, wie sie liegen."},
+    "tap_dice": {"en": "Tap the dice as they lie, or take a photo of them.",
+                 "de": "Tippe die Würfel an, wie sie liegen, oder fotografiere sie."},
+    "photo_dice": {"en": "Photo of the dice", "de": "Foto der Würfel"},
+    "photo_reading": {"en": "Reading the photo…", "de": "Das Foto wird gelesen…"},
+    "photo_read": {"en": "Read from your photo: compare each die with the table; where one is "
+                         "wrong, tap it, then its right face.",
+                   "de": "Aus deinem Foto gelesen: vergleiche jeden Würfel mit dem Tisch; ist "
+                         "einer falsch, tippe ihn an, dann seine richtige Seite."},
+    "photo_no_dice": {"en": "No dice found in the photo: take it again from above and closer, "
+                            "or tap the dice in.",
+                      "de": "Keine Würfel im Foto gefunden: fotografiere noch einmal, von oben "
+                            "und näher, oder tippe die Würfel an."},
     "unusual_faces": {"en": "Pale faces are not in this sheet's description of the dice: tap them "
                             "if your dice show them.",
                       "de": "Blasse Seiten stehen nicht in der Würfelbeschreibung dieses "
@@ -147,11 +165,12 @@ STRINGS: dict[str, dict[str, str]] = {
                              "still: after 4 s its new view is taken as the table.",
                        "de": "Etwas verdeckt den Tisch, oder die Kamera wurde bewegt. Halte die "
                              "Kamera still: nach 4 s gilt das neue Bild als Tisch."},
-    "settled": {"en": "Read. “Use this reading” puts these dice into the roll entry, where a tap "
-                      "corrects one; then send it with the roll button.",
+    "settled": {"en": "Read. “Use this reading” puts these dice into the roll entry, where a "
+                      "wrong die is tapped, then its right face; then send it with the roll "
+                      "button.",
                 "de": "Erkannt. „Diese Erkennung übernehmen“ übernimmt die Würfel in die "
-                      "Eingabe; dort per Antippen korrigieren, dann mit dem Würfeln-Knopf "
-                      "senden."},
+                      "Eingabe; dort einen falschen Würfel antippen, dann seine richtige Seite, "
+                      "und mit dem Würfeln-Knopf senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
     "game_rolls": {"en": "{game} rolls {n} dice", "de": "{game} wird mit {n} Würfeln gespielt"},
     "seen_too_many": {"en": "{seen} are seen: tap the {n} that were rolled.",
@@ -162,11 +181,18 @@ STRINGS: dict[str, dict[str, str]] = {
                       "de": "Ein Würfel mit ? wurde ohne sichere Farbe erkannt: tippe seine Farbe "
                             "und Zahl im Feld unten an."},
     "check_die": {"en": "check", "de": "prüfen"},
+    "replace_die": {"en": "Tap the die's right face in the pad, or tap the die again to take it "
+                          "out.",
+                    "de": "Tippe im Feld die richtige Seite dieses Würfels an, oder tippe den "
+                          "Würfel noch einmal an, um ihn herauszunehmen."},
+    "pad_full": {"en": "All {n} dice are in: tap the wrong die first, then its right face.",
+                 "de": "Alle {n} Würfel sind drin: tippe zuerst den falschen Würfel an, dann "
+                       "seine richtige Seite."},
     "check_faces": {"en": "The reader was unsure of the dice marked check: compare them with the "
-                          "table, and tap the right number in the pad where one is wrong.",
+                          "table; where one is wrong, tap it, then its right face in the pad.",
                     "de": "Bei den Würfeln mit „prüfen“ war die Erkennung unsicher: vergleiche "
-                          "sie mit dem Tisch und tippe im Feld die richtige Zahl, wo eine falsch "
-                          "ist."},
+                          "sie mit dem Tisch; ist einer falsch, tippe ihn an, dann im Feld seine "
+                          "richtige Seite."},
     "server_camera": {"en": "Table camera", "de": "Tischkamera"},
     "server_camera_stop": {"en": "Stop the table camera", "de": "Tischkamera stoppen"},
     "demo_picture": {"en": "Demo: sample picture {i} of {n} of this game",

@@ -247,6 +247,11 @@ def describe() -> dict:
             "one camera frame (JPEG or PNG, at most 4096 px a side) -> the dice read",
             (200, _ref("Reading"), JSON), (400, 403, 404, 413, 503), IMAGE,
             params=[CODE], media="image/jpeg")},
+        "/tables/{code}/photo": {"post": _op(
+            "a photo of the rolled dice (JPEG or PNG, at most 4096 px a side) -> the dice read "
+            "at once by the settled-roll reader",
+            (200, _ref("Reading"), JSON), (400, 403, 404, 413, 503), IMAGE,
+            params=[CODE], media="image/jpeg")},
         "/tables/{code}/camera": {"post": _op(
             "read the server camera's (or the demo's) latest picture",
             (200, _ref("Reading"), JSON), (400, 403, 404, 503), params=[CODE])},

@@ -350,6 +350,7 @@ class TableReader:
         self.settled: Roll | None = None   # the last settled reading
         self.clock = time.monotonic  # frames' times (tests inject a fake clock)
         self.last_still: bytes | None = None  # the slideshow picture read last (see feed)
+        self._photo = threading.Lock()       # one photo read at a time (`read_photo`)
         try:
             track = importlib.import_module("vision.track")
             self.stream = track.StreamTracker(self._read, track.RollTracker(still_frames=frames))
@@ -396,6 +397,19 @@ class TableReader:
         t0 = time.perf_counter()
         dice = tuple(self.settled_reader(image).dice)
         return settled_dice(voted, dice), (time.perf_counter() - t0) * 1000
+
+    def read_photo(self, image) -> Roll:
+        """One photo of the dice the player took (not a camera's frame): read once by the
+        settled-roll reader, the accurate path, and answered as read. It neither feeds nor
+        resets the camera's tracker: a photo is no view of a fixed camera. One photo of a
+        table at a time."""
+        with self._photo:
+            t0 = time.perf_counter()
+            dice = self.settled_reader(image).dice
+            ms = (time.perf_counter() - t0) * 1000
+            h, w = image.shape[:2]
+            return Roll(w, h, self._seen(image, dice), read_ms=ms, elapsed_ms=ms,
+                        state="photo")
 
     def feed(self, image, still: bytes | None = None) -> tuple[Roll, bool]:
         """(this frame's reading, whether a new roll settled with it); `self.settled` keeps

@@ -38,7 +38,8 @@ class LeaveGame(Exception):
 def register(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("--game", required=True)
-    p.add_argument("--players", type=int, default=2, metavar="N")
+    p.add_argument("--players", type=int, default=2, metavar="N",
+                   help="players at the table (default 2)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed for random dice and choices (the same seed, the same game)")
     p.add_argument("--layout", metavar="NAME|FILE[,...]",

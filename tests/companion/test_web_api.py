@@ -1,5 +1,6 @@
 """The JSON API through Flask's test client: every route and every error status."""
 import io
+from pathlib import Path
 
 import pytest
 
@@ -572,6 +573,50 @@ class TestFrames:
             assert (r.json["width"], r.json["height"]) == (64, 48)
         else:
             assert r.status_code == 200 and "dice" in r.json and "settled" in r.json
+
+
+class TestPhoto:
+    """A player photographs the rolled dice (the page's file input, no camera stream): the
+    dice come back at once, read by the settled-roll reader, and nothing is written."""
+    SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "qwinto_1.jpg"
+
+    def test_a_photo_of_the_dice_is_read_at_once(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/photo", data=self.SAMPLE.read_bytes(),
+                        content_type="image/jpeg")
+        if r.status_code == 503:
+            pytest.skip("no face-reader model (models/dice_face.onnx)")
+        assert r.status_code == 200
+        assert r.json["state"] == "photo" and r.json["settled"] is True
+        # the sample's roll (sample_images: a scene the shipped models read right)
+        assert sorted((d["colour"], d["face"]) for d in r.json["dice"]) == \
+            [("orange", 3), ("purple", 4), ("yellow", 1)]
+        assert r.json["problem"] is None and "O8@11" in r.json["legal"]
+        assert client.get(f"/api/tables/{code}").json["seq"] == 0    # nothing written
+
+    def test_the_photo_as_a_form_field(self, client, make_table):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/photo",
+                        data={"photo": (io.BytesIO(self.SAMPLE.read_bytes()), "roll.jpg")},
+                        content_type="multipart/form-data")
+        assert r.status_code in (200, 503) and (r.status_code == 503 or r.json["dice"])
+
+    @pytest.mark.parametrize("data, message", [
+        (b"hello", "the photo is not a JPEG or PNG image"),
+        (b"", "the photo is empty"),
+        (b"\xff\xd8\xff\xe0" + bytes(500), "the photo is corrupt"),
+    ])
+    def test_a_bad_photo_is_400_and_changes_nothing(self, client, make_table, data, message):
+        code = make_table(client)
+        r = client.post(f"/api/tables/{code}/photo", data=data, content_type="image/jpeg")
+        assert r.status_code == 400 and r.json["error"].startswith(message)
+        assert client.get(f"/api/tables/{code}").json["seq"] == 0
+
+    def test_only_the_tables_players_may_send_photos(self, app, client, make_table):
+        code = make_table(client)
+        r = app.test_client().post(f"/api/tables/{code}/photo",
+                                   data=self.SAMPLE.read_bytes(), content_type="image/jpeg")
+        assert r.status_code == 403
 
 
 class TestEvents:

@@ -934,3 +934,76 @@ def test_the_one_kuh_vadis_pad_is_drawn_once_on_the_table_page(base_url, browser
         code = create_table(ann, base_url, "knister")
         ann.goto(f"{base_url}/t/{code}")
         ann.wait_for_selector('[data-player="1"] .cell')
+
+
+SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def test_a_photo_of_the_dice_fills_the_roll_entry(base_url, browser):
+    """Ann photographs the roll with "Photo of the dice" (the phone's file input: no camera
+    stream, no HTTPS): the dice read from it fill the roll entry, she is told to compare them
+    with the table, and the roll is sent as usual."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        ann.wait_for_selector("#photo-dice")
+        seq = state_of(ann, code)["seq"]
+        ann.set_input_files("#photo-input", str(SAMPLES / "qwinto_1.jpg"))
+        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
+                              "document.querySelector('#roll-entry .error').textContent")
+        if "unavailable" in ann.inner_text("#roll-entry .error"):
+            pytest.skip("no face-reader model (models/dice_face.onnx)")
+        assert sorted(ann.eval_on_selector_all("#picked .die",
+                                               "ds => ds.map(d => d.dataset.die)")) \
+            == ["orange:3", "purple:4", "yellow:1"]
+        assert ann.inner_text("#roll-why").startswith("Read from your photo")
+        shot(ann, "photo-of-the-dice-390")
+        assert state_of(ann, code)["seq"] == seq    # read, not written
+        ann.click("#send-roll")
+        wait_seq([ann], seq + 1)
+        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == \
+            [("orange", 3), ("purple", 4), ("yellow", 1)]
+
+
+def test_a_wrong_die_is_tapped_then_its_face_and_no_right_die_is_dropped(base_url, browser):
+    """Knister's two dice are in (read by the camera) and one is wrong: a tap on the pad alone
+    changes nothing and says what to do; a tap on the wrong die, then on its face, replaces it
+    in place; a die tapped twice is taken out."""
+    with phones(browser, "390x844") as (ann,):
+        create_table(ann, base_url, "knister")
+        ann.wait_for_selector("#send-roll")
+        ann.evaluate("window.fillRoll([{colour: null, face: 6, confidence: 0.99}, "
+                     "{colour: null, face: 4, confidence: 0.97}])")
+        dice = lambda: ann.eval_on_selector_all("#picked .die",  # noqa: E731
+                                                "ds => ds.map(d => d.dataset.die)")
+        ann.click('#roll-entry .pad [data-die=":5"]')
+        assert dice() == [":6", ":4"]
+        assert ann.inner_text("#roll-why") == ("All 2 dice are in: tap the wrong die first, "
+                                               "then its right face.")
+        ann.locator("#picked .die").nth(1).click()
+        assert ann.inner_text("#roll-why").startswith("Tap the die's right face in the pad")
+        assert ann.locator("#picked .seen.selected .die").get_attribute("aria-pressed") == "true"
+        shot(ann, "die-selected-to-replace-390")
+        ann.click('#roll-entry .pad [data-die=":5"]')
+        assert dice() == [":6", ":5"] and ann.inner_text("#roll-why") == ""
+        ann.locator("#picked .die").nth(0).click()
+        ann.locator("#picked .die").nth(0).click()
+        assert dice() == [":5"] and ann.is_disabled("#send-roll")
+
+
+def test_a_roll_the_rules_refuse_keeps_its_dice(base_url, browser):
+    """twenty one's camera read two dice of one colour: Roll is refused with the rule's reason,
+    and the six dice stay in the entry for Ann to correct (only a roll overtaken by another
+    player's clears them)."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "twenty_one")
+        ann.wait_for_selector("#send-roll")
+        ann.evaluate("window.fillRoll(['yellow', 'yellow', 'red', 'green', 'black', 'black']"
+                     ".map((colour, i) => ({colour, face: i + 1, confidence: 0.99})))")
+        before = ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)")
+        seq = state_of(ann, code)["seq"]
+        ann.click("#send-roll")
+        ann.wait_for_function("document.querySelector('#roll-entry .error').textContent")
+        assert "one of each colour" in ann.inner_text("#roll-entry .error")
+        assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") \
+            == before
+        assert state_of(ann, code)["seq"] == seq

@@ -57,7 +57,8 @@ export function camera(box, state, code) {
       video.classList.add("hidden");
       if (serverImg) serverImg.classList.remove("hidden");
       status.replaceChildren(...(secure ? [T.https_note + " ",
-        el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] : [T.https_off]));
+        el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] :
+        [T.camera_needs_https]));
       return;
     }
     try {

@@ -5,10 +5,25 @@ import { api } from "./api.js";
 import { dieNode, diceRow } from "./dice.js";
 
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
+let selected = null;    // the picked die a pad tap replaces (tapped once; a second tap removes)
 // the last roll the server refused, and when: the pad is drawn again as the table's news
 // arrives (often the very change that caused the refusal), and the reason must outlive that
 let refused = null;
 const REFUSAL_SHOWN_MS = 15000;
+
+/* The photo at most `side` pixels a side, as a JPEG turned as it is seen: a phone's photo is
+ * 12 megapixels and several MB, over the server's upload limit, while the reader needs far
+ * less. A photo this browser cannot decode goes as it is (the server says what is wrong). */
+async function shrunk(file, side = 1600) {
+  try {
+    const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const k = Math.min(1, side / Math.max(bmp.width, bmp.height));
+    const c = document.createElement("canvas");
+    c.width = Math.round(bmp.width * k); c.height = Math.round(bmp.height * k);
+    c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
+    return await new Promise(r => c.toBlob(r, "image/jpeg", 0.9));
+  } catch (e) { return file; }
+}
 
 /* A die read with its confidence, kept together; a die whose colour the reader was not sure of
  * shows "?" and is given its colour with a pad tap; a die whose face it was not sure of
@@ -46,11 +61,20 @@ export function rollEntry(box, state, code, refresh) {
     if (i >= 0) picked.splice(i, 1); else if (picked.length < spec.max_dice) picked.push(d);
     redraw();
   }
+  let notice = "";      // what a pad tap could not do, or what a photo gave, until the next tap
   function redraw() {
     chosen.innerHTML = "";
-    picked.forEach((d, i) => chosen.append(seenDie(d, { picked: true, onclick: () => {
-      picked.splice(i, 1); redraw();
-    } }, coloured)));
+    if (!picked.includes(selected)) selected = null;
+    // a tap selects a die for the pad to replace; a second tap takes it out
+    picked.forEach((d, i) => {
+      const node = seenDie(d, { picked: true, onclick: () => {
+        if (selected === d) { picked.splice(i, 1); selected = null; } else selected = d;
+        notice = ""; redraw();
+      } }, coloured);
+      if (d === selected) node.classList.add("selected");
+      node.firstChild.setAttribute("aria-pressed", String(d === selected));
+      chosen.append(node);
+    });
     // more dice seen than the game rolls: the player taps the ones that were rolled
     seen.replaceChildren(...(reading ? [el("p", { class: "hint" }, rolls + "; " +
       T.seen_too_many.replace("{seen}", reading.length).replace("{n}", count)),
@@ -61,19 +85,28 @@ export function rollEntry(box, state, code, refresh) {
     sendBtn.disabled = sending || wrongCount || unsure > 0;
     correctBtn.disabled = sendBtn.disabled;
     // why the roll cannot be sent yet, in words
-    why.textContent = unsure ? T.unsure_colour : wrongCount && picked.length ? rolls + ": " +
+    why.textContent = notice ? notice : selected ? T.replace_die :
+      unsure ? T.unsure_colour : wrongCount && picked.length ? rolls + ": " +
       T.chosen_count.replace("{k}", picked.length) :
       picked.some(d => d.check) ? T.check_faces : "";
   }
   function tapPad(colour, f) {
+    const die = { colour, face: f };
+    notice = "";
     const i = picked.findIndex(d => d.colour === colour);
     // a die read without a sure colour takes the colour tapped (the one with this face first)
     const unsure = coloured ? picked.filter(d => !d.colour) : [];
     const open = unsure.find(d => d.face === f) || unsure[0];
-    if (open && i < 0) picked[picked.indexOf(open)] = { colour, face: f };
-    else if (!spec.repeat_colours && i >= 0) picked[i] = { colour, face: f };
-    else if (picked.length < spec.max_dice) picked.push({ colour, face: f });
-    else { picked.shift(); picked.push({ colour, face: f }); }
+    // the one die the reader asked to check, where dice are not told apart by colour
+    const checked = picked.filter(d => d.check);
+    if (selected) picked[picked.indexOf(selected)] = die;
+    else if (open && i < 0) picked[picked.indexOf(open)] = die;
+    else if (!spec.repeat_colours && i >= 0) picked[i] = die;
+    else if (picked.length < spec.max_dice) picked.push(die);
+    else if (checked.length === 1) picked[picked.indexOf(checked[0])] = die;
+    // every die is in: which one is wrong is the player's to say, never guessed
+    else notice = T.pad_full.replace("{n}", picked.length);
+    selected = null;
     redraw();
   }
   const pad = el("div", { class: "pad" });
@@ -99,9 +132,10 @@ export function rollEntry(box, state, code, refresh) {
     } catch (e) {
       msg.textContent = e.message;
       refused = { text: e.message, at: Date.now() };
-      // overtaken (someone else's roll or undo came first): the dice tapped were for a table
-      // that is no more; the page shows the new one
-      if (e.status === 409) { picked.length = 0; refresh(); }
+      // overtaken (someone else's roll or undo came first, answered with the table's `state`):
+      // the dice tapped were for a table that is no more; the page shows the new one. A roll
+      // the rules refuse keeps its dice, for the player to correct
+      if (e.status === 409 && e.data && e.data.state) { picked.length = 0; refresh(); }
     }
     finally { sending = false; redraw(); }
   }
@@ -144,9 +178,38 @@ export function rollEntry(box, state, code, refresh) {
     window.fillRoll = dice => { correct(); window.fillRoll(dice); };
     return;
   }
+  // a photo of the dice: the phone's camera through a file input, which needs neither a
+  // camera stream nor HTTPS; read at once by the server's settled-roll reader
+  const photoInput = el("input", { type: "file", accept: "image/*", capture: "environment",
+    class: "hidden", id: "photo-input" });
+  photoInput.onchange = async () => {
+    const file = photoInput.files[0];
+    photoInput.value = "";
+    if (!file) return;
+    msg.textContent = ""; notice = T.photo_reading; redraw();
+    try {
+      const body = await shrunk(file);
+      let resp;
+      try {
+        resp = await fetch("/api/tables/" + code + "/photo", { method: "POST", body,
+          credentials: "same-origin", headers: { "Content-Type": body.type || "image/jpeg" } });
+      } catch (e) { throw new Error(T.no_connection); }
+      const data = await resp.json().catch(() => ({ error: resp.statusText }));
+      if (!resp.ok) throw new Error(resp.status === 503 ? T.camera_unavailable : data.error);
+      if (!data.dice.length) { notice = T.photo_no_dice; redraw(); return; }
+      window.fillRoll(data.dice.map(d =>
+        ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
+      // what the rules say of the dice read (two dice of one colour...), else how to check them
+      notice = data.problem || T.photo_read;
+    } catch (e) { notice = ""; msg.textContent = e.message; }
+    redraw();
+  };
+  const photoBtn = el("button", { type: "button", class: "secondary", id: "photo-dice",
+    onclick: () => photoInput.click() }, T.photo_dice);
   const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
-  const clear = () => { picked.length = 0; reading = null; redraw(); };
+  const clear = () => { picked.length = 0; reading = null; notice = ""; redraw(); };
   box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
+    el("div", { class: "actions" }, photoBtn, photoInput),
     el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
     el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
       (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ")),
