@@ -337,8 +337,9 @@ class StreamTracker:
         ``rebase_s`` is then seconds of the clock, not a count of frames."""
         now = (self.tracker.frame + 1) / self.tracker.fps if t is None else float(t)
         small = small_frame(bgr) if bgr.ndim == 3 else small_grey(bgr)
-        motion = (motion_fraction(self.prev, small, self.pixel_delta) if self.prev is not None
-                  else 0.0)
+        # a first frame is compared with nothing: it may be a camera's dark or unexposed start
+        first = self.prev is None
+        motion = (motion_fraction(self.prev, small, self.pixel_delta) if not first else 0.0)
         self.prev = small
         self.last_motion = motion
         if motion > self.busy_fraction:
@@ -363,8 +364,12 @@ class StreamTracker:
                                    size=(bgr.shape[1], bgr.shape[0]))
         if roll is not None:
             self.die_side = float(np.median([_side(d.box) for d in roll.dice]))
-        if self.tracker.settled_done or not any(tr.confirmed for tr in self.tracker.tracks):
-            self.reference = small  # the table as it is now: settled dice, or no dice at all
+        # the table as it is now: settled dice, or no dice at all; never a first frame, which
+        # no second one has shown to be still (a camera's first frame, taken as the table, made
+        # the real picture after it an occluder for `rebase_s`)
+        if not first and (self.tracker.settled_done
+                          or not any(tr.confirmed for tr in self.tracker.tracks)):
+            self.reference = small
         return roll
 
     def new_view(self) -> None:

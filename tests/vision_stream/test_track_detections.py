@@ -285,3 +285,19 @@ class TestCameraMoved:
             if roll is not None:
                 reports.append((k, sorted(roll.values)))
         assert reports == [(2, [3, 5]), (7, [2, 4, 6])]
+
+    def test_a_cameras_dark_first_frame_is_not_taken_for_the_table(self):
+        """A phone's camera starts with a dark frame, then shows the table: its dice are read
+        once they lie still for three frames, not after `rebase_s` of "something covers the
+        table" (the dark frame taken as the table made the real one an occluder)."""
+        from vision.track import StreamTracker
+        table_a = self.table(1)
+        stream = StreamTracker(self._Reader(table_a), RollTracker(still_frames=3))
+        reports, states = [], []
+        for k, frame in enumerate([np.zeros_like(table_a)] + [table_a] * 8):
+            roll = stream.feed(frame, t=k * 0.4)
+            states.append(stream.last_state)
+            if roll is not None:
+                reports.append((k, sorted(roll.values)))
+        assert "occluded" not in states
+        assert reports == [(4, [3, 5])]     # the dark frame, one busy, three still
