@@ -159,6 +159,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "camera_unavailable": {"en": "Camera reading unavailable: tap the dice in.",
                            "de": "Kamera-Erkennung nicht verfügbar: Würfel antippen."},
     "settling": {"en": "Waiting for the dice to settle…", "de": "Warte, bis die Würfel liegen…"},
+    "camera_no_dice": {"en": "No dice seen: roll them where the camera sees them, from above.",
+                       "de": "Keine Würfel zu sehen: würfle dort, wo die Kamera sie sieht, von "
+                             "oben."},
     "camera_moving": {"en": "Something is moving: waiting for the dice to lie still…",
                       "de": "Etwas bewegt sich: warte, bis die Würfel still liegen…"},
     "camera_covered": {"en": "Something covers the table, or the camera moved. Hold the camera "

@@ -37,11 +37,14 @@ class ReaderUnavailable(RuntimeError):
 
 def read_die_json(d: Die) -> dict:
     """A die as the API answers it: its colour (None: not named surely, or a game without
-    colours), its face, its box, the reader's confidence in the two (the lower), and whether
-    the player should check its face (`check`: `vision.dice.Die.check_face`)."""
+    colours), its face, its box, the reader's confidence in what it names (the lower of face
+    and colour; the face's alone where no colour is named: a colour left to the player is
+    shown as "?", and its share, near 0 for a forced name, said nothing of the face), and
+    whether the player should check its face (`check`: `vision.dice.Die.check_face`)."""
+    sure = (d.value_confidence if d.colour is None
+            else min(d.value_confidence, d.colour_confidence))
     return {"colour": d.colour, "face": d.value, "box": list(d.box),
-            "confidence": round(float(min(d.value_confidence, d.colour_confidence)), 3),
-            "check": d.check_face}
+            "confidence": round(float(sure), 3), "check": d.check_face}
 
 
 def roll_key(roll: Roll) -> tuple:

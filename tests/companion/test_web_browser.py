@@ -748,6 +748,56 @@ def phone_filming(playwright, tmp_path, base_url):
         b.close()
 
 
+def still_film(path: Path, image) -> None:
+    """A fake camera film of one picture held still (30 frames, 640x480)."""
+    import cv2
+    frame = cv2.resize(image, (640, 480))
+    with open(path, "wb") as out:
+        out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
+        for _ in range(30):
+            out.write(b"FRAME\n")
+            out.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
+
+
+@pytest.mark.parametrize("picture", ["qwinto_1.jpg", None])
+def test_a_camera_held_still_reads_at_once_or_says_it_sees_no_dice(base_url, playwright,
+                                                                     tmp_path, picture):
+    """The phone's camera held still over the table from the start: the dice are read once
+    they have lain still for three frames, never after "Something covers the table" (the
+    camera's first frame is not taken as the table). Over an empty table the page says that
+    it sees no dice."""
+    import cv2
+    import numpy as np
+    image = (cv2.imread(str(Path(__file__).resolve().parents[2] / "sample_images" / picture))
+             if picture else np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    film = tmp_path / "still.y4m"
+    still_film(film, image)
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
+        f"--use-file-for-fake-video-capture={film}"])
+    try:
+        page = b.new_context(bypass_csp=True, viewport={"width": 360, "height": 740}).new_page()
+        page.set_default_timeout(20000)
+        code = create_table(page, base_url, "qwinto")
+        page.goto(f"{base_url}/t/{code}")
+        page.click("#start-camera")
+        statuses = set()
+        for _ in range(100):        # 10 s at most
+            statuses.add(page.inner_text("#camera-status"))
+            if "unavailable" in " ".join(statuses):
+                pytest.skip("no face-reader model (models/dice_face.onnx)")
+            if picture and page.is_visible("#use-reading") or \
+                    not picture and any(s.startswith("No dice seen") for s in statuses):
+                break
+            page.wait_for_timeout(100)
+        assert not any("covers the table" in s for s in statuses), statuses
+        if picture:
+            assert page.is_visible("#use-reading"), statuses
+        else:
+            assert "No dice seen: roll them where the camera sees them, from above." in statuses
+    finally:
+        b.close()
+
+
 def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
     """The camera fed by a film of rendered dice (--use-file-for-fake-video-capture): the page
     posts JPEG frames; once the dice settle their reading is offered for the roll entry, where

@@ -26,6 +26,8 @@ def test_the_mark_travels_with_the_die_to_the_page_and_to_json():
     # the page's confidence stays the lower of face and colour, the mark is the face's alone
     assert read_die_json(replace(sure, colour_confidence=0.5)) == {
         "colour": "red", "face": 2, "box": [10, 10, 50, 50], "confidence": 0.5, "check": False}
+    # a colour left to the player ("?") is no doubt about the face: the face's own confidence
+    assert read_die_json(replace(sure, colour=None, colour_confidence=0.0))["confidence"] == 0.97
     assert unsure.to_dict()["check_face"] is True
 
 

@@ -51,11 +51,14 @@ export function camera(box, state, code) {
     stopServerCam();
     if (serverImg) serverImg.classList.add("hidden");
     video.classList.remove("hidden");
+    const caption = document.getElementById("camera-source");
+    if (caption) caption.classList.add("hidden");
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
       // a plain HTTP page: the camera works at the server's HTTPS address (the same page there)
       const secure = document.body.dataset.secureUrl;
       video.classList.add("hidden");
       if (serverImg) serverImg.classList.remove("hidden");
+      if (caption) caption.classList.remove("hidden");
       status.replaceChildren(...(secure ? [T.https_note + " ",
         el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] :
         [T.camera_needs_https]));
@@ -76,6 +79,8 @@ export function camera(box, state, code) {
     restingOn = false;
     video.classList.add("hidden");
     if (serverImg) serverImg.classList.remove("hidden");
+    const caption = document.getElementById("camera-source");
+    if (caption) caption.classList.remove("hidden");
   }
   const grab = document.createElement("canvas");
   async function send() {
@@ -130,7 +135,8 @@ export function camera(box, state, code) {
       }
     }
     status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :
-      data.state === "covered" ? T.camera_covered : T.settling;
+      data.state === "covered" ? T.camera_covered : !data.dice.length ? T.camera_no_dice :
+      T.settling;
   }
   readingShown = data => { if (!cam && !serverCam) show(data); };
   // the server's own camera (or the demo: pictures of this table's game, each kept until the
