@@ -91,6 +91,9 @@ COMPANION: dict[str, str] = {
     "app.teach_looks_like":
         "this photo looks like {seen}, not {label}, next to the photos taught so far: check the "
         "face you chose, or take the photo again",
+    "app.teach_looks_like_builtin":
+        "this photo looks like {seen}, not {label}: check the face you chose, or take the photo "
+        "again",
     "app.teach_builtin_better":
         "the built-in reader reads your photos better than the taught dice do ({right} of "
         "{judged} readings against {taught}, each photo as taken and as small as the table's "
@@ -293,6 +296,9 @@ CATALOGUE: dict[str, str] = {
     "app.teach_looks_like":
         "neben den bisher gezeigten Fotos sieht dieses Foto nach {seen} aus, nicht nach {label}: "
         "die gewählte Seite prüfen oder das Foto neu aufnehmen",
+    "app.teach_looks_like_builtin":
+        "dieses Foto sieht nach {seen} aus, nicht nach {label}: die gewählte Seite prüfen oder "
+        "das Foto neu aufnehmen",
     "app.teach_builtin_better":
         "der eingebaute Leser liest deine Fotos besser als die gelernten Würfel ({right} von "
         "{judged} Lesungen gegen {taught}, jedes Foto wie aufgenommen und so klein, wie die "

@@ -129,8 +129,11 @@ def teach_example(code: str):
     state = _state(rec)
     built = _taught_with(rec, state, (image, box, face, colour))
     keep = request.form.get("keep") in ("1", "true")
+    example = (image, box, face, colour)
     problem = (None if keep else
-               _worsens_the_set(rec, built, len(state.examples), (image, box, face, colour)))
+               T.shipped_disagrees(example, T.shipped_names(G.dice_spec(rec.game), _labels(rec)),
+                                   _pip_session())
+               or _worsens_the_set(rec, built, len(state.examples), example))
     if problem is not None:     # read as another face by the photos taught so far: nothing written
         # `keep`: the player may send it again with keep=1 (the page's "keep it" button)
         raise ApiError(422, problem, keep=True)

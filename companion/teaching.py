@@ -340,6 +340,33 @@ def worsens_the_set(dice_set, new: int, example: tuple, names: dict[int, Any] | 
     return None if str(seen) == str(face) else problem
 
 
+SHIPPED_SURE = 0.95   # the built-in reader's share at which it refuses a photo's face
+
+
+def shipped_disagrees(example: tuple, names: dict[int, Any] | None, pip_session) -> str | None:
+    """Why a photo of a pip face looks like another face to the built-in reader, or None: it
+    reads the die as another of its pip faces with at least `SHIPPED_SURE` of its share. This
+    judges every photo, the first of a face too, which `worsens_the_set` cannot: with no other
+    photo of the face to compare, a wrong face tapped was taken. Only pip faces are judged (a
+    face the built-in reader names itself: not Kuh Vadis' cow, whose photo it reads as pips,
+    and not faces with colours printed on them, `names` None)."""
+    if names is None or pip_session is None:
+        return None
+    import numpy as np
+
+    from vision.read import FaceReader
+    bgr, box, face, _ = example
+    if not isinstance(face, int) or str(names.get(face)) != str(face):
+        return None
+    probs = np.asarray(FaceReader(pip_session)(bgr, [_die_box(bgr, box)]).probs)[0, 1:]
+    value = int(probs.argmax()) + 1
+    seen = names[value]
+    if str(seen) == str(face) or str(seen) != str(value) or probs[value - 1] < SHIPPED_SURE:
+        return None
+    return (f"this photo looks like {seen}, not {face}: check the face you chose, or take the "
+            f"photo again")   # companion.reasons: app.teach_looks_like_builtin
+
+
 def _die_box(bgr, box) -> tuple:
     """An example's box (None: the whole photo is the die)."""
     return tuple(box) if box is not None else (0, 0, bgr.shape[1], bgr.shape[0])

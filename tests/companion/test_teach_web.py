@@ -163,8 +163,13 @@ def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make
     close_up = photo
     code = make_table(client, game="kuh_vadis", players=("Ann", "Bob"))
     a = teach(client, code, 4, close_up(KV, 4, seed=11)).json["taught"]["seq"]
-    # tapped 5 by mistake
-    b = teach(client, code, 5, close_up(KV, 4, seed=12)).json["taught"]["seq"]
+    # tapped 5 by mistake: the built-in reader sees a 4 and the page says so, even on the
+    # first photo of a face; kept anyway ("keep it"), it is withdrawn
+    refused = teach(client, code, 5, close_up(KV, 4, seed=12))
+    assert refused.status_code == 422 and refused.json["keep"] is True
+    assert refused.json["error"] == ("this photo looks like 4, not 5: check the face you "
+                                     "chose, or take the photo again")
+    b = teach(client, code, 5, close_up(KV, 4, seed=12), keep=True).json["taught"]["seq"]
     thumb = client.get(f"/api/tables/{code}/teach/{b}.jpg")
     assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
     assert cv2.imdecode(np.frombuffer(thumb.data, np.uint8), cv2.IMREAD_COLOR).shape == (96, 96, 3)
