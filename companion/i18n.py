@@ -334,12 +334,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
     "teach_colour": {"en": "Its colour", "de": "Farbe der Seite"},
     "teach_every_face": {"en": "The colours are on the faces, and each die has its own: "
-                               "photograph every face of each die once. The reader expects the "
-                               "faces you taught; another is read only when it is clearly seen.",
+                               "photograph each face of each die once ({n} photos), which gives "
+                               "every number its {k}. The reader expects the faces you taught; "
+                               "another is read only when it is clearly seen.",
                          "de": "Die Farben sind auf den Seiten, und jeder Würfel hat seine "
-                               "eigenen: fotografiere jede Seite jedes Würfels einmal. Die "
-                               "Erkennung erwartet die beigebrachten Seiten; eine andere liest sie "
-                               "nur, wenn sie deutlich zu sehen ist."},
+                               "eigenen: fotografiere jede Seite jedes Würfels einmal ({n} Fotos), "
+                               "so bekommt jede Zahl ihre {k}. Die Erkennung erwartet die "
+                               "beigebrachten Seiten; eine andere liest sie nur, wenn sie deutlich "
+                               "zu sehen ist."},
     "faces_taught": {"en": "Faces taught (number and colour)",
                      "de": "Beigebrachte Seiten (Zahl und Farbe)"},
     "take_photo": {"en": "Take photo", "de": "Foto machen"},

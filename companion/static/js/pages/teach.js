@@ -52,8 +52,9 @@ export function start() {
       $("#teach-colour-box").classList.remove("hidden");
       pickers($("#teach-colours"), state.colours, state.colour_counts, state.per_colour, colour,
         v => { colour = v; draw(); }, true);
-      $("#teach-pairs").textContent = T.teach_every_face + " " + T.faces_taught + ": " +
-        state.faces_taught + ".";
+      $("#teach-pairs").textContent = T.teach_every_face
+        .replace("{n}", state.per_face * state.faces.length).replace("{k}", state.per_face) +
+        " " + T.faces_taught + ": " + state.faces_taught + ".";
     }
     // what is missing, from the counts (the server's sentence is English)
     const short = (counts, need) => Object.entries(counts || {}).filter(([, n]) => n < need)
@@ -118,7 +119,8 @@ export function start() {
     if (!ok) {
       say(data.error);
       if (data.keep) {
-        status.append(" ", el("button", { type: "button", class: "secondary", id: "keep-photo",
+        // the reason ends before the button: "…take the photo again. [It shows this face…]"
+        status.append(". ", el("button", { type: "button", class: "secondary", id: "keep-photo",
           onclick: () => { form.set("keep", "1"); say("…"); send(form); } }, T.teach_keep));
       }
       return;
