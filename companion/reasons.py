@@ -123,6 +123,12 @@ COMPANION: dict[str, str] = {
     "app.photo_empty": "the photo is empty",
     "app.photo_type": "the photo is not a JPEG or PNG image",
     "app.photo_corrupt": "the photo is corrupt: it could not be decoded",
+    "app.photo_heif": "the photo is a {brand} image, which cannot be read here: send it as JPEG "
+                      "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
+                      "Compatible)",
+    "app.frame_heif": "the frame is a {brand} image, which cannot be read here: send it as JPEG "
+                      "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
+                      "Compatible)",
     "app.no_next_picture": "the table camera shows what it sees: there is no next picture",
     "app.no_camera": "the server has no camera and no demo pictures",
     # request bodies (companion.bodies, api_base.body_json) and other sites (companion.security)
@@ -334,6 +340,11 @@ CATALOGUE: dict[str, str] = {
     "app.photo_empty": "das Foto ist leer",
     "app.photo_type": "das Foto ist kein JPEG- oder PNG-Bild",
     "app.photo_corrupt": "das Foto ist beschädigt: es ließ sich nicht lesen",
+    "app.photo_heif": "das Foto ist ein {brand}-Bild, das hier nicht gelesen werden kann: "
+                      "schicke es als JPEG oder PNG (ein iPhone macht JPEG mit Einstellungen > "
+                      "Kamera > Formate > Maximale Kompatibilität)",
+    "app.frame_heif": "das Kamerabild ist ein {brand}-Bild, das hier nicht gelesen werden kann: "
+                      "schicke es als JPEG oder PNG",
     "app.no_next_picture": "die Tischkamera zeigt, was sie sieht: es gibt kein nächstes Bild",
     "app.no_camera": "der Server hat keine Kamera und keine Demo-Bilder",
     "app.json_malformed": "fehlerhaftes JSON: {s}",

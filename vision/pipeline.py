@@ -154,7 +154,7 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
         if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
             raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
                            f"{MAX_PIXELS // 1_000_000} megapixels)")
-    elif brand := _heif_brand(data):
+    elif brand := heif_brand(data):
         raise BadImage(f"a {brand} photo, which cannot be read here: send it as JPEG "
                        "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
                        "Compatible; most photo apps export JPEG)")
@@ -228,7 +228,7 @@ _HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEI
                 b"avis": "AVIF"}
 
 
-def _heif_brand(data: bytes) -> str | None:
+def heif_brand(data: bytes) -> str | None:
     """"HEIC", "HEIF" or "AVIF" for an ISO media file of those brands (a phone's photo in the
     formats OpenCV does not decode), else None."""
     if len(data) >= 12 and data[4:8] == b"ftyp":

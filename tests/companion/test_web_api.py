@@ -605,6 +605,10 @@ class TestPhoto:
         (b"hello", "the photo is not a JPEG or PNG image"),
         (b"", "the photo is empty"),
         (b"\xff\xd8\xff\xe0" + bytes(500), "the photo is corrupt"),
+        # an iPhone's own format: how to send a JPEG instead
+        (b"\x00\x00\x00\x18ftypheic" + bytes(64),
+         "the photo is a HEIC image, which cannot be read here: send it as JPEG or PNG (an "
+         "iPhone takes JPEG with Settings > Camera > Formats > Most Compatible)"),
     ])
     def test_a_bad_photo_is_400_and_changes_nothing(self, client, make_table, data, message):
         code = make_table(client)
