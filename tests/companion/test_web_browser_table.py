@@ -634,6 +634,10 @@ def test_a_reading_with_more_dice_than_the_game_rolls_asks_which(browser, tmp_pa
         # each die with its confidence in one piece
         assert ann.eval_on_selector_all("#seen-box .seen", "s => s.every(x => "
                                         "x.querySelector('.die') && x.querySelector('.conf'))")
+        # numbered as the picture's labels are, to tell which die is which
+        numbers = ann.eval_on_selector_all("#seen-box .seen-no .no",
+                                           "s => s.map(x => x.textContent)")
+        assert numbers == [f"{i}." for i in range(1, seen + 1)]
         ann.locator("#seen-box .seen .die").nth(0).click()
         assert ann.inner_text("#roll-why") == "Knister rolls 2 dice: 1 chosen"
         ann.locator("#seen-box .seen .die").nth(1).click()

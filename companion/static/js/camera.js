@@ -115,7 +115,9 @@ export function camera(box, state, code) {
     g.clearRect(0, 0, canvas.width, canvas.height);
     g.lineWidth = 3; g.font = "bold 20px sans-serif";
     const coloured = state.game.dice.colours.some(c => c.colour);
-    for (const d of drawn.dice) {
+    // more dice seen than the game rolls: numbered, as the roll entry lists them to choose from
+    const many = drawn.dice.length > state.game.dice.max_dice;
+    for (const [i, d] of drawn.dice.entries()) {
       const [x0, y0, x1, y1] = d.box;
       // a settled die whose face the reader was not sure of: orange, its face with "?"
       g.strokeStyle = restingOn ? (d.check ? "#e8590c" : "#1a7f37") : "#d4a106";
@@ -125,13 +127,15 @@ export function camera(box, state, code) {
       const name = d.colour ? (T[d.colour] || d.colour) : coloured ? "?" : "";
       if (restingOn) {
         // white on a dark plate: readable over a light table or die as over a dark one
-        const text = (name ? name + " " : "") + (T[d.face] || d.face) + (d.check ? "?" : "") + " " +
-          Math.round(d.confidence * 100) + "%";
+        const text = (many ? (i + 1) + ". " : "") + (name ? name + " " : "") +
+          (T[d.face] || d.face) + (d.check ? "?" : "") + " " + Math.round(d.confidence * 100) + "%";
         const y = Math.max(20, y0 - 4), w = g.measureText(text).width;
+        // inside the picture: a die at its right edge keeps its whole label
+        const x = Math.max(2, Math.min(x0, canvas.width - w - 4));
         g.fillStyle = "rgba(17, 24, 39, .72)";
-        g.fillRect(x0 - 2, y - 18, w + 4, 22);
+        g.fillRect(x - 2, y - 18, w + 4, 22);
         g.fillStyle = "#fff";
-        g.fillText(text, x0, y);
+        g.fillText(text, x, y);
       }
     }
     status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :

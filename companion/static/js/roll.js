@@ -78,8 +78,10 @@ export function rollEntry(box, state, code, refresh) {
     // more dice seen than the game rolls: the player taps the ones that were rolled
     seen.replaceChildren(...(reading ? [el("p", { class: "hint" }, rolls + "; " +
       T.seen_too_many.replace("{seen}", reading.length).replace("{n}", count)),
-      el("div", { class: "dice" }, reading.map(d => seenDie(d,
-        { picked: picked.includes(d), onclick: () => tapSeen(d) }, coloured)))] : []));
+      // numbered as the camera's picture numbers them
+      el("div", { class: "dice" }, reading.map((d, i) => el("span", { class: "seen-no" },
+        el("span", { class: "no" }, (i + 1) + "."), seenDie(d,
+          { picked: picked.includes(d), onclick: () => tapSeen(d) }, coloured))))] : []));
     const unsure = picked.filter(d => coloured && !d.colour).length;
     const wrongCount = picked.length < spec.min_dice || picked.length > spec.max_dice;
     sendBtn.disabled = sending || wrongCount || unsure > 0;
