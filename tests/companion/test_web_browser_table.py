@@ -864,9 +864,11 @@ def test_a_refused_roll_stays_said_and_no_answer_is_said_in_words(base_url, brow
         ann.goto(f"{base_url}/t/{code}/sheet")
         ann.wait_for_selector("#roll-entry .pad")
         changed = "the table changed meanwhile: look again and retry"
+        # as the server answers an overtaken action: 409 with the table as it is now
+        now = state_of(ann, code)
         ann.route("**/actions", lambda route: route.fulfill(
             status=409, content_type="application/json",
-            body=json.dumps({"error": changed, "code": "app.changed"})))
+            body=json.dumps({"error": changed, "code": "app.changed", "state": now})))
         ann.click('#roll-entry .pad [data-die=":3"]')
         ann.click('#roll-entry .pad [data-die=":4"]')
         ann.click("#send-roll")
