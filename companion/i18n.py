@@ -72,6 +72,11 @@ STRINGS: dict[str, dict[str, str]] = {
                            "free seat",
                      "de": "Scannen, um sich an den Tisch zu setzen: wer diesen Link hat, kann "
                            "einen freien Platz nehmen"},
+    "invite_title": {"en": "Invite the players", "de": "Spieler einladen"},
+    "invite_open": {"en": "Still to sit down: {names}. Let them scan this code with their phone, "
+                          "or send them the link.",
+                    "de": "Noch nicht am Tisch: {names}. Lass sie diesen Code mit dem Handy "
+                          "scannen, oder schick ihnen den Link."},
     "scan_to_watch": {"en": "Scan to watch this table",
                       "de": "Scannen, um dem Tisch zuzuschauen"},
     "join_needs_link": {"en": "To sit down, scan the host's QR code or open the join link the "
@@ -220,6 +225,13 @@ STRINGS: dict[str, dict[str, str]] = {
                         "yourself); roll again instead if you like.",
                   "de": "Die anderen tragen auf diesen Wurf ein, sobald du ihn behältst (oder "
                         "selbst einträgst); oder würfle noch einmal."},
+    "keep_hint_for": {"en": "The others write on {name}'s roll once it is kept; {name} may roll "
+                            "again instead.",
+                      "de": "Die anderen tragen auf den Wurf von {name} ein, sobald er behalten "
+                            "wird; {name} kann stattdessen noch einmal würfeln."},
+    "keep_roll_of": {"en": "Keep {name}'s roll", "de": "Wurf von {name} behalten"},
+    "you_still_rolling": {"en": "You may roll again, or keep this roll.",
+                          "de": "Du kannst noch einmal würfeln oder diesen Wurf behalten."},
     "still_rolling": {"en": "is still rolling", "de": "würfelt noch"},
     "write_when_kept": {"en": "write once the roll is kept.",
                         "de": "eintragen, sobald der Wurf behalten wird."},

@@ -140,8 +140,11 @@ def table(code: str):
 @bp.get("/t/<code>/sheet")
 def sheet(code: str):
     rec = get_store().table_record(code)
+    link = _link_for_viewer(rec)
+    # the host lands here after creating the table: the join link is at hand until all sit
     return render_template("sheet.html", code=rec.code, game=rec.game,
-                           seat=request.args.get("seat", type=int))
+                           seat=request.args.get("seat", type=int), join_url=link,
+                           invites="?join=" in link)
 
 
 @bp.get("/t/<code>/teach")

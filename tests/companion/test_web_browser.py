@@ -319,6 +319,7 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
     ann.wait_for_selector("#keep-roll")
     assert ann.locator("#sheet .cell.legal").count() > 0
     assert ann.text_content("#send-roll") == "Roll attempt 2 of 2"
+    assert ann.text_content("#still-rolling") == "You may roll again, or keep this roll."
     shot(ann, "qwinto-ann-phone-may-keep")
     ann.click("#keep-roll")
     bob.wait_for_selector("#sheet .cell.legal")
@@ -335,6 +336,12 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
         bob.click(f'#roll-entry .pad [data-die="{attempt}"]')
         bob.click("#send-roll")
         wait_seq([ann, bob], seq + 1)
+        if attempt == "yellow:2":
+            # Ann, the host, may keep Bob's roll for him: the words name Bob, not "you"
+            ann.wait_for_selector("#keep-roll")
+            assert ann.text_content("#keep-roll") == "Keep Bob's roll"
+            assert ann.text_content("#keep-hint") == ("The others write on Bob's roll once it "
+                                                      "is kept; Bob may roll again instead.")
     ann.wait_for_selector("#sheet .cell.legal")
     assert ann.locator("#still-rolling").count() == 0 and bob.locator("#keep-roll").count() == 0
 

@@ -1013,3 +1013,20 @@ def test_a_roll_the_rules_refuse_keeps_its_dice(base_url, browser):
         assert ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)") \
             == before
         assert state_of(ann, code)["seq"] == seq
+
+
+def test_the_host_finds_the_join_link_on_the_sheet_page_until_all_sit(base_url, browser):
+    """After "Create table" the host lands on their sheet: it shows the join link and its QR
+    while seats are free, naming who is still to sit down; once everyone sits it is gone.
+    Players never see it."""
+    with phones(browser, "390x844", "390x844") as (ann, bob):
+        code = create_table(ann, base_url, "qwinto")
+        ann.wait_for_selector("#invite:not(.hidden)")
+        assert ann.inner_text("#invite-open").startswith("Still to sit down: Bob.")
+        link = ann.get_attribute("#invite-link", "href")
+        assert "?join=" in link and link == join_link(ann, code)
+        assert ann.locator("#invite img").get_attribute("src") == f"/t/{code}/qr.svg"
+        shot(ann, "invite-on-the-sheet-390")
+        join(bob, ann, code)
+        ann.wait_for_selector("#invite.hidden", state="attached")
+        assert bob.locator("#invite").count() == 0 or not bob.is_visible("#invite")

@@ -149,11 +149,14 @@ export function rollEntry(box, state, code, refresh) {
     onclick: () => send("correct") }, T.correct_roll);
   // the roller has finished rolling: the others' answers open (writing on the roll keeps it too)
   const keeps = state.still_rolling && state.game.others_answer;
+  // the host may act for the roller: then the words name the roller, not "you"
+  const mine = me.seat === state.roller;
+  const rollerName = state.players[state.roller].name;
   const keepBtn = el("button", { type: "button", id: "keep-roll", onclick: async () => {
     msg.textContent = "";
     try { await api("POST", "/api/tables/" + code + "/actions", { type: "keep" }); refresh(); }
     catch (e) { msg.textContent = e.message; }
-  } }, T.keep_roll);
+  } }, mine ? T.keep_roll : T.keep_roll_of.replace("{name}", rollerName));
   const canCorrect = state.roll && !state.turn_complete && !state.players.some(p => p.answered);
   // a second attempt throws the dice of the first again (twenty one: all but its 1s): say which;
   // where any dice may be thrown again (The Choice, Kuh Vadis) there is nothing to say
@@ -215,7 +218,8 @@ export function rollEntry(box, state, code, refresh) {
     el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
     el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
       (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ")),
-    el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" }, T.keep_hint),
+    el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" },
+      mine ? T.keep_hint : T.keep_hint_for.replace(/\{name\}/g, rollerName)),
       el("div", { class: "actions" }, keepBtn)] : null),
     seen, pad, chosen, why,
     // the roll's attempts are spent (or answers are written): only a correction, no new roll
@@ -257,7 +261,8 @@ export function statusBlock(state) {
   else if (state.still_rolling && state.game.others_answer) {
     // the roller may still roll again: the dice are shown, nobody else writes yet
     roll.append(el("div", { class: "rolling" }, diceRow(state.roll)),
-      el("p", { class: "note", id: "still-rolling" }, roller + " " + T.still_rolling));
+      el("p", { class: "note", id: "still-rolling" }, state.me.seat === state.roller ?
+        T.you_still_rolling : roller + " " + T.still_rolling));
   } else {
     // a finished turn's roll stays shown until the next: said to be the last one
     const done = state.turn_complete || state.is_over;

@@ -99,6 +99,17 @@ export function start() {
     return state.players[state.roller].name + " " + T.still_rolling + ": " + T.write_when_kept;
   }
 
+  /* the host's way to bring the players in, while seats are free: the join link and its QR
+   * (the table view has them too, at its foot) */
+  function invite() {
+    const box = $("#invite");
+    if (!box) return;
+    const open = state.players.filter(p => !p.claimed).map(p => p.name);
+    const shown = state.me.creator && open.length > 0 && !state.is_over;
+    box.classList.toggle("hidden", !shown);
+    if (shown) $("#invite-open").textContent = T.invite_open.replace("{names}", open.join(", "));
+  }
+
   function clear() {
     for (const id of ["#sheet", "#actions", "#score", "#seat-switch"]) $(id).innerHTML = "";
   }
@@ -111,6 +122,7 @@ export function start() {
     document.body.dataset.over = state.is_over;
     // first: the pad goes with what this device may do now, also when it has lost its seat
     rollEntry($("#roll-entry"), state, code, refresh);
+    invite();
     const seat = seatShown();
     const who = $("#who");
     if (askStandIn()) { who.textContent = T.my_sheet; clear(); return; }
