@@ -211,6 +211,10 @@ def seat_options(table: Table, s: int) -> dict:
     }
     roll = table.roll
     game = table.games[s]
+    # a roll that lets no field be written by itself (Kuh Vadis' dice without a result): why
+    nothing = (game.roll_gives_nothing(roll) if roll is not None
+               and not any(p.kind == ENTER for p in legal) else None)
+    out["nothing"] = None if nothing is None else translate(nothing, lang())
     view = sheet_parts(game, table.sheets[s])[1]
     if roll is None or table.answers[s] is not None or view is None \
             or not table.may_answer(s):

@@ -235,6 +235,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "still_rolling": {"en": "is still rolling", "de": "würfelt noch"},
     "write_when_kept": {"en": "write once the roll is kept.",
                         "de": "eintragen, sobald der Wurf behalten wird."},
+    "reroll_any": {"en": "Throw again the dice you choose, then tap all {n} as they lie, the "
+                         "ones you kept too.",
+                   "de": "Wirf die Würfel deiner Wahl noch einmal und tippe dann alle {n} an, "
+                         "wie sie liegen, auch die behaltenen."},
     "reroll_same": {"en": "The second attempt throws the same dice again",
                     "de": "Beim zweiten Wurf werden dieselben Würfel noch einmal geworfen"},
     "reroll_not_ones": {"en": "The second attempt throws again every die not showing 1",

@@ -54,24 +54,24 @@ WORDS: dict[str, dict[str, dict[str, str]]] = {
 # Declared as reasons like the engine's, so a page may make `Reason("app.no_table", code=...)`.
 COMPANION: dict[str, str] = {
     "layout.note.qwinto":
-        "The printed Qwinto sheet; three independent public implementations agree (SHEETS.md).",
+        "The printed Qwinto sheet, as three independent public sources give it.",
     "layout.note.knister":
-        "The 5x5 grid with its printed combination table (rule text and SHEETS.md).",
+        "The 5x5 grid with the combination table printed beside it, as the rule text gives it.",
     "layout.note.twenty_one":
         "Colour arrangement reconstructed (not published): each colour once per row, the order "
-        "rotated by sheet and row; printed numbers 6-5-4-3-2-1 (row 1 H, rows 2-5 M). Replace "
-        "it with the arrangement printed on your own sheet.",
+        "rotated by sheet and row; printed numbers 6-5-4-3-2-1 (the first row's as published, the "
+        "others inferred). Replace it with the arrangement printed on your own sheet.",
     "layout.note.kuh_vadis":
-        "Reconstructed pad (SHEETS.md): it matches the reported square counts, but the printed "
-        "pads are not published. Rows top to bottom (A-G), columns left to right (0-6); C = "
-        "cow, X/O = printed starting crosses/circles. Replace it with the pad you play on.",
+        "Reconstructed pad: it matches the reported square counts, but the printed pads are not "
+        "published. Rows top to bottom (A-G), columns left to right (0-6); C = cow, X/O = printed "
+        "starting crosses/circles. Replace it with the pad you play on.",
     "layout.note.the_choice":
-        "Reconstructed sheet: ring colours, number grid and the number points (except lines of "
-        "1, 10, 11 and 13 spaces) are not published. The front is the default side of "
-        "SHEETS.md (it fits Tim's path 8-12-7-3-1-9-4 and his ring crosses). The back is a "
-        "second reconstruction made to fit the rule text's four-player example, which the "
-        "front cannot (Tim's three touching colour spaces green, green, yellow and Maria's "
-        "line 6-2-1). Replace it with the sheet you play on.",
+        "Reconstructed sheet: ring colours, number grid and the number points (except lines of 1, "
+        "10, 11 and 13 spaces) are not published. The front is a reconstruction that fits Tim's "
+        "path 8-12-7-3-1-9-4 and his ring crosses. The back is a second reconstruction made to "
+        "fit the rule text's four-player example, which the front cannot (Tim's three touching "
+        "colour spaces green, green, yellow and Maria's line 6-2-1). Replace it with the sheet "
+        "you play on.",
     "app.answered_you": "you have already answered this roll",
     "app.changed": "the table changed meanwhile: look again and retry",
     "app.only_roll": "only the table's creator or {name}, whose turn it is, may roll",
@@ -257,14 +257,15 @@ CATALOGUE: dict[str, str] = {
     "game.sum": "die Würfel ergeben zusammen {total}, nicht {v}",
     "game.first_random": "ausgelost",
     "layout.note.qwinto":
-        "Der gedruckte Qwinto-Zettel; drei unabhängige öffentliche Umsetzungen stimmen "
-        "überein.",
+        "Der gedruckte Qwinto-Zettel, wie ihn drei unabhängige öffentliche Quellen wiedergeben.",
     "layout.note.knister":
-        "Das 5x5-Raster mit seiner gedruckten Kombinationstabelle (nach der Spielregel).",
+        "Das 5x5-Raster mit der daneben gedruckten Kombinationstabelle, wie die Spielregel es "
+        "beschreibt.",
     "layout.note.twenty_one":
         "Farbanordnung rekonstruiert (nicht veröffentlicht): jede Farbe einmal pro Reihe, die "
-        "Reihenfolge je Zettel und Reihe verschoben; gedruckte Zahlen 6-5-4-3-2-1 (Reihe 1 H, "
-        "Reihen 2-5 M). Ersetze sie durch die Anordnung auf deinem eigenen Zettel.",
+        "Reihenfolge je Zettel und Reihe verschoben; gedruckte Zahlen 6-5-4-3-2-1 (die erste "
+        "Reihe wie veröffentlicht, die anderen erschlossen). Ersetze sie durch die Anordnung "
+        "auf deinem eigenen Zettel.",
     "layout.note.kuh_vadis":
         "Rekonstruierter Block: Er passt zu den berichteten Feldzahlen, die gedruckten Blöcke "
         "sind aber nicht veröffentlicht. Reihen von oben nach unten (A-G), Spalten von links "
@@ -272,11 +273,11 @@ CATALOGUE: dict[str, str] = {
         "den Block, auf dem ihr spielt.",
     "layout.note.the_choice":
         "Rekonstruierter Zettel: Ringfarben, Zahlenraster und Zahlenpunkte (außer für Linien "
-        "aus 1, 10, 11 und 13 Feldern) sind nicht veröffentlicht. Die Vorderseite ist die "
-        "rekonstruierte Standardseite (sie passt zu Tims Weg 8-12-7-3-1-9-4 und seinen "
-        "Ringkreuzen). Die Rückseite ist eine zweite Rekonstruktion, passend zum Beispiel mit "
-        "vier Spielern aus der Spielregel, das die Vorderseite nicht erlaubt (Tims drei "
-        "aneinanderliegende Farbfelder grün, grün, gelb und Marias Linie 6-2-1). Ersetze ihn "
+        "aus 1, 10, 11 und 13 Feldern) sind nicht veröffentlicht. Die Vorderseite ist eine "
+        "Rekonstruktion, die zu Tims Weg 8-12-7-3-1-9-4 und seinen Ringkreuzen passt. Die "
+        "Rückseite ist eine zweite Rekonstruktion, passend zum Beispiel mit vier Spielern aus "
+        "der Spielregel, das die Vorderseite nicht erlaubt (Tims drei aneinanderliegende "
+        "Farbfelder grün, grün, gelb und Marias Linie 6-2-1). Ersetze ihn "
         "durch den Zettel, auf dem ihr spielt.",
     "app.answered_you": "du hast auf diesen Wurf schon eingetragen",
     "app.changed":
@@ -522,7 +523,7 @@ CATALOGUE: dict[str, str] = {
     "kuh_vadis.shows": "{sq} zeigt {sym}, {symk}",
     "kuh_vadis.marked": "{sq} ist schon markiert, von den {pd}",
     "kuh_vadis.no_result":
-        "die Würfel {roll} ergeben nichts: um ein Feld zu markieren, braucht es zwei Kühe, "
+        "die Würfel {kf} ergeben nichts: um ein Feld zu markieren, braucht es zwei Kühe, "
         "genau drei gleiche Zahlen oder vier gleiche",
     "kuh_vadis.gives": "die Würfel ergeben {res}: {sq} zeigt {sym}",
     "kuh_vadis.chain":

@@ -202,6 +202,12 @@ class Game:
         """The rule's reason why `placement` is not allowed, or None if it is."""
         raise NotImplementedError
 
+    def roll_gives_nothing(self, roll: Roll) -> Reason | None:
+        """Why `roll` lets no field be written whatever the sheet, by the roll alone (Kuh
+        Vadis: no two cows, no three or more of a number), or None: the pages say it beside
+        "no field can take this roll"."""
+        return None
+
     def play(self, sheet, roll: Roll, role: str, placement: Placement):
         """Checked `apply`: refuses with the rule's reason, sheet unchanged."""
         if role not in ROLES:

@@ -41,7 +41,7 @@ declare({
     "kuh_vadis.start": "{sq} is a printed starting {pm}",
     "kuh_vadis.shows": "{sq} shows {sym}, not {symk}",
     "kuh_vadis.marked": "{sq} is already marked by the {pd}",
-    "kuh_vadis.no_result": "the dice {roll} give no result: two cows, exactly three of a "
+    "kuh_vadis.no_result": "the dice {kf} give no result: two cows, exactly three of a "
                            "number or four of a kind are needed to mark a square",
     "kuh_vadis.gives": "the dice give {res}: {sq} shows {sym}",
     "kuh_vadis.chain": "after the quad on {sq} the next square must touch {sq}; {sq2} does "
@@ -105,11 +105,6 @@ def other(player: str) -> str:
 def square_name(index: int) -> str:
     """`C2` = row C (the third from the top), column 2 (0-based from the left)."""
     return f"{ROW_LABELS[index // SIZE]}{index % SIZE}"
-
-
-def square_long(index: int) -> str:
-    """`A0 (0,0)`: the name and the (row, column) the issue and SHEETS.md use."""
-    return f"{square_name(index)} ({index // SIZE},{index % SIZE})"
 
 
 def symbol_name(symbol: Any, plural: bool = False) -> str:
@@ -326,7 +321,7 @@ class KuhVadis(Game):
         cells = self.layout.cells
         for i, o in enumerate(sheet.owner):
             if cells[i] in PLAYERS and o != cells[i]:
-                out.append(Reason("kuh_vadis.p_start", la=square_long(i),
+                out.append(Reason("kuh_vadis.p_start", la=square_name(i),
                                   pm=PLAYER_MARK[cells[i]]))
         done = [p for p in PLAYERS if self.connected(sheet, p)]
         if len(done) == 2:
@@ -366,6 +361,9 @@ class KuhVadis(Game):
         keep = rng.choice(sorted((f for f, k in counts.items() if k == best), key=str))
         return Roll(d if d.face == keep else Die(None, rng.choice(FACES)) for d in previous)
 
+    def roll_gives_nothing(self, roll: Roll) -> Reason | None:
+        return None if results(roll) else Reason("kuh_vadis.no_result", kf=roll)
+
     def results(self, roll: Roll) -> tuple[Result, ...]:
         return results(roll)
 
@@ -399,13 +397,13 @@ class KuhVadis(Game):
     def state(self, sheet: KuhVadisSheet, player: str) -> str:
         """One sentence on where `player` stands: connected, cut off or still open."""
         name = PLAYER_NAMES[player]
-        starts = ", ".join(square_long(s) for s in self.layout.starts[player])
+        starts = ", ".join(square_name(s) for s in self.layout.starts[player])
         if self.connected(sheet, player):
             return Reason("kuh_vadis.connected", pl=name, starts=starts)
         cut = self.cut_off(sheet, player)
         if cut:
             a, b = cut
-            return Reason("kuh_vadis.cut", pl=name, la=square_long(a), lb=square_long(b))
+            return Reason("kuh_vadis.cut", pl=name, la=square_name(a), lb=square_name(b))
         if self.winner(sheet) is not None:      # the other player joined theirs first
             return Reason("kuh_vadis.beaten", pl=name)
         return Reason("kuh_vadis.open", pl=name, starts=starts)
@@ -497,7 +495,7 @@ class KuhVadis(Game):
             return Reason("kuh_vadis.marked", sq=where, pd=PLAYER_NAMES[sheet.owner[i]])
         res = results(roll)
         if not res:
-            return Reason("kuh_vadis.no_result", roll=roll)
+            return Reason("kuh_vadis.no_result", kf=roll)
         if all(r.symbol != printed for r in res):
             offered = " or ".join(str(r) for r in res)
             return Reason("kuh_vadis.gives", res=offered, sq=where, sym=symbol_name(printed))

@@ -575,6 +575,31 @@ class TestFrames:
             assert r.status_code == 200 and "dice" in r.json and "settled" in r.json
 
 
+class TestWhyNothing:
+    def test_kuh_vadis_says_why_a_roll_marks_no_square(self, client, make_table):
+        """Two 3s and a cow give no result: the roller's page is told the rule, not only that
+        no field takes the roll; a roll with a result says nothing of the kind."""
+        code = make_table(client, game="kuh_vadis")
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "1 3 3 5 cow"})
+        state = client.get(f"/api/tables/{code}").json
+        opt = state["me"]["seats"][str(state["roller"])]
+        assert opt["legal"] == ["pass"]
+        assert opt["nothing"] == ("the dice 1 3 3 5 cow give no result: two cows, exactly "
+                                  "three of a number or four of a kind are needed to mark a "
+                                  "square")
+        german = client.get(f"/api/tables/{code}?lang=de").json
+        assert german["me"]["seats"][str(state["roller"])]["nothing"].startswith(
+            "die Würfel 1 3 3 5 Kuh")
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "3 3 3 5 cow"})
+        state = client.get(f"/api/tables/{code}").json
+        assert state["me"]["seats"][str(state["roller"])]["nothing"] is None
+
+    def test_other_games_have_nothing_to_say(self, client, make_table):
+        code = make_table(client, game="qwinto")
+        client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})
+        assert client.get(f"/api/tables/{code}").json["me"]["seats"]["0"]["nothing"] is None
+
+
 class TestPhoto:
     """A player photographs the rolled dice (the page's file input, no camera stream): the
     dice come back at once, read by the settled-roll reader, and nothing is written."""

@@ -1030,3 +1030,24 @@ def test_the_host_finds_the_join_link_on_the_sheet_page_until_all_sit(base_url, 
         join(bob, ann, code)
         ann.wait_for_selector("#invite.hidden", state="attached")
         assert bob.locator("#invite").count() == 0 or not bob.is_visible("#invite")
+
+
+def test_kuh_vadis_says_why_a_roll_marks_nothing_and_how_to_enter_the_next(base_url, browser):
+    """Ann's Kuh Vadis roll has two 3s and one cow: her page says no field takes it, and why
+    by the rule; the next attempt's entry says to tap all five dice, the kept ones too."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "kuh_vadis")
+        ann.wait_for_selector("#roll-entry .pad")
+        for face in ("1", "3", "3", "5", "cow"):
+            ann.click(f'#roll-entry .pad [data-die=":{face}"]')
+        seq = state_of(ann, code)["seq"]
+        ann.click("#send-roll")
+        wait_seq([ann], seq + 1)
+        ann.wait_for_function("document.querySelector('#hint').textContent.includes('result')")
+        assert ann.inner_text("#hint") == (
+            "No field can take this roll: roll again (attempt 2 of 3), or pass. The dice 1 3 3 "
+            "5 cow give no result: two cows, exactly three of a number or four of a kind are "
+            "needed to mark a square.")
+        assert ann.inner_text("#reroll-any") == ("Throw again the dice you choose, then tap all "
+                                                 "5 as they lie, the ones you kept too.")
+        shot(ann, "kuh-vadis-no-result-390")

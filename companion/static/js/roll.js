@@ -218,6 +218,9 @@ export function rollEntry(box, state, code, refresh) {
     el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
     el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
       (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ")),
+    // any dice may be thrown again (Kuh Vadis, The Choice): the entry still takes every die
+    el("p", { class: "note", id: "reroll-any", hidden: !(again && state.roll && rule === "any") },
+      T.reroll_any.replace("{n}", spec.max_dice)),
     el("div", {}, keeps ? [el("p", { class: "note", id: "keep-hint" },
       mine ? T.keep_hint : T.keep_hint_for.replace(/\{name\}/g, rollerName)),
       el("div", { class: "actions" }, keepBtn)] : null),

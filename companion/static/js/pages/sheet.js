@@ -160,8 +160,11 @@ export function start() {
     }
     if (state.seq !== reasonSeq) $("#reason").textContent = "";
     const waiting = waitsForRoller(seat);
+    // why a roll lets no field be written, by the rule (Kuh Vadis' dice without a result)
+    const nothing = opt.nothing ? " " + opt.nothing[0].toUpperCase() + opt.nothing.slice(1) +
+      "." : "";
     $("#hint").textContent = legal.size ? (opt.multi ? T.legal_hint_multi : T.legal_hint) :
-      opt.legal.length ? T.no_field_hint :
+      opt.legal.length ? T.no_field_hint + nothing :
       (state.roll && player.answered ? T.answered + ": " +
         answerText(player.answer_parts, player.view, state.roll) :
         waiting ? waiting : rollerWrites(seat) || T.not_your_turn);
@@ -207,7 +210,7 @@ export function start() {
       state.me.can_roll;
     if (rollAgain) {
       $("#hint").textContent = T.no_field_roll_again.replace("{i}", state.attempts.length + 1)
-        .replace("{n}", state.game.max_attempts);
+        .replace("{n}", state.game.max_attempts) + nothing;
       actions.append(el("button", { type: "button", id: "roll-again", onclick: () => {
         const entry = $("#roll-entry"); entry.scrollIntoView({ block: "start" });
         const first = entry.querySelector(".pad button"); if (first) first.focus();
