@@ -293,6 +293,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "choice_chosen": {"en": "Chosen", "de": "Gewählt"},
     "choice_write": {"en": "Write", "de": "Eintragen"},
     "undo": {"en": "Undo my entry", "de": "Meinen Eintrag zurücknehmen"},
+    "confirm_undo_turn": {"en": "Everyone has written: tap again to take your entry back and "
+                                "reopen this turn for the table",
+                          "de": "Alle haben eingetragen: noch einmal tippen, um deinen Eintrag "
+                                "zurückzunehmen und den Zug für den Tisch wieder zu öffnen"},
+    "confirm_end_side": {"en": "Tap again to end this side: its open spaces stay empty, and you "
+                               "go on on the other side",
+                         "de": "Noch einmal tippen, um diese Seite zu beenden: ihre offenen "
+                               "Felder bleiben leer, und du machst auf der anderen Seite weiter"},
     "end_side": {"en": "End this side", "de": "Diese Seite beenden"},
     "pass": {"en": "Pass", "de": "Passen"},
     "fail": {"en": "Failed attempt", "de": "Fehlwurf"},

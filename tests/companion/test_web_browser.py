@@ -266,6 +266,11 @@ def test_illegal_tap_says_why_and_live_update(base_url, players):
     ann.click('#sheet .cell[data-key="O@2"]')
     ann.wait_for_selector("#undo")
     shot(ann, "qwinto-ann-phone-after-entry")
+    # everyone has written: taking her entry back reopens the turn for the table, so a second
+    # tap confirms it
+    ann.click("#undo")
+    ann.wait_for_selector('#undo[data-armed="1"]')
+    assert ann.text_content("#undo").startswith("Everyone has written: tap again")
     ann.click("#undo")
     ann.wait_for_selector("#sheet .cell.legal")
     assert ann.text_content('#sheet .cell[data-key="O@2"]') == ""

@@ -1051,3 +1051,29 @@ def test_kuh_vadis_says_why_a_roll_marks_nothing_and_how_to_enter_the_next(base_
         assert ann.inner_text("#reroll-any") == ("Throw again the dice you choose, then tap all "
                                                  "5 as they lie, the ones you kept too.")
         shot(ann, "kuh-vadis-no-result-390")
+
+
+def test_the_choice_ends_a_side_only_on_a_second_tap(base_url, browser):
+    """The Choice: after her answer Ann may end her first side, which gives up its open spaces
+    for good; the first tap says so, the second ends it."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "the_choice")
+        ann.wait_for_selector("#roll-entry .pad")
+        ann.evaluate("window.fillRoll([{colour: 'green', face: 6}, {colour: 'green', face: 1}, "
+                     "{colour: 'yellow', face: 2}])")
+        seq = state_of(ann, code)["seq"]
+        ann.click("#send-roll")
+        wait_seq([ann], seq + 1)
+        ann.click("#actions [data-special='misthrow']")
+        ann.click("#actions [data-special='misthrow'][data-armed]")
+        ann.wait_for_selector("#end-side")
+        assert state_of(ann, code)["players"][0]["sheet"]["playing"] == "front"
+        ann.click("#end-side")
+        ann.wait_for_selector('#end-side[data-armed="1"]')
+        assert ann.text_content("#end-side") == ("Tap again to end this side: its open spaces "
+                                                 "stay empty, and you go on on the other side")
+        assert state_of(ann, code)["players"][0]["sheet"]["playing"] == "front"
+        shot(ann, "the-choice-end-side-armed-390")
+        ann.click("#end-side")
+        ann.wait_for_function("code => fetch('/api/tables/' + code).then(r => r.json())"
+                              ".then(s => s.players[0].sheet.playing === 'back')", arg=code)

@@ -218,16 +218,20 @@ export function start() {
     }
     if (opt.specials.length) actions.append(specials(seat, opt, rollAgain));
     if (opt.can_undo) {
-      // once the game is over, taking the last answer back reopens it for everyone: a second
-      // tap confirms that, as it does a costly special
-      const tap = twoTaps(seat, "undo", state.is_over, () => act({ type: "undo", seat }));
+      // once everyone has written (or the game is over), taking an answer back reopens the turn
+      // for the whole table: a second tap confirms that, as it does a costly special
+      const reopens = state.is_over || state.turn_complete;
+      const tap = twoTaps(seat, "undo", reopens, () => act({ type: "undo", seat }));
       actions.append(el("button", { type: "button", class: "secondary", id: "undo",
         "data-armed": tap.armed ? "1" : null, onclick: tap.onclick },
-        tap.armed ? T.confirm_undo_end : T.undo));
+        tap.armed ? (state.is_over ? T.confirm_undo_end : T.confirm_undo_turn) : T.undo));
     }
     if (opt.can_end_side) {
-      actions.append(el("button", { type: "button", class: "secondary",
-        onclick: () => act({ type: "end_side", seat }) }, T.end_side));
+      // ending a side gives up its open spaces for good: a second tap, saying so
+      const tap = twoTaps(seat, "end_side", true, () => act({ type: "end_side", seat }));
+      actions.append(el("button", { type: "button", id: "end-side",
+        class: tap.armed ? "danger" : "secondary", "data-armed": tap.armed ? "1" : null,
+        onclick: tap.onclick }, tap.armed ? T.confirm_end_side : T.end_side));
     }
     // The Choice: the side to start on, chosen before the first mark
     if (opt.sides && opt.sides.length) {
