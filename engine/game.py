@@ -102,6 +102,8 @@ class Game:
     # how a placement's text reads, with an example, where it is not plain "ROW VALUE@COLUMN"
     # (the terminal game prints it once; the pages draw the sheet instead)
     notation: ClassVar[str] = ""
+    # the roll is written as the sum of its dice (Qwinto, Knister): the pages show the sum
+    writes_sum: ClassVar[bool] = False
 
     @cached_property
     def sheet_keys(self) -> frozenset[str]:

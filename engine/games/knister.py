@@ -104,6 +104,7 @@ class Knister(Game):
     title = "Knister"
     min_players, max_players = 1, 99  # "as many players as you want"
     max_attempts = 1
+    writes_sum = True
     parse_layout = staticmethod(KnisterLayout.parse)
 
     def __init__(self, layout: KnisterLayout) -> None:

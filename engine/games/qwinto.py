@@ -178,6 +178,7 @@ class Qwinto(Game):
     title = "Qwinto"
     min_players, max_players = 1, 6
     max_attempts = 2
+    writes_sum = True
     parse_layout = staticmethod(QwintoLayout.parse)
 
     def __init__(self, layout: QwintoLayout) -> None:

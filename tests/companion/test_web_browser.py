@@ -314,6 +314,7 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
     bob.wait_for_selector("#still-rolling")
     assert bob.text_content("#still-rolling") == "Ann is still rolling"
     assert bob.locator("#roll .rolling .die").count() == 2
+    assert bob.text_content("#roll-sum") == "= 7"     # what Qwinto writes: the dice's sum
     assert bob.locator("#sheet .cell.legal").count() == 0
     assert bob.locator("#actions [data-special]").count() == 0    # no "Pass" either
     assert "Ann is still rolling" in bob.text_content("#hint")

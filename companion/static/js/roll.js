@@ -247,6 +247,16 @@ export function standings(state) {
       s.player + " · " + s.total + (s.rating ? " · " + s.rating : ""))));
 }
 
+/* the dice of a roll, and for a game that writes their sum (Qwinto, Knister) "= 8" after them */
+function rollRow(state, roll) {
+  const row = diceRow(roll);
+  if (state.game.writes_sum && roll && roll.length) {
+    row.append(el("span", { class: "sum", id: "roll-sum" },
+      "= " + roll.reduce((t, d) => t + d.face, 0)));
+  }
+  return row;
+}
+
 export function statusBlock(state) {
   const turn = $("#turn"), roll = $("#roll");
   if ($("#title")) $("#title").textContent = state.game.title;
@@ -263,14 +273,14 @@ export function statusBlock(state) {
   if (!state.roll) roll.append(el("p", { class: "note" }, T.no_roll));
   else if (state.still_rolling && state.game.others_answer) {
     // the roller may still roll again: the dice are shown, nobody else writes yet
-    roll.append(el("div", { class: "rolling" }, diceRow(state.roll)),
+    roll.append(el("div", { class: "rolling" }, rollRow(state, state.roll)),
       el("p", { class: "note", id: "still-rolling" }, state.me.seat === state.roller ?
         T.you_still_rolling : roller + " " + T.still_rolling));
   } else {
     // a finished turn's roll stays shown until the next: said to be the last one
     const done = state.turn_complete || state.is_over;
     if (done) roll.append(el("p", { class: "note", id: "last-roll" }, T.last_roll));
-    roll.append(diceRow(state.roll));
+    roll.append(rollRow(state, state.roll));
     if (state.pending.length && !state.is_over) {
       roll.append(el("p", { class: "note", id: "pending" }, T.waiting_for + ": " +
         state.pending.map(s => state.players[s].name).join(", ")));
