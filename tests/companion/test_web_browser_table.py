@@ -1022,6 +1022,11 @@ def test_the_host_finds_the_join_link_on_the_sheet_page_until_all_sit(base_url, 
     with phones(browser, "390x844", "390x844") as (ann, bob):
         code = create_table(ann, base_url, "qwinto")
         ann.wait_for_selector("#invite:not(.hidden)")
+        # Ann rolls first: a way from the top of her sheet to the roll's pad, far below
+        assert ann.inner_text("#to-roll-entry") == "Enter the roll ↓"
+        ann.click("#to-roll-entry")
+        top = ann.evaluate("document.getElementById('roll-entry').getBoundingClientRect().top")
+        assert -1 <= top < ann.viewport_size["height"] / 2, top   # in view (the page ends below)
         assert ann.inner_text("#invite-open").startswith("Still to sit down: Bob.")
         link = ann.get_attribute("#invite-link", "href")
         assert "?join=" in link and link == join_link(ann, code)

@@ -264,7 +264,14 @@ export function statusBlock(state) {
   const next = state.players[state.next_roller].name;
   turn.innerHTML = "";
   if (state.is_over) turn.append(el("strong", {}, T.game_over));
-  else if (!state.roll || state.turn_complete) turn.append(el("span", {}, next + " " + T.to_roll));
+  else if (!state.roll || state.turn_complete) {
+    turn.append(el("span", {}, next + " " + T.to_roll));
+    // the roller's pad lies below the sheet on a phone: a way to it from the top
+    if (state.me.seat === state.next_roller && $("#roll-entry")) {
+      turn.append(" ", el("a", { href: "#roll-entry", id: "to-roll-entry" },
+        T.enter_roll + " ↓"));
+    }
+  }
   else {
     turn.append(el("span", {}, T.turn_of + ": " + roller + " · " + T.attempt + " " +
       state.attempts.length + "/" + state.game.max_attempts));
