@@ -180,6 +180,10 @@ STRINGS: dict[str, dict[str, str]] = {
                       "Eingabe; dort einen falschen Würfel antippen, dann seine richtige Seite, "
                       "und mit dem Würfeln-Knopf senden."},
     "use_reading": {"en": "Use this reading", "de": "Diese Erkennung übernehmen"},
+    "reading_sent": {"en": "The roll has been sent. The next roll is read once its dice lie "
+                           "still.",
+                     "de": "Der Wurf ist gesendet. Der nächste Wurf wird erkannt, sobald seine "
+                           "Würfel still liegen."},
     "game_rolls": {"en": "{game} rolls {n} dice", "de": "{game} wird mit {n} Würfeln gespielt"},
     "seen_too_many": {"en": "{seen} are seen: tap the {n} that were rolled.",
                       "de": "{seen} sind zu sehen: tippe die {n} an, die geworfen wurden."},

@@ -837,6 +837,11 @@ def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):
         state = state_of(page, code)
         assert {"colour": "orange", "face": 6} in state["roll"]
         assert sorted(d["colour"] for d in state["roll"]) == ["orange", "purple", "yellow"]
+        # the reading is spent: not offered again for the next roll
+        page.wait_for_selector("#use-reading.hidden", state="attached")
+        page.wait_for_timeout(1200)     # three more frames of the same dice lying still
+        assert page.locator("#use-reading").is_hidden()
+        assert page.inner_text("#camera-status").startswith("The roll has been sent.")
 
 
 def test_teach_the_choice_dice_on_the_phone(base_url, players, photo, tmp_path):

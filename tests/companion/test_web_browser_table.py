@@ -602,8 +602,8 @@ def test_kuh_vadis_offers_the_next_attempt_before_passing(base_url, browser):
             ann.click(f'#roll-entry .pad [data-die=":{die.face}"]')
         ann.click("#send-roll")
         ann.wait_for_selector("#roll-again")
-        assert ann.inner_text("#hint") == ("No field can take this roll: roll again "
-                                           "(attempt 2 of 3), or pass.")
+        assert ann.inner_text("#hint").startswith("No field can take this roll: roll again "
+                                                  "(attempt 2 of 3), or pass.")
         assert "secondary" in ann.get_attribute("#actions [data-special='pass']", "class")
         shot(ann, "kuh_vadis-roll-again-390")
         ann.click("#roll-again")

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 
 let cam = null;             // the phone camera while it runs: {stream, timer, busy}
 let readingShown = null;    // shows a reading another page sent (`onReading`)
+let readingSent = null;     // says the reading shown is spent: the table's roll has changed
 
 /* a reading from the table's event stream (another page's camera) */
 export function onReading(data) { if (readingShown) readingShown(data); }
@@ -24,6 +25,12 @@ function sameDice(dice, reading) {
 export function camera(box, state, code) {
   if (!state.me.can_roll || state.is_over) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
+  // a roll sent (from this reading or typed anywhere): the reading shown is not offered again
+  const rollKey = state.turns + ":" + state.attempts.length;
+  if (box.dataset.rollKey !== undefined && box.dataset.rollKey !== rollKey && readingSent) {
+    readingSent();
+  }
+  box.dataset.rollKey = rollKey;
   if (box.dataset.ready) return;
   box.dataset.ready = "1";
   // no empty video box before the camera starts (an unstarted video is 150 px of nothing)
@@ -31,9 +38,16 @@ export function camera(box, state, code) {
   const canvas = el("canvas", { class: "overlay" });
   const status = el("p", { class: "note", id: "camera-status" });
   const startBtn = el("button", { type: "button", id: "start-camera" }, T.start_camera);
-  const useBtn = el("button", { type: "button", class: "secondary hidden", id: "use-reading" },
+  // the next step once the dice are read: the main button
+  const useBtn = el("button", { type: "button", class: "hidden", id: "use-reading" },
     T.use_reading);
-  let lastReading = null, restingOn = false;
+  let lastReading = null, restingOn = false, spent = false;
+  readingSent = () => {
+    if (useBtn.classList.contains("hidden")) return;
+    useBtn.classList.add("hidden");
+    spent = true;       // until the next roll settles
+    status.textContent = T.reading_sent;
+  };
   box.append(el("h2", {}, T.camera), el("div", { class: "camera" }, video, canvas), status,
     el("div", { class: "actions" }, startBtn, useBtn));
   useBtn.onclick = () => {
@@ -104,7 +118,9 @@ export function camera(box, state, code) {
     if (data.superseded) return;
     // a settled roll stays shown, labelled, until something moves again: the frames after it
     // are the same dice lying still, not a new roll
-    if (data.settled) { restingOn = true; lastReading = data; useBtn.classList.remove("hidden"); }
+    if (data.settled) {
+      restingOn = true; spent = false; lastReading = data; useBtn.classList.remove("hidden");
+    }
     else if (data.state === "moving" || data.state === "covered" ||
              !sameDice(data.dice, lastReading)) restingOn = false;
     // still again where the settled roll lay: the tracker takes it for that roll (not a new one)
@@ -138,7 +154,8 @@ export function camera(box, state, code) {
         g.fillText(text, x, y);
       }
     }
-    status.textContent = restingOn ? T.settled : data.state === "moving" ? T.camera_moving :
+    status.textContent = restingOn ? (spent ? T.reading_sent : T.settled) :
+      data.state === "moving" ? T.camera_moving :
       data.state === "covered" ? T.camera_covered : !data.dice.length ? T.camera_no_dice :
       T.settling;
   }
