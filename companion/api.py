@@ -135,6 +135,9 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
             "answer": None if answer is None else str(answer),
             "answer_parts": None if answer is None else answer.to_json(),
             "role": table.role(s),
+            # what the seat marks with where seats differ (Kuh Vadis: "crosses (X)")
+            "mark": None if game.seat_mark(s) is None
+            else translate(game.seat_mark(s), language),
         })
     state = {
         "code": rec.code, "seq": seq,

@@ -31,9 +31,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "remove": {"en": "remove", "de": "entfernen"},
     "i_am_first": {"en": "I play as the first player", "de": "Ich spiele als erster Spieler"},
     "create": {"en": "Create table", "de": "Tisch anlegen"},
-    "join_table": {"en": "Join a table", "de": "An einen Tisch setzen"},
+    "join_table": {"en": "Open a table by its code", "de": "Einen Tisch mit seinem Code öffnen"},
+    "code_watches": {"en": "The code lets you watch. To sit down, scan the host's QR code or open "
+                           "the join link the host shares.",
+                     "de": "Mit dem Code schaust du zu. Zum Hinsetzen den QR-Code des Gastgebers "
+                           "scannen oder den Link öffnen, den er teilt."},
     "code": {"en": "Table code", "de": "Tisch-Code"},
-    "join": {"en": "Join", "de": "Beitreten"},
+    "join": {"en": "Open", "de": "Öffnen"},
     "open": {"en": "Open", "de": "Öffnen"},
     "check_paper": {"en": "Check my paper", "de": "Meinen Zettel prüfen"},
     "check_intro": {"en": "Type in what is on your paper sheet: every rule problem and the "

@@ -57,7 +57,7 @@ SCHEMAS: dict[str, dict] = {
                    seat=INT, name=STR, claimed=BOOL, layout=ANY_OBJ, sheet=ANY_OBJ,
                    view=_nullable(ANY_OBJ), score=_ref("Score"), answered=BOOL,
                    answer=_nullable(STR), answer_parts=_nullable(_ref("Placement")),
-                   role=_nullable(STR)),
+                   role=_nullable(STR), mark=_nullable(STR)),
     "TableState": _obj(
         ("code", "seq", "game", "players", "me"),
         code=STR, seq=INT, game=ANY_OBJ,

@@ -133,8 +133,10 @@ def join_by_code():
 def table(code: str):
     rec = get_store().table_record(code)
     link = _link_for_viewer(rec)
+    # "take a free seat" only while one is free; else the link lets one watch
     return render_template("table.html", code=rec.code, game=rec.game, join_url=link,
-                           invites="?join=" in link)
+                           invites="?join=" in link
+                           and any(not seat.claimed for seat in rec.seats))
 
 
 @bp.get("/t/<code>/sheet")

@@ -546,6 +546,7 @@ CATALOGUE: dict[str, str] = {
     "kuh_vadis.beaten": "{pl} haben ihre Starts nicht verbunden: die anderen waren zuerst",
     "kuh_vadis.to_move_chain": "{pl} sind am Zug und setzen eine Vierlingskette von {sq} fort",
     "kuh_vadis.to_move": "{pl} sind am Zug",
+    "kuh_vadis.seat_mark": "{pl} ({m})",
     "kuh_vadis.caption": "{who} ist am Zug",
     "kuh_vadis.l_player": "{pl}",
     "the_choice.finished": "beide Seiten dieses Zettels sind fertig",

@@ -204,6 +204,11 @@ class Game:
         """The rule's reason why `placement` is not allowed, or None if it is."""
         raise NotImplementedError
 
+    def seat_mark(self, seat: int) -> Reason | None:
+        """What `seat` marks with where the seats mark one sheet differently (Kuh Vadis:
+        "crosses (X)"), else None: the pages name it beside the player."""
+        return None
+
     def roll_gives_nothing(self, roll: Roll) -> Reason | None:
         """Why `roll` lets no field be written whatever the sheet, by the roll alone (Kuh
         Vadis: no two cows, no three or more of a number), or None: the pages say it beside

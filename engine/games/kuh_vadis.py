@@ -62,6 +62,7 @@ declare({
     "kuh_vadis.beaten": "{pl} did not join their starts: the others joined theirs first",
     "kuh_vadis.to_move_chain": "{pl} to move, continuing a quad chain from {sq}",
     "kuh_vadis.to_move": "{pl} to move",
+    "kuh_vadis.seat_mark": "{pl} ({m})",
     "kuh_vadis.caption": "{who} to move",      # a drawn pad's caption
     "kuh_vadis.l_player": "{pl}",
     "app.to_move_ask": "whose move is it? say it with 'to_move': X (crosses) or O (circles)",
@@ -360,6 +361,9 @@ class KuhVadis(Game):
         best = max(counts.values())
         keep = rng.choice(sorted((f for f, k in counts.items() if k == best), key=str))
         return Roll(d if d.face == keep else Die(None, rng.choice(FACES)) for d in previous)
+
+    def seat_mark(self, seat: int) -> Reason | None:
+        return Reason("kuh_vadis.seat_mark", pl=PLAYER_NAMES[PLAYERS[seat]], m=PLAYERS[seat])
 
     def roll_gives_nothing(self, roll: Roll) -> Reason | None:
         return None if results(roll) else Reason("kuh_vadis.no_result", kf=roll)

@@ -594,6 +594,15 @@ class TestWhyNothing:
         state = client.get(f"/api/tables/{code}").json
         assert state["me"]["seats"][str(state["roller"])]["nothing"] is None
 
+    def test_kuh_vadis_names_each_players_marks(self, client, make_table):
+        code = make_table(client, game="kuh_vadis")
+        players = client.get(f"/api/tables/{code}").json["players"]
+        assert [p["mark"] for p in players] == ["crosses (X)", "circles (O)"]
+        german = client.get(f"/api/tables/{code}?lang=de").json["players"]
+        assert [p["mark"] for p in german] == ["Kreuze (X)", "Kreise (O)"]
+        qwinto = make_table(client)
+        assert client.get(f"/api/tables/{qwinto}").json["players"][0]["mark"] is None
+
     def test_other_games_have_nothing_to_say(self, client, make_table):
         code = make_table(client, game="qwinto")
         client.post(f"/api/tables/{code}/actions", json={"type": "roll", "roll": "orange:3"})

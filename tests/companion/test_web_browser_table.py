@@ -1056,6 +1056,8 @@ def test_kuh_vadis_says_why_a_roll_marks_nothing_and_how_to_enter_the_next(base_
         assert ann.inner_text("#reroll-any") == ("Throw again the dice you choose, then tap all "
                                                  "5 as they lie, the ones you kept too.")
         assert ann.locator("#roll-sum").count() == 0   # Kuh Vadis writes no sum
+        # which of the pad's marks are hers
+        assert ann.inner_text("#who") == "Sheet of Ann · crosses (X) (roller)"
         shot(ann, "kuh-vadis-no-result-390")
 
 

@@ -65,6 +65,22 @@ class TestPages:
         assert client.get("/t/QQQQQ/qr.svg").status_code == 404
 
     @pytest.mark.both_stores      # the tables looked up on SQLite, then on PostgreSQL
+    def test_the_qr_says_sit_down_only_while_a_seat_is_free(self, client, make_table):
+        import re
+
+        def caption(code):
+            html = client.get(f"/t/{code}").get_data(as_text=True)
+            return re.search(r"<figcaption>(.*?)<br>", html, re.S).group(1).strip()
+        two = make_table(client, players=("Ann", "Bob"))
+        assert caption(two).startswith("Scan to sit down at this table")
+        alone = make_table(client, players=("Ann",))     # Ann, the creator, sits: none free
+        assert caption(alone) == "Scan to watch this table"
+
+    def test_the_code_form_says_the_code_lets_one_watch(self, client):
+        page = client.get("/").get_data(as_text=True)
+        assert "Open a table by its code" in page
+        assert "The code lets you watch. To sit down, scan the host's QR code" in page
+
     def test_join_by_code_redirects(self, client, make_table):
         code = make_table(client)
         r = client.post("/join", data={"code": code.lower()})

@@ -138,7 +138,9 @@ export function start() {
     const player = state.players[seat];
     const opt = state.me.seats[String(seat)];
     const rolling = player.role === "roller" && state.roll && !state.turn_complete;
-    who.textContent = T.sheet_of + " " + player.name + (rolling ? " (" + T.roller + ")" : "");
+    // Kuh Vadis: which of the pad's marks are this player's
+    who.textContent = T.sheet_of + " " + player.name + (player.mark ? " · " + player.mark : "") +
+      (rolling ? " (" + T.roller + ")" : "");
     const sw = $("#seat-switch"); sw.innerHTML = "";
     if (seat === standIn) {
       sw.append(el("p", { class: "note recon", id: "stand-in-note" },

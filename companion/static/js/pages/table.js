@@ -62,7 +62,8 @@ export function start() {
       // players who mark one sheet (Kuh Vadis' pad) see it drawn once, under the first
       const drawnFor = state.game.one_sheet && p.seat > 0 ? state.players[0].name : null;
       box.append(el("section", { class: "card", "data-player": p.seat },
-        el("h2", {}, p.name, badges(p)),
+        el("h2", {}, p.name, p.mark ? el("span", { class: "badge", "data-mark": p.seat },
+          p.mark) : null, badges(p)),
         hostTools(p),
         drawnFor ? el("p", { class: "note shared-sheet" }, fill(T.same_sheet, drawnFor)) :
           p.view ? drawSheet(p.view, {}) : el("pre", { class: "json" }, JSON.stringify(p.sheet)),
