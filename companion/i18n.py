@@ -260,6 +260,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "roll_again": {"en": "Roll again", "de": "Noch einmal würfeln"},
     "hint_switch": {"en": "Hints", "de": "Tipps"},
     "hint_best": {"en": "Best", "de": "Am besten"},
+    "hint_key": {"en": "The fields: a wide dark green ring for the best third, a thin light one "
+                       "for the middle, none for the rest; ★ the best answer.",
+                 "de": "Die Felder: ein breiter dunkelgrüner Ring fürs beste Drittel, ein "
+                       "schmaler heller für die Mitte, keiner für den Rest; ★ die beste "
+                       "Antwort."},
     "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
     # a field of a drawn sheet read aloud (its aria-label): "row C, column 2, yellow: 7"
     "field_label": {"en": "row {r}, column {c}", "de": "Reihe {r}, Spalte {c}"},

@@ -36,6 +36,8 @@ def test_hints_are_a_players_own_switch(base_url, players):
                     "cs => cs.map(c => getComputedStyle(c).backgroundImage)")
     assert edges and all("polygon" in e for e in edges), edges
     assert "Best" in ann.text_content("#advice") and best["reason"] in ann.text_content("#advice")
+    # what the rings mean is said under the best
+    assert ann.text_content("#hint-key").startswith("The fields: a wide dark green ring")
     shot(ann, "qwinto-ann-phone-hints")
     ann.reload()                                           # remembered on this phone
     ann.wait_for_selector("#sheet .cell.hint-best")
@@ -184,9 +186,10 @@ def test_a_german_player_reads_the_hint_in_german(base_url, players):
     ann.wait_for_selector("#hint-switch")
     ann.check("#hint-switch")
     ann.wait_for_selector("#advice")
-    text = ann.text_content("#advice")
+    text = ann.text_content("#advice").replace(ann.text_content("#hint-key"), "")
     assert text.startswith("Am besten: 7 in Reihe "), text
     assert " hat 7: " in text and " holds " not in text, text
     figure = text.rsplit("(erwartete Endpunktzahl ", 1)[1]
     assert figure[:-1].replace(",", "", 1).isdigit() and "," in figure, text
+    assert ann.text_content("#hint-key").startswith("Die Felder: ein breiter dunkelgrüner Ring")
     shot(ann, "knister-ann-phone-hints-de")

@@ -97,8 +97,10 @@ export async function showHints(code, seq, seat, box, view, roll, still) {
     if (c) c.classList.add("hint-best");
   }
   const write = answerText(top.parts, view, roll) + tail(top.reason, top.expected);
+  // what the rings mean, under the best
+  const key = el("span", { class: "hint-key", id: "hint-key" }, T.hint_key);
   if (first && first.action === "reroll") {
     name(el("strong", {}, T.hint_best + ": " + T.hint_roll_again + " " + diceWords(first, roll)),
-      ": " + first.reason, el("br"), T.hint_if_written + ": " + write);
-  } else name(el("strong", {}, T.hint_best + ": "), write);
+      ": " + first.reason, el("br"), T.hint_if_written + ": " + write, el("br"), key);
+  } else name(el("strong", {}, T.hint_best + ": "), write, el("br"), key);
 }
