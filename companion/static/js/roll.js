@@ -3,6 +3,7 @@
 import { T, $, el } from "./dom.js";
 import { api } from "./api.js";
 import { dieNode, diceRow } from "./dice.js";
+import { shrink } from "./photo.js";
 
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
 let selected = null;    // the picked die a pad tap replaces (tapped once; a second tap removes)
@@ -10,20 +11,6 @@ let selected = null;    // the picked die a pad tap replaces (tapped once; a sec
 // arrives (often the very change that caused the refusal), and the reason must outlive that
 let refused = null;
 const REFUSAL_SHOWN_MS = 15000;
-
-/* The photo at most `side` pixels a side, as a JPEG turned as it is seen: a phone's photo is
- * 12 megapixels and several MB, over the server's upload limit, while the reader needs far
- * less. A photo this browser cannot decode goes as it is (the server says what is wrong). */
-async function shrunk(file, side = 1600) {
-  try {
-    const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
-    const k = Math.min(1, side / Math.max(bmp.width, bmp.height));
-    const c = document.createElement("canvas");
-    c.width = Math.round(bmp.width * k); c.height = Math.round(bmp.height * k);
-    c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
-    return await new Promise(r => c.toBlob(r, "image/jpeg", 0.9));
-  } catch (e) { return file; }
-}
 
 /* A die read with its confidence, kept together; a die whose colour the reader was not sure of
  * shows "?" and is given its colour with a pad tap; a die whose face it was not sure of
@@ -193,7 +180,7 @@ export function rollEntry(box, state, code, refresh) {
     if (!file) return;
     msg.textContent = ""; notice = T.photo_reading; redraw();
     try {
-      const body = await shrunk(file);
+      const body = await shrink(file);
       let resp;
       try {
         resp = await fetch("/api/tables/" + code + "/photo", { method: "POST", body,

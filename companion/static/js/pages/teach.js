@@ -3,20 +3,7 @@
 import { T, $, el } from "../dom.js";
 import { api } from "../api.js";
 import { faceText } from "../dice.js";
-
-/* A phone photo is several MB (12 MP and more): the die fills the middle of it, and the reader
- * works on 640 px, so it is sent at 1600 px at most (under the server's 2 MiB upload limit). */
-async function shrink(file) {
-  try {
-    const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
-    const f = Math.min(1, 1600 / Math.max(bmp.width, bmp.height));
-    if (f === 1 && file.size < 1500000) return file;
-    const c = document.createElement("canvas");
-    c.width = Math.round(bmp.width * f); c.height = Math.round(bmp.height * f);
-    c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
-    return await new Promise(r => c.toBlob(r, "image/jpeg", 0.9));
-  } catch (e) { return file; }   // not decodable here: the server says why
-}
+import { shrink } from "../photo.js";
 
 /* a multipart POST: [whether it worked, the answer's JSON] */
 async function upload(path, form) {
