@@ -18,8 +18,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "layout_per_seat": {"en": "each player gets a different sheet",
                         "de": "jeder Spieler bekommt einen anderen Zettel"},
     "recon": {"en": "RECON: reconstructed default, check it against your pad",
-              "de": "RECON: rekonstruierte Vorgabe, bitte mit dem eigenen Block vergleichen"},
+              "de": "Rekonstruierte Vorlage: bitte mit deinem eigenen Zettel vergleichen"},
     # the shipped layouts' names as a page shows them (a layout of the user's keeps its name)
+    "recon_short": {"en": "RECON", "de": "rekonstruiert"},     # after a layout's name
     "layout_standard": {"en": "standard", "de": "Standard"},
     "layout_default": {"en": "default", "de": "Standard"},
     "upload_layout": {"en": "or upload your own layout (JSON)",
@@ -29,13 +30,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "player_n": {"en": "Player", "de": "Spieler"},
     "add_player": {"en": "+ player", "de": "+ Spieler"},
     "remove": {"en": "remove", "de": "entfernen"},
-    "i_am_first": {"en": "I play as the first player", "de": "Ich spiele als erster Spieler"},
+    "i_am_first": {"en": "I play as the first player", "de": "Ich bin Spieler 1"},
     "create": {"en": "Create table", "de": "Tisch anlegen"},
-    "join_table": {"en": "Open a table by its code", "de": "Einen Tisch mit seinem Code öffnen"},
+    "join_table": {"en": "Open a table by its code", "de": "Tisch mit Code öffnen"},
     "code_watches": {"en": "The code lets you watch. To sit down, scan the host's QR code or open "
                            "the join link the host shares.",
-                     "de": "Mit dem Code schaust du zu. Zum Hinsetzen den QR-Code des Gastgebers "
-                           "scannen oder den Link öffnen, den er teilt."},
+                     "de": "Mit dem Code schaust du nur zu. Zum Mitspielen scanne den QR-Code des "
+                           "Gastgebers oder öffne den Link, den er dir schickt."},
     "code": {"en": "Table code", "de": "Tisch-Code"},
     "join": {"en": "Open", "de": "Öffnen"},
     "open": {"en": "Open", "de": "Öffnen"},
@@ -79,8 +80,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "invite_title": {"en": "Invite the players", "de": "Spieler einladen"},
     "invite_open": {"en": "Still to sit down: {names}. Let them scan this code with their phone, "
                           "or send them the link.",
-                    "de": "Noch nicht am Tisch: {names}. Lass sie diesen Code mit dem Handy "
-                          "scannen, oder schick ihnen den Link."},
+                    "de": "Noch nicht am Tisch: {names}. Lass diesen Code mit dem Handy scannen "
+                          "oder schick den Link."},
     "scan_to_watch": {"en": "Scan to watch this table",
                       "de": "Scannen, um dem Tisch zuzuschauen"},
     "join_needs_link": {"en": "To sit down, scan the host's QR code or open the join link the "
@@ -95,7 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sit_as": {"en": "Sit down as", "de": "Hinsetzen als"},
     "you": {"en": "you", "de": "du"},  # the badge on the player's own sheet
     "watch_only": {"en": "Every seat is taken, so this device only watches the table.",
-                   "de": "Alle Plätze sind besetzt, dieses Gerät schaut dem Tisch nur zu."},
+                   "de": "Alle Plätze sind besetzt; dieses Gerät schaut nur zu."},
     "no_seat_here": {"en": "This device has no seat at this table.",
                      "de": "Dieses Gerät hat keinen Platz an diesem Tisch."},
     "rejoin_hint": {"en": "Sat down before on another phone or browser? Tap your name and type "
@@ -139,8 +140,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "photo_reading": {"en": "Reading the photo…", "de": "Das Foto wird gelesen…"},
     "photo_read": {"en": "Read from your photo: compare each die with the table; where one is "
                          "wrong, tap it, then its right face.",
-                   "de": "Aus deinem Foto gelesen: vergleiche jeden Würfel mit dem Tisch; ist "
-                         "einer falsch, tippe ihn an, dann seine richtige Seite."},
+                   "de": "Aus deinem Foto gelesen. Vergleiche jeden Würfel mit den Würfeln auf "
+                         "dem Tisch; ist einer falsch, tippe ihn an und dann oben, was er zeigt."},
     "photo_no_dice": {"en": "No dice found in the photo: take it again from above and closer, "
                             "or tap the dice in.",
                       "de": "Keine Würfel im Foto gefunden: fotografiere noch einmal, von oben "
@@ -149,9 +150,9 @@ STRINGS: dict[str, dict[str, str]] = {
                             "if your dice show them.",
                       "de": "Blasse Seiten stehen nicht in der Würfelbeschreibung dieses "
                             "Zettels: antippen, wenn deine Würfel sie zeigen."},
-    "send_roll": {"en": "Roll", "de": "Würfeln"},
+    "send_roll": {"en": "Roll", "de": "Wurf senden"},
     # the roll button once the roller may roll again: "Roll attempt 2 of 3"
-    "next_attempt": {"en": "Roll attempt {i} of {n}", "de": "Wurf {i} von {n} würfeln"},
+    "next_attempt": {"en": "Roll attempt {i} of {n}", "de": "{i}. Wurf senden (von {n})"},
     "correct_roll": {"en": "Correct the roll", "de": "Wurf korrigieren"},
     # the roller has finished rolling; who writes the roll now (everyone, or in Kuh Vadis the
     # roller alone)
@@ -199,8 +200,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "check_die": {"en": "check", "de": "prüfen"},
     "replace_die": {"en": "Tap the die's right face in the pad, or tap the die again to take it "
                           "out.",
-                    "de": "Tippe im Feld die richtige Seite dieses Würfels an, oder tippe den "
-                          "Würfel noch einmal an, um ihn herauszunehmen."},
+                    "de": "Tippe oben an, was dieser Würfel richtig zeigt, oder tippe den Würfel "
+                          "noch einmal an, um ihn zu entfernen."},
     "pad_full": {"en": "All {n} dice are in: tap the wrong die first, then its right face.",
                  "de": "Alle {n} Würfel sind drin: tippe zuerst den falschen Würfel an, dann "
                        "seine richtige Seite."},
@@ -215,7 +216,7 @@ STRINGS: dict[str, dict[str, str]] = {
                      "de": "Demo: Beispielbild {i} von {n} zu diesem Spiel"},
     "next_picture": {"en": "Next picture", "de": "Nächstes Bild"},
     "teach_join": {"en": "Join the table to teach its dice:",
-                   "de": "Setz dich an den Tisch, um seine Würfel anzulernen:"},
+                   "de": "Setz dich an den Tisch, um ihm seine Würfel beizubringen:"},
     "keep_roll": {"en": "Keep this roll", "de": "Diesen Wurf behalten"},
     "start_on": {"en": "Start on", "de": "Beginnen auf"},
     "erase": {"en": "Wrong? Erase the {v} and cross the field out",
@@ -228,25 +229,25 @@ STRINGS: dict[str, dict[str, str]] = {
                          "würfeln."},
     "side_front": {"en": "front", "de": "Vorderseite"},
     "side_back": {"en": "back", "de": "Rückseite"},
-    "who_begins": {"en": "Who begins", "de": "Wer beginnt"},
+    "who_begins": {"en": "Who begins", "de": "Wer beginnt?"},
     "keep_hint": {"en": "The others write on this roll once you keep it (or write on it "
                         "yourself); roll again instead if you like.",
-                  "de": "Die anderen tragen auf diesen Wurf ein, sobald du ihn behältst (oder "
-                        "selbst einträgst); oder würfle noch einmal."},
+                  "de": "Die anderen können eintragen, sobald du diesen Wurf behältst (oder "
+                        "selbst einträgst). Oder würfle noch einmal."},
     "keep_hint_for": {"en": "The others write on {name}'s roll once it is kept; {name} may roll "
                             "again instead.",
                       "de": "Die anderen tragen auf den Wurf von {name} ein, sobald er behalten "
                             "wird; {name} kann stattdessen noch einmal würfeln."},
     "keep_roll_of": {"en": "Keep {name}'s roll", "de": "Wurf von {name} behalten"},
-    "you_still_rolling": {"en": "You may roll again, or keep this roll.",
-                          "de": "Du kannst noch einmal würfeln oder diesen Wurf behalten."},
+    "you_still_rolling": {"en": "You are still rolling.",
+                          "de": "Du würfelst noch."},
     "still_rolling": {"en": "is still rolling", "de": "würfelt noch"},
     "write_when_kept": {"en": "write once the roll is kept.",
                         "de": "eintragen, sobald der Wurf behalten wird."},
     "reroll_any": {"en": "Throw again the dice you choose, then tap all {n} as they lie, the "
                          "ones you kept too.",
-                   "de": "Wirf die Würfel deiner Wahl noch einmal und tippe dann alle {n} an, "
-                         "wie sie liegen, auch die behaltenen."},
+                   "de": "Wirf beliebige Würfel noch einmal und tippe dann alle {n} an, wie sie "
+                         "jetzt liegen, auch die liegen gebliebenen."},
     "reroll_same": {"en": "The second attempt throws the same dice again",
                     "de": "Beim zweiten Wurf werden dieselben Würfel noch einmal geworfen"},
     "reroll_not_ones": {"en": "The second attempt throws again every die not showing 1",
@@ -260,14 +261,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "roll_again": {"en": "Roll again", "de": "Noch einmal würfeln"},
     "hint_switch": {"en": "Hints", "de": "Tipps"},
     "hint_best": {"en": "Best", "de": "Am besten"},
-    "hint_key": {"en": "The fields: a wide dark green ring for the best third, a thin light one "
-                       "for the middle, none for the rest; ★ the best answer.",
-                 "de": "Die Felder: ein breiter dunkelgrüner Ring fürs beste Drittel, ein "
-                       "schmaler heller für die Mitte, keiner für den Rest; ★ die beste "
-                       "Antwort."},
+    "hint_key": {"en": "The fields: a wide dark green border for the best third, a thin light "
+                       "one for the middle, none for the rest; ★ the best answer.",
+                 "de": "Breiter dunkelgrüner Rahmen: bestes Drittel der Felder; schmaler "
+                       "hellgrüner Rahmen: mittleres Drittel; kein Rahmen: der Rest; ★ = bester "
+                       "Zug."},
     "hint_final": {"en": "expected final score {v}", "de": "erwartete Endpunktzahl {v}"},
     # a field of a drawn sheet read aloud (its aria-label): "row C, column 2, yellow: 7"
     "field_label": {"en": "row {r}, column {c}", "de": "Reihe {r}, Spalte {c}"},
+    # The Choice's ring, by the position its placements name (Rred@3/1)
+    "ring_label": {"en": "colour space {n}", "de": "Farbfeld {n}"},
     "field_empty": {"en": "empty", "de": "leer"},
     "field_crossed": {"en": "crossed out", "de": "durchgestrichen"},
     "row_of": {"en": "row {r}", "de": "Reihe {r}"},
@@ -308,21 +311,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "undo": {"en": "Undo my entry", "de": "Meinen Eintrag zurücknehmen"},
     "confirm_undo_turn": {"en": "Everyone has written: tap again to take your entry back and "
                                 "reopen this turn for the table",
-                          "de": "Alle haben eingetragen: noch einmal tippen, um deinen Eintrag "
-                                "zurückzunehmen und den Zug für den Tisch wieder zu öffnen"},
+                          "de": "Alle haben schon eingetragen. Tippe noch einmal, um deinen "
+                                "Eintrag zurückzunehmen; der Zug ist dann für alle wieder offen."},
     "confirm_end_side": {"en": "Tap again to end this side: its open spaces stay empty, and you "
                                "go on on the other side",
-                         "de": "Noch einmal tippen, um diese Seite zu beenden: ihre offenen "
-                               "Felder bleiben leer, und du machst auf der anderen Seite weiter"},
+                         "de": "Zum Beenden dieser Zettelseite noch einmal tippen: ihre offenen "
+                               "Felder bleiben leer, und du spielst auf der anderen Seite weiter"},
     "end_side": {"en": "End this side", "de": "Diese Seite beenden"},
     "pass": {"en": "Pass", "de": "Passen"},
     "fail": {"en": "Failed attempt", "de": "Fehlwurf"},
     "cross": {"en": "Cross out", "de": "Durchstreichen"},
     "misthrow": {"en": "Misthrow", "de": "Fehlwurf"},
-    "answered": {"en": "answered", "de": "Antwort"},
+    "answered": {"en": "answered", "de": "eingetragen"},
     "not_joined": {"en": "not joined", "de": "nicht da"},
     "connected": {"en": "connected", "de": "verbunden"},   # a joined player's page is open
-    "away": {"en": "page closed", "de": "Seite geschlossen"},        # joined, but no page open now
+    "away": {"en": "page closed", "de": "nicht verbunden"},        # joined, but no page open now
     "score": {"en": "Score", "de": "Punkte"},
     "total": {"en": "Total", "de": "Summe"},
     "ranking": {"en": "Ranking", "de": "Rangliste"},
@@ -355,9 +358,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "not_your_turn": {"en": "Nothing to write now.", "de": "Gerade nichts einzutragen."},
     # a game where only the roller writes (Kuh Vadis), to the other player
     "roller_only_writes": {"en": "{name} rolls and marks the pad: nothing for you to write now.",
-                           "de": "{name} würfelt und markiert den Block: für dich gerade nichts "
+                           "de": "{name} würfelt und trägt ein: für dich gibt es gerade nichts "
                                  "einzutragen."},
-    "roller": {"en": "roller", "de": "Würfler"},
+    "roller": {"en": "roller", "de": "am Zug"},
     "written_for_you": {"en": "You write for", "de": "Du schreibst für"},
     "confidence": {"en": "confidence", "de": "Sicherheit"},
     "cow": {"en": "cow", "de": "Kuh"},
@@ -367,18 +370,18 @@ STRINGS: dict[str, dict[str, str]] = {
                           "every face, on your table and in its light.",
                     "de": "Fotografiere einen Würfel nach dem anderen, nah und in der Bildmitte. "
                           "Tippe zuerst die Seite an, die er zeigt, dann mach das Foto: 3 Fotos "
-                          "von jeder Seite, auf deinem Tisch und in seinem Licht."},
+                          "von jeder Seite, auf eurem Tisch und bei eurem Licht."},
     "teach_face": {"en": "The face it shows", "de": "Die Seite, die er zeigt"},
     "teach_colour": {"en": "Its colour", "de": "Farbe der Seite"},
     "teach_every_face": {"en": "The colours are on the faces, and each die has its own: "
                                "photograph each face of each die once ({n} photos), which gives "
                                "every number its {k}. The reader expects the faces you taught; "
                                "another is read only when it is clearly seen.",
-                         "de": "Die Farben sind auf den Seiten, und jeder Würfel hat seine "
-                               "eigenen: fotografiere jede Seite jedes Würfels einmal ({n} Fotos), "
-                               "so bekommt jede Zahl ihre {k}. Die Erkennung erwartet die "
-                               "beigebrachten Seiten; eine andere liest sie nur, wenn sie deutlich "
-                               "zu sehen ist."},
+                         "de": "Bei diesen Würfeln hat jede Seite ihre eigene Farbe. "
+                               "Fotografiere jede Seite jedes Würfels einmal ({n} Fotos); so hat "
+                               "jede Zahl {k} Fotos. Die Erkennung rechnet mit den "
+                               "beigebrachten Seiten; andere Seiten erkennt sie nur, wenn sie "
+                               "deutlich zu sehen sind."},
     "faces_taught": {"en": "Faces taught (number and colour)",
                      "de": "Beigebrachte Seiten (Zahl und Farbe)"},
     "take_photo": {"en": "Take photo", "de": "Foto machen"},

@@ -524,7 +524,7 @@ CATALOGUE: dict[str, str] = {
     "kuh_vadis.marked": "{sq} ist schon markiert, von den {pd}",
     "kuh_vadis.no_result":
         "die Würfel {kf} ergeben nichts: um ein Feld zu markieren, braucht es zwei Kühe, "
-        "genau drei gleiche Zahlen oder vier gleiche",
+        "genau drei gleiche Zahlen oder vier gleiche Würfel",
     "kuh_vadis.gives": "die Würfel ergeben {res}: {sq} zeigt {sym}",
     "kuh_vadis.chain":
         "nach dem Vierling auf {sq} muss das nächste Feld {sq} berühren; {sq2} tut das nicht",
@@ -547,7 +547,7 @@ CATALOGUE: dict[str, str] = {
     "kuh_vadis.to_move_chain": "{pl} sind am Zug und setzen eine Vierlingskette von {sq} fort",
     "kuh_vadis.to_move": "{pl} sind am Zug",
     "kuh_vadis.seat_mark": "{pl} ({m})",
-    "kuh_vadis.caption": "{who} ist am Zug",
+    "kuh_vadis.caption": "{pl} ({who}) sind am Zug",
     "kuh_vadis.l_player": "{pl}",
     "the_choice.finished": "beide Seiten dieses Zettels sind fertig",
     "the_choice.no_kind":

@@ -63,7 +63,7 @@ declare({
     "kuh_vadis.to_move_chain": "{pl} to move, continuing a quad chain from {sq}",
     "kuh_vadis.to_move": "{pl} to move",
     "kuh_vadis.seat_mark": "{pl} ({m})",
-    "kuh_vadis.caption": "{who} to move",      # a drawn pad's caption
+    "kuh_vadis.caption": "{pl} ({who}) to move",      # a drawn pad's caption
     "kuh_vadis.l_player": "{pl}",
     "app.to_move_ask": "whose move is it? say it with 'to_move': X (crosses) or O (circles)",
     "app.to_move": "'to_move' is X (crosses) or O (circles), not '{v}'",
@@ -539,8 +539,9 @@ class KuhVadis(Game):
         # whose move it is (asked when a pad is typed in: "options", one is chosen); once the
         # game is over, how it ended instead
         return {"columns": SIZE, "rows": rows, "value": "printed",
-                "caption": self._outcome(data) or Reason("kuh_vadis.caption",
-                                                         who=data.get("to_move", "")),
+                "caption": self._outcome(data) or Reason(
+                    "kuh_vadis.caption", pl=PLAYER_NAMES.get(data.get("to_move"), ""),
+                    who=data.get("to_move", "")),
                 "extras": [{"key": "to_move", "label": "to move", "value": data.get("to_move"),
                             "options": list(PLAYERS)}]}
 

@@ -738,7 +738,8 @@ def test_smaller_things_of_a_first_game(base_url, browser):
         ann.goto(f"{base_url}/?lang=de")
         ann.select_option("#game", "kuh_vadis")
         note = ann.inner_text("#layout-note")
-        assert note.startswith("RECON") and "Block" in note and "SHEETS.md" not in note
+        assert note.startswith("Rekonstruierte Vorlage") and "Block" in note
+        assert "SHEETS.md" not in note and "RECON" not in note
 
 
 def test_the_table_view_shows_which_players_have_their_page_open(base_url, browser):
@@ -851,6 +852,10 @@ def test_qwinto_rows_are_labelled_by_their_colours_initials(base_url, browser):
                       ann.locator("#sheet .lbl:not(.colno)").all_text_contents() if t.strip()]
             # each half of the drawn sheet labels its rows
             assert labels and labels == initials * (len(labels) // 3), labels
+            # and a field is read aloud by the row's label the page shows
+            spoken = ann.get_attribute('#sheet .cell[data-key="Y@1"]', "aria-label")
+            assert spoken == {"en": "row Y, column 1, yellow: empty",
+                              "de": "Reihe G, Spalte 1, gelb: leer"}[lang], spoken
 
 
 def test_a_refused_roll_stays_said_and_no_answer_is_said_in_words(base_url, browser):
@@ -1076,6 +1081,9 @@ def test_the_choice_ends_a_side_only_on_a_second_tap(base_url, browser):
         ann.click("#actions [data-special='misthrow'][data-armed]")
         ann.wait_for_selector("#end-side")
         assert state_of(ann, code)["players"][0]["sheet"]["playing"] == "front"
+        # the ring's spaces are read aloud by their position, as its placements name them
+        assert ann.get_attribute('#sheet .cell[data-key="R@0"]', "aria-label") == \
+            "colour space 0, green: empty"
         ann.click("#end-side")
         ann.wait_for_selector('#end-side[data-armed="1"]')
         assert ann.text_content("#end-side") == ("Tap again to end this side: its open spaces "

@@ -363,7 +363,7 @@ class TestBlocking:
         going_on = pad(game, [". . . X . . .", ". . . . . . .", ". . . . . . .",
                               ". . . . . . .", ". . . . . . .", ". . . . . . .",
                               "X . . O . . X"], to_move="O")
-        assert game.grid(game.sheet_to_json(going_on))["caption"] == "O to move"
+        assert game.grid(game.sheet_to_json(going_on))["caption"] == "circles (O) to move"
 
     def test_the_blocking_mark_ends_the_game_in_a_tie(self, game):
         # circles are already cut off (G3 boxed in); they close row D to cut the crosses

@@ -48,7 +48,7 @@ const empty = v => v === null || v === undefined;
 /* One cell of a view. opts.legal: Map field -> [mark texts]; opts.chosen: Set of mark texts;
  * opts.focus: a field; opts.onCell(cell, field); opts.edit: the cell is an input (check my
  * paper) calling opts.onInput. */
-function cellNode(cell, opts, style) {
+function cellNode(cell, opts, style, where) {
   const key = cell.row + "@" + cell.col;
   const cls = ["cell"];
   if (cell.colour) cls.push("c-" + cell.colour);
@@ -69,8 +69,9 @@ function cellNode(cell, opts, style) {
     kids.push(el("span", { class: "printed" + big }, faceText(cell.printed)));
   }
   if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
-  // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words
-  const where = T.field_label.replace("{r}", cell.row).replace("{c}", cell.col);
+  // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words; `where`: the
+  // field named as the page shows it (a row's label, a ring's space)
+  where = where || T.field_label.replace("{r}", cell.row).replace("{c}", cell.col);
   if (opts.edit) {
     kids.push(el("input", { value: cell.value === null ? "" : cell.value,
       "data-key": key, "aria-label": where, inputmode: "numeric", autocomplete: "off",
@@ -108,7 +109,8 @@ function gridOf(rows, columns, opts, labels, numbers) {
         grid.append(el("div", { class: "cell gap", style: at, "aria-hidden": "true" }));
         return;
       }
-      grid.append(cellNode(cell, opts, at));
+      grid.append(cellNode(cell, opts, at, label !== row.label && labels ?
+        T.field_label.replace("{r}", label).replace("{c}", cell.col) : null));
     });
   });
   return grid;
@@ -126,7 +128,7 @@ function ringOf(view, opts) {
     const a = 2 * Math.PI * i / n - Math.PI / 2;     // clockwise from the top
     const x = 50 + radius * Math.cos(a) - size / 2, y = 50 + radius * Math.sin(a) - size / 2;
     box.append(cellNode(cell, opts, "left:" + x.toFixed(2) + "%;top:" + y.toFixed(2) +
-      "%;width:" + size + "%;height:" + size + "%"));
+      "%;width:" + size + "%;height:" + size + "%", T.ring_label.replace("{n}", cell.col)));
   });
   box.append(el("div", { class: "ring-middle" },
     gridOf(view.rows.slice(1), view.columns, opts, false)));

@@ -16,7 +16,7 @@ export function start() {
     layoutSel.innerHTML = "";
     for (const l of g.layouts) {
       layoutSel.append(el("option", { value: l.name, selected: l.name === g.default_layout },
-        layoutName(l.name) + (l.recon ? " (RECON)" : "")));
+        layoutName(l.name) + (l.recon ? " (" + T.recon_short + ")" : "")));
     }
     begin();
   }

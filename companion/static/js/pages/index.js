@@ -36,7 +36,7 @@ export function start() {
     for (const l of g.layouts) {
       layoutSel.append(el("option", { value: l.name,
         selected: !g.seat_layouts && l.name === g.default_layout },
-      layoutName(l.name) + (l.recon ? " (RECON)" : "")));
+      layoutName(l.name) + (l.recon ? " (" + T.recon_short + ")" : "")));
     }
     if (uploaded) {
       layoutSel.append(el("option", { value: "uploaded", selected: true },
