@@ -78,6 +78,7 @@ STRINGS: dict[str, dict[str, str]] = {
                      "de": "Scannen, um sich an den Tisch zu setzen: wer diesen Link hat, kann "
                            "einen freien Platz nehmen"},
     "invite_title": {"en": "Invite the players", "de": "Spieler einladen"},
+    "qr_of": {"en": "QR code of", "de": "QR-Code für"},
     "invite_open": {"en": "Still to sit down: {names}. Let them scan this code with their phone, "
                           "or send them the link.",
                     "de": "Noch nicht am Tisch: {names}. Lass diesen Code mit dem Handy scannen "
@@ -272,6 +273,8 @@ STRINGS: dict[str, dict[str, str]] = {
     # The Choice's ring, by the position its placements name (Rred@3/1)
     "ring_label": {"en": "colour space {n}", "de": "Farbfeld {n}"},
     "field_empty": {"en": "empty", "de": "leer"},
+    "field_legal": {"en": "may be written now", "de": "jetzt beschreibbar"},
+    "count_of": {"en": "{k} of {n}", "de": "{k} von {n}"},
     "field_crossed": {"en": "crossed out", "de": "durchgestrichen"},
     "row_of": {"en": "row {r}", "de": "Reihe {r}"},
     "value_on": {"en": "{v} on {sq}", "de": "{v} auf {sq}"},

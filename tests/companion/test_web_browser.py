@@ -325,7 +325,7 @@ def test_others_write_once_the_roller_keeps_the_roll(base_url, players):
     ann.wait_for_selector("#keep-roll")
     assert ann.locator("#sheet .cell.legal").count() > 0
     assert ann.text_content("#send-roll") == "Roll attempt 2 of 2"
-    assert ann.text_content("#still-rolling") == "You may roll again, or keep this roll."
+    assert ann.text_content("#still-rolling") == "You are still rolling."
     shot(ann, "qwinto-ann-phone-may-keep")
     ann.click("#keep-roll")
     bob.wait_for_selector("#sheet .cell.legal")

@@ -37,7 +37,7 @@ def test_hints_are_a_players_own_switch(base_url, players):
     assert edges and all("polygon" in e for e in edges), edges
     assert "Best" in ann.text_content("#advice") and best["reason"] in ann.text_content("#advice")
     # what the rings mean is said under the best
-    assert ann.text_content("#hint-key").startswith("The fields: a wide dark green ring")
+    assert ann.text_content("#hint-key").startswith("The fields: a wide dark green border")
     shot(ann, "qwinto-ann-phone-hints")
     ann.reload()                                           # remembered on this phone
     ann.wait_for_selector("#sheet .cell.hint-best")
@@ -191,5 +191,5 @@ def test_a_german_player_reads_the_hint_in_german(base_url, players):
     assert " hat 7: " in text and " holds " not in text, text
     figure = text.rsplit("(erwartete Endpunktzahl ", 1)[1]
     assert figure[:-1].replace(",", "", 1).isdigit() and "," in figure, text
-    assert ann.text_content("#hint-key").startswith("Die Felder: ein breiter dunkelgrüner Ring")
+    assert ann.text_content("#hint-key").startswith("Breiter dunkelgrüner Rahmen: bestes Drittel")
     shot(ann, "knister-ann-phone-hints-de")

@@ -1093,3 +1093,39 @@ def test_the_choice_ends_a_side_only_on_a_second_tap(base_url, browser):
         ann.click("#end-side")
         ann.wait_for_function("code => fetch('/api/tables/' + code).then(r => r.json())"
                               ".then(s => s.players[0].sheet.playing === 'back')", arg=code)
+
+
+def test_a_turn_by_keyboard_alone_keeps_the_focus_and_says_what_is_legal(base_url, browser):
+    """A player without a mouse or touch: fields say whether they may be written now; the
+    keyboard stays on the die or field it was on when the page is drawn again (it fell back to
+    the page's top); what changed is said once in a live region."""
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "knister")
+        ann.wait_for_selector("#roll-entry .pad")
+        focused = 'document.activeElement.getAttribute("data-die")'
+        for face in ("3", "4"):
+            ann.focus(f'#roll-entry .pad [data-die=":{face}"]')
+            ann.keyboard.press("Enter")
+        assert ann.evaluate(focused) == ":4"                # still on the pad's 4
+        ann.focus("#picked .die >> nth=0")
+        ann.keyboard.press("Enter")                         # selects the 3 to replace
+        assert ann.evaluate("document.activeElement.closest('#picked') !== null")
+        assert ann.evaluate(focused) == ":3"
+        ann.keyboard.press("Enter")                         # a second press takes it out
+        ann.focus('#roll-entry .pad [data-die=":3"]')
+        ann.keyboard.press("Enter")
+        seq = state_of(ann, code)["seq"]
+        ann.focus("#send-roll")
+        ann.keyboard.press("Enter")
+        wait_seq([ann], seq + 1)
+        ann.wait_for_selector("#sheet .cell.legal")
+        label = ann.get_attribute('#sheet .cell.legal[data-key="C@2"]', "aria-label")
+        assert label == "row C, column 2: empty, may be written now", label
+        assert ann.text_content("#announce").startswith("Turn of: Ann")
+        ann.focus('#sheet .cell[data-key="C@2"]')
+        ann.keyboard.press("Enter")
+        # the keyboard stays on the field just written, which now reads its number, and the
+        # live region says what was written
+        ann.wait_for_function("document.activeElement.getAttribute('aria-label') === "
+                              "'row C, column 2: 7'")
+        assert "answered: 7 in row C, column 2" in ann.text_content("#announce")

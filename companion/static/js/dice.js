@@ -19,6 +19,8 @@ export function dieNode(d, opts) {
   const label = (d.colour ? (T[d.colour] || d.colour) + " " : "") + (T[d.face] || d.face);
   return el(opts.onclick ? "button" : "span",
     { class: cls, title: label, "aria-label": label, onclick: opts.onclick,
+      // a die shown, not tapped: an image, so that its label (its colour) is read
+      role: opts.onclick ? null : "img",
       type: opts.onclick ? "button" : null, "data-die": (d.colour || "") + ":" + d.face },
     faceText(d.face));
 }

@@ -30,3 +30,30 @@ export function el(tag, attrs, ...kids) {
 
 /* a layout's name as the page shows it: the shipped ones' names in the page's words */
 export const layoutName = name => T["layout_" + name] || name;
+
+const FOCUS_KEYS = ["id", "data-key", "data-special", "data-die", "data-side", "data-placement"];
+
+/* Run `draw`, which replaces part of the page, and give the keyboard back the element it was
+ * on: the one with the same id (or data-key, data-special, ... inside the same container)
+ * after the redraw. Without this the focus fell back to the page's top after every roll,
+ * entry and undo. */
+export function keepingFocus(draw, fallback) {
+  const was = document.activeElement;
+  let sel = null;
+  if (was && was !== document.body) {
+    const attr = FOCUS_KEYS.find(a => was.hasAttribute(a));
+    if (attr === "id") sel = "#" + CSS.escape(was.id);
+    else if (attr) {
+      const box = was.parentElement && was.parentElement.closest("[id]");
+      sel = (box ? "#" + CSS.escape(box.id) + " " : "") +
+        "[" + attr + '="' + CSS.escape(was.getAttribute(attr)) + '"]';
+    }
+  }
+  draw();
+  if (sel && document.activeElement !== was && !document.contains(was)) {
+    // gone (a field just written is no button any more): `fallback`, the page's sentence on
+    // what happened, where there is one
+    const now = document.querySelector(sel) || (fallback && document.querySelector(fallback));
+    if (now) now.focus({ preventScroll: true });
+  }
+}

@@ -77,20 +77,21 @@ function cellNode(cell, opts, style, where) {
       "data-key": key, "aria-label": where, inputmode: "numeric", autocomplete: "off",
       oninput: opts.onInput }));
   } else kids.push(shown);
+  // and whether it may be written now: a highlight a screen reader cannot see
   const name = where + (cell.colour ? ", " + word(cell.colour) : "") +
     (cell.printed && !cell.start ? ", " + word(cell.printed) : "") + ": " +
     (empty(cell.value) ? T.field_empty : cell.value === "x" ? T.field_crossed :
-      word(cell.value));
+      word(cell.value)) + (legal ? ", " + T.field_legal : "");
   return el(opts.onCell ? "button" : "div", {
     class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
-    "aria-label": name,
+    "aria-label": name, role: opts.onCell ? null : "img",
     onclick: opts.onCell ? () => opts.onCell(cell, key) : null }, kids);
 }
 
 /* `numbers`: the column numbers to write above the grid (a sheet drawn in two halves) */
 function gridOf(rows, columns, opts, labels, numbers) {
   const grid = el("div", { class: "sheet" + (labels ? "" : " inner"), style: "--cols:" + columns,
-    role: "grid" });
+    role: "group" });
   const first = labels ? 2 : 1;
   const top = numbers ? 1 : 0;
   (numbers || []).forEach((n, i) => grid.append(
@@ -170,7 +171,10 @@ function extraNode(ex, opts) {
     boxes.push(el("span", { class: "box" + (on ? " on" : "") },
       on ? (ex.points === "" ? "✗" : ex.points) : ""));
   }
-  return el("div", { class: "extras" }, label + ":", boxes);
+  // read aloud as a count ("failed attempts: 1 of 4"), not as empty boxes
+  return el("div", { class: "extras", role: "img",
+    "aria-label": label + ": " + T.count_of.replace("{k}", ex.value).replace("{n}", ex.max) },
+  label + ":", boxes);
 }
 
 /* Draw a view {columns, rows: [{label, colour, cells: [cell|null]}], extras, caption}. */

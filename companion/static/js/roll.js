@@ -1,6 +1,6 @@
 /* The roll: who rolls now and what was rolled (`statusBlock`), and the pad the roller taps the
  * dice on (`rollEntry`; the camera fills it too, through `window.fillRoll`). */
-import { T, $, el } from "./dom.js";
+import { T, $, el, keepingFocus } from "./dom.js";
 import { api } from "./api.js";
 import { dieNode, diceRow } from "./dice.js";
 import { shrink } from "./photo.js";
@@ -49,7 +49,8 @@ export function rollEntry(box, state, code, refresh) {
     redraw();
   }
   let notice = "";      // what a pad tap could not do, or what a photo gave, until the next tap
-  function redraw() {
+  function redraw() { keepingFocus(redrawNow); }
+  function redrawNow() {
     chosen.innerHTML = "";
     if (!picked.includes(selected)) selected = null;
     // a tap selects a die for the pad to replace; a second tap takes it out

@@ -1,6 +1,6 @@
 /* My sheet: the sheet of the seat this device writes for, its legal fields lit for the roll,
  * a tap to write, the reason a field is not legal, the roll entry for the roller. */
-import { T, $, el, fill, layoutName } from "../dom.js";
+import { T, $, el, fill, layoutName, keepingFocus } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet, fieldOf, scoreTable, specialLabel } from "../draw.js";
 import { listen } from "../live.js";
@@ -114,7 +114,20 @@ export function start() {
     for (const id of ["#sheet", "#actions", "#score", "#seat-switch"]) $(id).innerHTML = "";
   }
 
-  function render() {
+  // a redraw gives the keyboard back the element it was on (dom.keepingFocus)
+  function render() { keepingFocus(draw, "#hint"); announce(); }
+
+  // what changed, said to a screen reader once (a live region written only when its words
+  // change: the turn and the hint are drawn again on every event, alike or not)
+  let announced = "";
+  function announce() {
+    const box = $("#announce");
+    const words = [$("#turn"), $("#hint")].map(n => n ? n.textContent.trim() : "")
+      .filter(Boolean).join(". ");
+    if (box && words !== announced) { announced = words; box.textContent = words; }
+  }
+
+  function draw() {
     statusBlock(state);
     // a finished game's ranking (and a solo game's rating) here too, where the players look
     if (state.is_over) $("#turn").append(standings(state));

@@ -1,5 +1,5 @@
 /* The table view: every sheet, the roll, who is connected, the host's tools, the camera. */
-import { T, $, el, fill, layoutName } from "../dom.js";
+import { T, $, el, fill, layoutName, keepingFocus } from "../dom.js";
 import { api } from "../api.js";
 import { answerText, drawSheet } from "../draw.js";
 import { listen } from "../live.js";
@@ -28,7 +28,8 @@ export function start() {
 
   function badges(p) {
     const rolling = p.seat === state.roller && state.roll && !state.turn_complete;
-    return [el("span", { class: "badge" }, p.score.total),
+    return [el("span", { class: "badge", title: T.score, "aria-label": T.score + " " +
+      p.score.total }, p.score.total),
       rolling ? el("span", { class: "badge turn" }, T.roller) : null,
       p.answered ? el("span", { class: "badge ok" },
         T.answered + ": " + answerText(p.answer_parts, p.view, state.roll)) : null,
@@ -39,7 +40,9 @@ export function start() {
       state.me.seat === p.seat ? el("span", { class: "badge turn" }, T.you) : null];
   }
 
-  function render() {
+  function render() { keepingFocus(draw); }
+
+  function draw() {
     statusBlock(state);
     document.body.dataset.seq = state.seq;
     document.body.dataset.over = state.is_over;
