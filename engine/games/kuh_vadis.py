@@ -538,7 +538,8 @@ class KuhVadis(Game):
             rows.append({"label": ROW_LABELS[r], "colour": None, "cells": cells})
         # whose move it is (asked when a pad is typed in: "options", one is chosen); once the
         # game is over, how it ended instead
-        return {"columns": SIZE, "rows": rows, "value": "printed",
+        # `numbered`: its sentences name squares by column number ("A5"): numbers above it
+        return {"columns": SIZE, "rows": rows, "value": "printed", "numbered": True,
                 "caption": self._outcome(data) or Reason(
                     "kuh_vadis.caption", pl=PLAYER_NAMES.get(data.get("to_move"), ""),
                     who=data.get("to_move", "")),

@@ -1063,6 +1063,8 @@ def test_kuh_vadis_says_why_a_roll_marks_nothing_and_how_to_enter_the_next(base_
         assert ann.locator("#roll-sum").count() == 0   # Kuh Vadis writes no sum
         # which of the pad's marks are hers
         assert ann.inner_text("#who") == "Sheet of Ann · crosses (X) (roller)"
+        # the pad's columns numbered as its sentences name squares ("A5")
+        assert ann.locator("#sheet .lbl.colno").all_text_contents() == list("0123456")
         shot(ann, "kuh-vadis-no-result-390")
 
 
