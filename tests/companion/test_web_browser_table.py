@@ -954,11 +954,22 @@ def test_a_photo_of_the_dice_fills_the_roll_entry(base_url, browser):
     """Ann photographs the roll with "Photo of the dice" (the phone's file input: no camera
     stream, no HTTPS): the dice read from it fill the roll entry, she is told to compare them
     with the table, and the roll is sent as usual."""
-    with phones(browser, "390x844") as (ann,):
+    with phones(browser, "390x844", "390x844") as (ann, bob):
         code = create_table(ann, base_url, "qwinto")
         ann.wait_for_selector("#photo-dice")
-        seq = state_of(ann, code)["seq"]
+        # Bob sits down while the photo is read: the page is drawn again meanwhile, and what
+        # the photo gave must reach the pad drawn now
+        held = []
+        ann.route("**/photo", lambda route: held.append(route))
         ann.set_input_files("#photo-input", str(SAMPLES / "qwinto_1.jpg"))
+        ann.wait_for_function("document.querySelector('#roll-why').textContent"
+                              ".startsWith('Reading the photo')")
+        join(bob, ann, code)
+        ann.wait_for_selector("#invite.hidden", state="attached")    # redrawn: Bob sits
+        seq = state_of(ann, code)["seq"]
+        while not held:
+            ann.wait_for_timeout(50)
+        held[0].continue_()
         ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
                               "document.querySelector('#roll-entry .error').textContent")
         if "unavailable" in ann.inner_text("#roll-entry .error"):

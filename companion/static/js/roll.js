@@ -7,6 +7,10 @@ import { shrink } from "./photo.js";
 
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
 let selected = null;    // the picked die a pad tap replaces (tapped once; a second tap removes)
+// what a pad tap could not do, or what a photo gave, until the next tap: kept, as the dice are,
+// while the pad is drawn again (the table's news often arrives while a photo is read)
+let notice = "";
+let redrawEntry = () => {};   // the pad drawn now: a photo's answer goes to it
 // the last roll the server refused, and when: the pad is drawn again as the table's news
 // arrives (often the very change that caused the refusal), and the reason must outlive that
 let refused = null;
@@ -48,7 +52,6 @@ export function rollEntry(box, state, code, refresh) {
     if (i >= 0) picked.splice(i, 1); else if (picked.length < spec.max_dice) picked.push(d);
     redraw();
   }
-  let notice = "";      // what a pad tap could not do, or what a photo gave, until the next tap
   function redraw() { keepingFocus(redrawNow); }
   function redrawNow() {
     chosen.innerHTML = "";
@@ -117,7 +120,7 @@ export function rollEntry(box, state, code, refresh) {
     try {
       await api("POST", "/api/tables/" + code + "/actions",
         { type, roll: picked.map(d => ({ colour: d.colour, face: d.face })) });
-      picked.length = 0;
+      picked.length = 0; notice = "";
       refresh();
     } catch (e) {
       msg.textContent = e.message;
@@ -125,7 +128,9 @@ export function rollEntry(box, state, code, refresh) {
       // overtaken (someone else's roll or undo came first, answered with the table's `state`):
       // the dice tapped were for a table that is no more; the page shows the new one. A roll
       // the rules refuse keeps its dice, for the player to correct
-      if (e.status === 409 && e.data && e.data.state) { picked.length = 0; refresh(); }
+      if (e.status === 409 && e.data && e.data.state) {
+        picked.length = 0; notice = ""; refresh();
+      }
     }
     finally { sending = false; redraw(); }
   }
@@ -179,7 +184,7 @@ export function rollEntry(box, state, code, refresh) {
     const file = photoInput.files[0];
     photoInput.value = "";
     if (!file) return;
-    msg.textContent = ""; notice = T.photo_reading; redraw();
+    msg.textContent = ""; notice = T.photo_reading; redrawEntry();
     try {
       const body = await shrink(file);
       let resp;
@@ -189,13 +194,12 @@ export function rollEntry(box, state, code, refresh) {
       } catch (e) { throw new Error(T.no_connection); }
       const data = await resp.json().catch(() => ({ error: resp.statusText }));
       if (!resp.ok) throw new Error(resp.status === 503 ? T.camera_unavailable : data.error);
-      if (!data.dice.length) { notice = T.photo_no_dice; redraw(); return; }
-      window.fillRoll(data.dice.map(d =>
-        ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
+      if (!data.dice.length) { notice = T.photo_no_dice; redrawEntry(); return; }
       // what the rules say of the dice read (two dice of one colour...), else how to check them
       notice = data.problem || T.photo_read;
-    } catch (e) { notice = ""; msg.textContent = e.message; }
-    redraw();
+      window.fillRoll(data.dice.map(d =>
+        ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
+    } catch (e) { notice = e.message; redrawEntry(); }
   };
   const photoBtn = el("button", { type: "button", class: "secondary", id: "photo-dice",
     onclick: () => photoInput.click() }, T.photo_dice);
@@ -218,6 +222,7 @@ export function rollEntry(box, state, code, refresh) {
       el("button", { type: "button", class: "secondary", onclick: clear }, T.clear)),
     msg);
   redraw();
+  redrawEntry = redraw;
   // the camera's reading (and a test's dice) into the pad
   window.fillRoll = dice => {
     picked.length = 0;
