@@ -136,15 +136,14 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
             "answer_parts": None if answer is None else answer.to_json(),
             "role": table.role(s),
             # what the seat marks with where seats differ (Kuh Vadis: "crosses (X)")
-            "mark": None if game.seat_mark(s) is None
-            else translate(game.seat_mark(s), language),
+            "mark": translate(game.seat_mark(s), language),
         })
     state = {
         "code": rec.code, "seq": seq,
         "game": {"name": table.game.name, "title": table.game.title,
                  "max_attempts": table.game.max_attempts, "dice": G.dice_spec_of(table.game),
                  "others_answer": table.game.must_answer(OTHER),
-                 "rerolls": table.game.rerolls, "one_sheet": table.game.one_sheet,
+                 "rerolls": table.game.rerolls, "one_sheet": table.game.shared_sheet,
                  "writes_sum": table.game.writes_sum},
         "players": players,
         "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,
@@ -218,7 +217,7 @@ def seat_options(table: Table, s: int) -> dict:
     # a roll that lets no field be written by itself (Kuh Vadis' dice without a result): why
     nothing = (game.roll_gives_nothing(roll) if roll is not None
                and not any(p.kind == ENTER for p in legal) else None)
-    out["nothing"] = None if nothing is None else translate(nothing, lang())
+    out["nothing"] = translate(nothing, lang())
     view = sheet_parts(game, table.sheets[s])[1]
     if roll is None or table.answers[s] is not None or view is None \
             or not table.may_answer(s):
@@ -586,12 +585,15 @@ def frame(code: str):
     the settled dice would allow (a preview; nothing is written until the roll is sent)."""
     rec, seq, table = load(code)
     _may_send_frames(rec)
+    return jsonify(read_frame(rec, table, _image_body("frame")))
+
+
+def _image_body(field: str) -> bytes:
+    """The image a request carries: its body, or the multipart form field `field`."""
     if request.files:
-        upload = request.files.get("frame")
-        data = upload.read() if upload else b""
-    else:
-        data = request.get_data(cache=False)
-    return jsonify(read_frame(rec, table, data))
+        upload = request.files.get(field)
+        return upload.read() if upload else b""
+    return request.get_data(cache=False)
 
 
 @bp.post("/tables/<code>/camera")
@@ -705,8 +707,7 @@ def read_frame(rec: TableRecord, table: Table, data: bytes, still: bool = False)
     out = _reading_json(rec, table, reading, settled, STATES.get(reading.state, "reading"))
     if settled:     # every page of the table shows a settled roll (never a moving one)
         current_app.extensions["broker"].publish(rec.code, "reading", out)
-    if out.get("problem") and lang() != "en":
-        out = dict(out, problem=translate(out["problem"], lang()))
+    out = _in_page_language(out)
     t_end = time.perf_counter()
     start = g.get("t_start", t0)
     out["timing"] = {"wait": round((times["turn"] - t0) * 1000, 2),
@@ -738,6 +739,14 @@ def _reading_json(rec: TableRecord, table: Table, reading, settled: bool, state:
     return out
 
 
+def _in_page_language(reading: dict) -> dict:
+    """A reading answered to its asker: the rules' objection in the request's language (the
+    table's other pages get it in English, from the event stream, and say it in theirs)."""
+    if reading.get("problem") and lang() != "en":
+        return dict(reading, problem=translate(reading["problem"], lang()))
+    return reading
+
+
 @bp.post("/tables/<code>/photo")
 def photo(code: str):
     """A photo of the rolled dice the player took (JPEG/PNG as the body, or the form field
@@ -746,13 +755,8 @@ def photo(code: str):
     input takes the photo. Nothing is written; the page puts the dice into its roll entry."""
     rec, seq, table = load(code)
     _may_send_frames(rec)
-    if request.files:
-        upload = request.files.get("photo")
-        data = upload.read() if upload else b""
-    else:
-        data = request.get_data(cache=False)
     try:
-        image = decode_frame(data, "photo")
+        image = decode_frame(_image_body("photo"), "photo")
     except BadFrame as exc:
         raise ApiError(400, str(exc)) from None
     try:
@@ -760,9 +764,7 @@ def photo(code: str):
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     out = _reading_json(rec, table, reader.read_photo(image), True, "photo")
-    if out.get("problem") and lang() != "en":
-        out = dict(out, problem=translate(out["problem"], lang()))
-    return jsonify(out)
+    return jsonify(_in_page_language(out))
 
 
 # -- events ----------------------------------------------------------------------------------

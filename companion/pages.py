@@ -132,21 +132,15 @@ def join_by_code():
 @bp.get("/t/<code>")
 def table(code: str):
     rec = get_store().table_record(code)
-    link = _link_for_viewer(rec)
-    # "take a free seat" only while one is free; else the link lets one watch
-    return render_template("table.html", code=rec.code, game=rec.game, join_url=link,
-                           invites="?join=" in link
-                           and any(not seat.claimed for seat in rec.seats))
+    return render_template("table.html", code=rec.code, game=rec.game, **_invitation(rec))
 
 
 @bp.get("/t/<code>/sheet")
 def sheet(code: str):
     rec = get_store().table_record(code)
-    link = _link_for_viewer(rec)
     # the host lands here after creating the table: the join link is at hand until all sit
     return render_template("sheet.html", code=rec.code, game=rec.game,
-                           seat=request.args.get("seat", type=int), join_url=link,
-                           invites="?join=" in link)
+                           seat=request.args.get("seat", type=int), **_invitation(rec))
 
 
 @bp.get("/t/<code>/teach")
@@ -182,6 +176,14 @@ def _base_url() -> str:
 
 def _table_url(code: str) -> str:
     return f"{_base_url()}/t/{code}"
+
+
+def _invitation(rec) -> dict:
+    """The link a page offers the viewer (`join_url`), and whether it invites to sit down
+    (`invites`): a join link, while a seat is free; else the link lets one watch."""
+    link = _link_for_viewer(rec)
+    return {"join_url": link,
+            "invites": "?join=" in link and any(not seat.claimed for seat in rec.seats)}
 
 
 def _link_for_viewer(rec) -> str:

@@ -887,9 +887,6 @@ def _word(kind: str, value: Any, lang: str) -> str:
         sep = ", " if kind == "cs" else " or "
         joined = (", " if kind == "cs" else " oder ")
         return joined.join(_word("c", v, lang) for v in value.split(sep))
-    if kind in ("la", "lb", "starts"):   # Kuh Vadis squares "A3 (0,3)": the (row,column)
-        # pair would read as a decimal in German; the square's name says it
-        return re.sub(r" \(\d+,\d+\)", "", value) if lang == "de" else value
     if kind == "x":                 # a figure with decimals: "+1.5" -> "+1,5"
         return value.replace(".", ",") if lang == "de" else value
     if kind == "kf":                # Kuh Vadis faces: "2 cow 5" -> "2 Kuh 5"

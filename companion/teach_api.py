@@ -127,9 +127,9 @@ def teach_example(code: str):
     if problem is not None:     # a photo of the table, a tiny or a blurred die: nothing written
         raise ApiError(422, problem)
     state = _state(rec)
-    built = _taught_with(rec, state, (image, box, face, colour))
-    keep = request.form.get("keep") in ("1", "true")
     example = (image, box, face, colour)
+    built = _taught_with(rec, state, example)
+    keep = request.form.get("keep") in ("1", "true")
     problem = (None if keep else
                T.shipped_disagrees(example, T.shipped_names(G.dice_spec(rec.game), _labels(rec)),
                                    _pip_session())

@@ -97,25 +97,23 @@ class Game:
     # "same" the dice of the first (Qwinto), "not_ones" all but those showing 1 (twenty one),
     # "any" any of them (The Choice, Kuh Vadis)
     rerolls: ClassVar[str] = "same"
-    # every player marks the one sheet (Kuh Vadis' pad): the pages draw it once
-    one_sheet: ClassVar[bool] = False
     # how a placement's text reads, with an example, where it is not plain "ROW VALUE@COLUMN"
     # (the terminal game prints it once; the pages draw the sheet instead)
     notation: ClassVar[str] = ""
     # the roll is written as the sum of its dice (Qwinto, Knister): the pages show the sum
     writes_sum: ClassVar[bool] = False
+    # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
+    # written on everybody's sheet, and the pages draw it once.
+    shared_sheet: ClassVar[bool] = False
+    # How the players leave to chance who rolls first (a new table's "who begins"); the
+    # drawn seat is handed to `begin_with`.
+    first_drawn: ClassVar[Reason] = Reason("game.first_random")
 
     @cached_property
     def sheet_keys(self) -> frozenset[str]:
         """The parts of this game's sheets as JSON (`sheet_to_json`'s keys): `known_keys`
         refuses any other."""
         return frozenset(self.sheet_to_json(self.new_sheet()))
-    # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
-    # written on everybody's sheet.
-    shared_sheet: ClassVar[bool] = False
-    # How the players leave to chance who rolls first (a new table's "who begins"); the
-    # drawn seat is handed to `begin_with`.
-    first_drawn: ClassVar[Reason] = Reason("game.first_random")
 
     def __init__(self, layout: Any) -> None:
         self.layout = layout

@@ -141,6 +141,11 @@ def orient(img: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(_ORIENT[orientation](img))
 
 
+# what to do with a phone's HEIC/HEIF/AVIF photo, which OpenCV does not decode
+AS_JPEG = ("send it as JPEG or PNG (an iPhone takes JPEG with Settings > Camera > Formats > "
+           "Most Compatible)")
+
+
 def _checked_size(data: bytes) -> tuple[int, int] | None:
     """The header's (width, height), refused when it is too large; None for formats whose size is
     not parsed. ``BadImage`` for empty data or bytes that are no known image format."""
@@ -155,9 +160,7 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
             raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
                            f"{MAX_PIXELS // 1_000_000} megapixels)")
     elif brand := heif_brand(data):
-        raise BadImage(f"a {brand} photo, which cannot be read here: send it as JPEG "
-                       "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
-                       "Compatible; most photo apps export JPEG)")
+        raise BadImage(f"a {brand} photo, which cannot be read here: {AS_JPEG}")
     elif not _looks_like_image(data):
         raise BadImage("not an image (unknown format)")
     return size

@@ -23,7 +23,7 @@ from engine.registry import game_class, load_game
 from engine.table import Begin, ChooseSide, EndSide, KeepRoll, Place, RollDice, Table
 
 from ..cli import BadInput, count
-from ..games import default_layouts, seat_layouts_problem, sheet_view
+from ..games import default_layouts, seat_layouts_problem
 from ._common import layout_spec
 from .legal import AGAIN, placement_key
 
@@ -346,7 +346,7 @@ def _answer(table: Table, seat: int, term: Terminal) -> Table:
     options = sorted(table.legal(seat), key=placement_key)   # as `legal` lists them
     print(f"\n{table.players[seat]} ({table.role(seat)}), your sheet:")
     data = game.sheet_to_json(table.sheets[seat])
-    view = sheet_view(game, table.sheets[seat])
+    view = game.grid(data)              # as `games.sheet_view` draws it
     if "first_side" in data:    # The Choice: which of the two sides this is
         print(f"  (playing the {data['playing']} side, the "
               f"{'first' if data['playing'] == data['first_side'] else 'second'} of two)")

@@ -247,7 +247,6 @@ class KuhVadis(Game):
     min_players, max_players = 2, 2
     max_attempts = 3
     rerolls = "any"
-    one_sheet = True
     notation = "B1@5: mark the square in row B, column 5 with the 1s rolled"
     shared_sheet = True
     first_drawn = Reason("kuh_vadis.coin_toss")     # the rules: a coin toss decides who begins

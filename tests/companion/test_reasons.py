@@ -375,10 +375,13 @@ class TestTheAdvisorInGerman:
             assert de != reason and not english_words(de), (reason, de)
 
     def test_kuh_vadis_squares_are_named_without_a_pair_that_reads_as_a_decimal(self):
-        load_game("kuh_vadis")
-        assert translate(Reason("kuh_vadis.cut", pl="crosses", la="A3 (0,3)", lb="G0 (6,0)"),
-                         "de") == ("Kreuze sind abgeschnitten: kein freier Weg verbindet A3 "
-                                   "mit G0")
+        """The engine names squares "A3", never "A3 (0,3)", whose pair read as a decimal."""
+        kv = load_game("kuh_vadis")
+        pad = [". . . X . . .", ". . . . . . .", ". . . . . . .", "O O O O O O O",
+               ". . . . . . .", ". . . . . . .", "X . . O . . X"]
+        cut = kv.state(kv.sheet_from_json({"pad": pad}), "X")
+        assert translate(cut, "de") == ("Kreuze sind abgeschnitten: kein freier Weg verbindet "
+                                        "A3 mit G0")
 
     def test_decimal_figures_get_a_decimal_comma(self):
         import engine.advice  # noqa: F401

@@ -724,7 +724,6 @@ def test_a_superseded_frame_changes_nothing_on_the_page(base_url, players):
 def write_y4m(path: Path, seed: int = 5) -> None:
     """A fake camera film for Chromium: Qwinto dice rendered by vision rolling in and
     coming to rest (vision.training.synth_video), as a Y4M file (4:2:0)."""
-    import cv2
     import numpy as np
     from vision.training.synth_video import pip_die_look, render_video
     rng = np.random.default_rng(seed)
@@ -732,6 +731,12 @@ def write_y4m(path: Path, seed: int = 5) -> None:
     video = render_video(rng, n_dice=3, size=(480, 640), fps=10, reroll=0, hand_pass=False,
                          hand_rest=False, new_look=lambda r: pip_die_look(r, [next(colours)]))
     frames = list(video.frames) + [video.frames[-1]] * 30     # rest a while before looping
+    frames_y4m(path, frames)
+
+
+def frames_y4m(path: Path, frames) -> None:
+    """640x480 BGR frames as a Y4M file (4:2:0, 10 fps): Chromium's fake camera."""
+    import cv2
     with open(path, "wb") as out:
         out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
         for frame in frames:
@@ -749,6 +754,14 @@ def phone_filming(playwright, tmp_path, base_url):
         write_y4m(film)
     except TypeError as exc:    # vision's renderer changed its arguments
         pytest.skip(f"cannot render the film: {exc}")
+    with filming(playwright, film, base_url) as (page, code):
+        yield page, code
+
+
+@contextlib.contextmanager
+def filming(playwright, film: Path, base_url):
+    """A phone page (360 px) on a new Qwinto table's view, whose camera is Chromium's fake
+    device fed the Y4M `film`: (page, code)."""
     b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
         f"--use-file-for-fake-video-capture={film}"])
     try:
@@ -759,17 +772,6 @@ def phone_filming(playwright, tmp_path, base_url):
         yield page, code
     finally:
         b.close()
-
-
-def still_film(path: Path, image) -> None:
-    """A fake camera film of one picture held still (30 frames, 640x480)."""
-    import cv2
-    frame = cv2.resize(image, (640, 480))
-    with open(path, "wb") as out:
-        out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
-        for _ in range(30):
-            out.write(b"FRAME\n")
-            out.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
 
 
 @pytest.mark.parametrize("picture", ["qwinto_1.jpg", None])
@@ -784,14 +786,8 @@ def test_a_camera_held_still_reads_at_once_or_says_it_sees_no_dice(base_url, pla
     image = (cv2.imread(str(Path(__file__).resolve().parents[2] / "sample_images" / picture))
              if picture else np.full((480, 640, 3), (60, 110, 40), np.uint8))
     film = tmp_path / "still.y4m"
-    still_film(film, image)
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + [
-        f"--use-file-for-fake-video-capture={film}"])
-    try:
-        page = b.new_context(bypass_csp=True, viewport={"width": 360, "height": 740}).new_page()
-        page.set_default_timeout(20000)
-        code = create_table(page, base_url, "qwinto")
-        page.goto(f"{base_url}/t/{code}")
+    frames_y4m(film, [cv2.resize(image, (640, 480))] * 30)     # one picture held still
+    with filming(playwright, film, base_url) as (page, code):
         page.click("#start-camera")
         statuses = set()
         for _ in range(100):        # 10 s at most
@@ -807,8 +803,6 @@ def test_a_camera_held_still_reads_at_once_or_says_it_sees_no_dice(base_url, pla
             assert page.is_visible("#use-reading"), statuses
         else:
             assert "No dice seen: roll them where the camera sees them, from above." in statuses
-    finally:
-        b.close()
 
 
 def test_phone_camera_reads_rendered_dice(base_url, playwright, tmp_path):

@@ -65,14 +65,13 @@ export function camera(box, state, code) {
     stopServerCam();
     if (serverImg) serverImg.classList.add("hidden");
     video.classList.remove("hidden");
-    const caption = document.getElementById("camera-source");
-    if (caption) caption.classList.add("hidden");
+    demoCaption(false);
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
       // a plain HTTP page: the camera works at the server's HTTPS address (the same page there)
       const secure = document.body.dataset.secureUrl;
       video.classList.add("hidden");
       if (serverImg) serverImg.classList.remove("hidden");
-      if (caption) caption.classList.remove("hidden");
+      demoCaption(true);
       status.replaceChildren(...(secure ? [T.https_note + " ",
         el("a", { href: secure, id: "secure-link" }, secure), " ", T.cert_note] :
         [T.camera_needs_https]));
@@ -93,8 +92,12 @@ export function camera(box, state, code) {
     restingOn = false;
     video.classList.add("hidden");
     if (serverImg) serverImg.classList.remove("hidden");
+    demoCaption(true);
+  }
+  // the demo picture's caption goes with the table camera's picture, not the phone's
+  function demoCaption(shown) {
     const caption = document.getElementById("camera-source");
-    if (caption) caption.classList.remove("hidden");
+    if (caption) caption.classList.toggle("hidden", !shown);
   }
   const grab = document.createElement("canvas");
   async function send() {

@@ -1,4 +1,5 @@
 /* A photo a player takes (the dice of a roll, a die to teach) as the server takes it. */
+import { T } from "./dom.js";
 
 /* The photo at most 1600 px a side, as a JPEG turned as it is seen: a phone's photo is 12
  * megapixels and several MB, over the server's 2 MB upload limit, while the readers need far
@@ -14,4 +15,15 @@ export async function shrink(file) {
     c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
     return await new Promise(r => c.toBlob(r, "image/jpeg", 0.9));
   } catch (e) { return file; }
+}
+
+/* A multipart POST (a photo and its fields): [whether it worked, the answer's JSON, the
+ * status]; no answer at all (the server or the network is down) is said in the page's words,
+ * as `api` says it. */
+export async function upload(path, form) {
+  let resp;
+  try {
+    resp = await fetch(path, { method: "POST", body: form, credentials: "same-origin" });
+  } catch (e) { return [false, { error: T.no_connection }, 0]; }
+  return [resp.ok, await resp.json().catch(() => ({ error: resp.statusText })), resp.status];
 }

@@ -3,7 +3,7 @@
 import { T, $, el, keepingFocus } from "./dom.js";
 import { api } from "./api.js";
 import { dieNode, diceRow } from "./dice.js";
-import { shrink } from "./photo.js";
+import { shrink, upload } from "./photo.js";
 
 const picked = [];      // the dice tapped so far; kept while the pad is drawn again
 let selected = null;    // the picked die a pad tap replaces (tapped once; a second tap removes)
@@ -185,21 +185,18 @@ export function rollEntry(box, state, code, refresh) {
     photoInput.value = "";
     if (!file) return;
     msg.textContent = ""; notice = T.photo_reading; redrawEntry();
-    try {
-      const body = await shrink(file);
-      let resp;
-      try {
-        resp = await fetch("/api/tables/" + code + "/photo", { method: "POST", body,
-          credentials: "same-origin", headers: { "Content-Type": body.type || "image/jpeg" } });
-      } catch (e) { throw new Error(T.no_connection); }
-      const data = await resp.json().catch(() => ({ error: resp.statusText }));
-      if (!resp.ok) throw new Error(resp.status === 503 ? T.camera_unavailable : data.error);
-      if (!data.dice.length) { notice = T.photo_no_dice; redrawEntry(); return; }
-      // what the rules say of the dice read (two dice of one colour...), else how to check them
-      notice = data.problem || T.photo_read;
-      window.fillRoll(data.dice.map(d =>
-        ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
-    } catch (e) { notice = e.message; redrawEntry(); }
+    const form = new FormData();
+    form.append("photo", await shrink(file), "dice.jpg");
+    const [ok, data, status] = await upload("/api/tables/" + code + "/photo", form);
+    if (!ok || !data.dice.length) {
+      notice = ok ? T.photo_no_dice : status === 503 ? T.camera_unavailable : data.error;
+      redrawEntry();
+      return;
+    }
+    // what the rules say of the dice read (two dice of one colour...), else how to check them
+    notice = data.problem || T.photo_read;
+    window.fillRoll(data.dice.map(d =>
+      ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
   };
   const photoBtn = el("button", { type: "button", class: "secondary", id: "photo-dice",
     onclick: () => photoInput.click() }, T.photo_dice);

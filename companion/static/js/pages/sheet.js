@@ -289,8 +289,8 @@ export function start() {
     return out;
   }
 
-  // a button whose action a second tap confirms when `confirming` (a costly special, taking
-  // back an answer of a finished game): the first tap arms it; `armed`: whether it is armed
+  // a button whose action a second tap confirms when `confirming` (a costly special, an undo
+  // that reopens the turn, ending a side): the first tap arms it; `armed`: whether it is armed
   function twoTaps(seat, kind, confirming, run) {
     const isArmed = confirming && armed !== null && armed.seat === seat &&
       armed.kind === kind && armed.seq === state.seq;

@@ -3,13 +3,7 @@
 import { T, $, el } from "../dom.js";
 import { api } from "../api.js";
 import { faceText } from "../dice.js";
-import { shrink } from "../photo.js";
-
-/* a multipart POST: [whether it worked, the answer's JSON] */
-async function upload(path, form) {
-  const resp = await fetch(path, { method: "POST", body: form, credentials: "same-origin" });
-  return [resp.ok, await resp.json().catch(() => ({ error: resp.statusText }))];
-}
+import { shrink, upload } from "../photo.js";
 
 /* one button per face or colour, with how many are taught of the `need` */
 function pickers(box, values, counts, need, current, pick, isColour) {
