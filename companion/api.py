@@ -143,7 +143,7 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         "game": {"name": table.game.name, "title": table.game.title,
                  "max_attempts": table.game.max_attempts, "dice": G.dice_spec_of(table.game),
                  "others_answer": table.game.must_answer(OTHER),
-                 "rerolls": table.game.rerolls, "one_sheet": table.game.shared_sheet,
+                 "rerolls": table.game.rerolls, "shared_sheet": table.game.shared_sheet,
                  "writes_sum": table.game.writes_sum},
         "players": players,
         "roller": table.roller, "next_roller": table.next_roller, "turns": table.turns,

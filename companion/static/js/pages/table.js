@@ -63,7 +63,7 @@ export function start() {
     const box = $("#sheets"); box.innerHTML = "";
     for (const p of state.players) {
       // players who mark one sheet (Kuh Vadis' pad) see it drawn once, under the first
-      const drawnFor = state.game.one_sheet && p.seat > 0 ? state.players[0].name : null;
+      const drawnFor = state.game.shared_sheet && p.seat > 0 ? state.players[0].name : null;
       box.append(el("section", { class: "card", "data-player": p.seat },
         el("h2", {}, p.name, p.mark ? el("span", { class: "badge", "data-mark": p.seat },
           p.mark) : null, badges(p)),
