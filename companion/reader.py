@@ -66,12 +66,14 @@ def decode_frame(data: bytes, what: str = "frame"):
     once; the others wait their turn."""
     if not data:
         raise BadFrame(f"the {what} is empty")
-    from vision.pipeline import AS_JPEG, header_size, heif_brand
+    from vision.pipeline import header_size, heif_brand
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
         brand = heif_brand(data)
-        if brand:       # a phone's own format: say how to get a JPEG
-            raise BadFrame(f"the {what} is a {brand} image, which cannot be read here: "
-                           f"{AS_JPEG}")
+        if brand:       # a phone's own format: say how to get a JPEG (written out whole: the
+            # German catalogue matches the sentence, companion/reasons.py "app.photo_heif")
+            raise BadFrame(f"the {what} is a {brand} image, which cannot be read here: send it "
+                           f"as JPEG or PNG (an iPhone takes JPEG with Settings > Camera > "
+                           f"Formats > Most Compatible)")
         raise BadFrame(f"the {what} is not a JPEG or PNG image")
     size = header_size(data)
     if size is None or min(size) <= 0:
