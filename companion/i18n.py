@@ -431,6 +431,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "black": {"en": "black", "de": "schwarz"}, "red": {"en": "red", "de": "rot"},
     "blue": {"en": "blue", "de": "blau"}, "green": {"en": "green", "de": "grün"},
     "grey": {"en": "grey", "de": "grau"},
+    # each colour's mark, written in the corner of a coloured field or die for players who tell
+    # some colours apart badly (red from green, green from grey): unique among each game's dice
+    # (twenty one: W Bk R Bl Y Gn / W S R B Ge Gn; The Choice: Bl Gn Gy P R Y / B Gn Gr L R Ge)
+    "mark_orange": {"en": "O", "de": "O"}, "mark_yellow": {"en": "Y", "de": "Ge"},
+    "mark_purple": {"en": "P", "de": "L"}, "mark_white": {"en": "W", "de": "W"},
+    "mark_black": {"en": "Bk", "de": "S"}, "mark_red": {"en": "R", "de": "R"},
+    "mark_blue": {"en": "Bl", "de": "B"}, "mark_green": {"en": "Gn", "de": "Gn"},
+    "mark_grey": {"en": "Gy", "de": "Gr"},
     "misthrows": {"en": "misthrows", "de": "Fehlwürfe"},
 }
 

@@ -450,6 +450,37 @@ def test_kuh_vadis_quads_are_shown(base_url, players):
     assert ann.locator("#sheet .cell.again").count() == 0
 
 
+@pytest.mark.parametrize("game, lang", [("twenty_one", "en"), ("the_choice", "de")])
+def test_a_fields_colour_is_written_in_its_corner_for_colour_blind_players(base_url, players,
+                                                                          game, lang):
+    """A player who tells red from green (or green from grey) badly reads the colour of twenty
+    one's fields, The Choice's ring spaces and the dice from a letter in their corner, one
+    letter per colour of the game, in the page's words; Qwinto's rows, labelled by their
+    colour, and the pad's rows, labelled by name, carry none."""
+    from companion.i18n import strings
+    ann, bob = players
+    words = strings(lang)
+    code = create_table(ann, base_url, game)
+    join(bob, ann, code)
+    ann.goto(f"{base_url}/t/{code}/sheet?lang={lang}")
+    ann.wait_for_selector("#sheet .cell")
+    fields = at_once(ann, "#sheet .cell[class*='c-']", """cells => cells.map(c => [
+        [...c.classList].find(k => k.startsWith('c-')).slice(2),
+        (c.querySelector('.cmark') || {}).textContent || null])""")
+    assert fields and all(mark == words["mark_" + colour] for colour, mark in fields), fields
+    marks = {colour: mark for colour, mark in fields}
+    assert len(set(marks.values())) == len(marks) >= 6, marks
+    die = {"twenty_one": "red:4", "the_choice": "green:2"}[game]
+    assert ann.locator(f'#roll-entry .pad [data-die="{die}"] .cmark').is_hidden()
+    ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    picked = ann.locator(f'#picked [data-die="{die}"] .cmark')
+    assert picked.is_visible() and picked.text_content() == words["mark_" + die.split(":")[0]]
+    shot(ann, f"{game}-colour-marks-360-{lang}")
+    bob.goto(f"{base_url}/t/{create_table(bob, base_url, 'qwinto')}/sheet")
+    bob.wait_for_selector("#sheet .cell.c-orange")
+    assert bob.locator("#sheet .cell .cmark").count() == 0
+
+
 def test_the_choice_ring_in_german(base_url, players):
     """The Choice's colour spaces are drawn as a ring (clockwise from the top, around the
     number area) on the sheet and table pages, at 360 px and on a desktop; a ring space is

@@ -22,7 +22,15 @@ export function dieNode(d, opts) {
       // a die shown, not tapped: an image, so that its label (its colour) is read
       role: opts.onclick ? null : "img",
       type: opts.onclick ? "button" : null, "data-die": (d.colour || "") + ":" + d.face },
-    faceText(d.face));
+    faceText(d.face), colourMark(d.colour));
+}
+
+/* A colour's mark ("R", "Gn") in the corner of a die or field of that colour: the colour told
+ * by a letter too, for players who tell red from green, or green from grey, badly. Hidden from
+ * screen readers, whose label names the colour. */
+export function colourMark(colour) {
+  const mark = colour && T["mark_" + colour];
+  return mark ? el("span", { class: "cmark", "aria-hidden": "true" }, mark) : null;
 }
 
 export function diceRow(dice, small) {

@@ -2,7 +2,7 @@
  * Placements and marks come from the server as data (`parts`: text, kind, ordered, marks of
  * {text, row, col, value, dice}); nothing here reads a mark's text. */
 import { T, el } from "./dom.js";
-import { faceText } from "./dice.js";
+import { colourMark, faceText } from "./dice.js";
 import { placementWords } from "./choice.js";
 
 /* the field a mark is written in, as the drawn cells name it ("O@2") */
@@ -47,8 +47,9 @@ const empty = v => v === null || v === undefined;
 
 /* One cell of a view. opts.legal: Map field -> [mark texts]; opts.chosen: Set of mark texts;
  * opts.focus: a field; opts.onCell(cell, field); opts.edit: the cell is an input (check my
- * paper) calling opts.onInput. */
-function cellNode(cell, opts, style, where) {
+ * paper) calling opts.onInput. `marked`: its colour is written in its corner too (a field
+ * whose row is not labelled by that colour: twenty one's, The Choice's ring). */
+function cellNode(cell, opts, style, where, marked) {
   const key = cell.row + "@" + cell.col;
   const cls = ["cell"];
   if (cell.colour) cls.push("c-" + cell.colour);
@@ -69,6 +70,7 @@ function cellNode(cell, opts, style, where) {
     kids.push(el("span", { class: "printed" + big }, faceText(cell.printed)));
   }
   if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
+  if (marked) kids.push(colourMark(cell.colour));
   // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words; `where`: the
   // field named as the page shows it (a row's label, a ring's space)
   where = where || T.field_label.replace("{r}", cell.row).replace("{c}", cell.col);
@@ -111,7 +113,7 @@ function gridOf(rows, columns, opts, labels, numbers) {
         return;
       }
       grid.append(cellNode(cell, opts, at, label !== row.label && labels ?
-        T.field_label.replace("{r}", label).replace("{c}", cell.col) : null));
+        T.field_label.replace("{r}", label).replace("{c}", cell.col) : null, !row.colour));
     });
   });
   return grid;
@@ -129,7 +131,7 @@ function ringOf(view, opts) {
     const a = 2 * Math.PI * i / n - Math.PI / 2;     // clockwise from the top
     const x = 50 + radius * Math.cos(a) - size / 2, y = 50 + radius * Math.sin(a) - size / 2;
     box.append(cellNode(cell, opts, "left:" + x.toFixed(2) + "%;top:" + y.toFixed(2) +
-      "%;width:" + size + "%;height:" + size + "%", T.ring_label.replace("{n}", cell.col)));
+      "%;width:" + size + "%;height:" + size + "%", T.ring_label.replace("{n}", cell.col), true));
   });
   box.append(el("div", { class: "ring-middle" },
     gridOf(view.rows.slice(1), view.columns, opts, false)));
