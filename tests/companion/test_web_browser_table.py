@@ -986,6 +986,27 @@ def test_a_photo_of_the_dice_fills_the_roll_entry(base_url, browser):
             [("orange", 3), ("purple", 4), ("yellow", 1)]
 
 
+def test_a_small_webp_from_the_gallery_is_sent_as_a_jpeg(base_url, browser, tmp_path):
+    """A photo picked from the gallery in a format the server does not read (a WebP, small
+    enough to go unshrunk) is turned into a JPEG by the page, and its dice are read."""
+    import cv2
+    webp = tmp_path / "qwinto_1.webp"
+    ok, data = cv2.imencode(".webp", cv2.imread(str(SAMPLES / "qwinto_1.jpg")),
+                            [cv2.IMWRITE_WEBP_QUALITY, 95])
+    assert ok
+    webp.write_bytes(data.tobytes())
+    with phones(browser, "390x844") as (ann,):
+        create_table(ann, base_url, "qwinto")
+        ann.set_input_files("#photo-input", str(webp))
+        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
+                              "document.querySelector('#roll-entry .error').textContent")
+        if "unavailable" in ann.inner_text("#roll-entry .error"):
+            pytest.skip("no face-reader model (models/dice_face.onnx)")
+        assert sorted(ann.eval_on_selector_all("#picked .die",
+                                               "ds => ds.map(d => d.dataset.die)")) \
+            == ["orange:3", "purple:4", "yellow:1"]
+
+
 def test_a_wrong_die_is_tapped_then_its_face_and_no_right_die_is_dropped(base_url, browser):
     """Knister's two dice are in (read by the camera) and one is wrong: a tap on the pad alone
     changes nothing and says what to do; a tap on the wrong die, then on its face, replaces it

@@ -3,13 +3,14 @@ import { T } from "./dom.js";
 
 /* The photo at most 1600 px a side, as a JPEG turned as it is seen: a phone's photo is 12
  * megapixels and several MB, over the server's 2 MB upload limit, while the readers need far
- * less. A small photo goes as it is, and so does one this browser cannot decode (the server
- * says what is wrong with it). */
+ * less. A small JPEG or PNG goes as it is; a small photo of another kind the browser decodes
+ * (a WebP, GIF or BMP from the gallery) goes as a JPEG, as the server reads only those two;
+ * one this browser cannot decode goes as it is (the server says what is wrong with it). */
 export async function shrink(file) {
   try {
     const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
     const f = Math.min(1, 1600 / Math.max(bmp.width, bmp.height));
-    if (f === 1 && file.size < 1500000) return file;
+    if (f === 1 && file.size < 1500000 && /^image\/(jpeg|png)$/.test(file.type)) return file;
     const c = document.createElement("canvas");
     c.width = Math.round(bmp.width * f); c.height = Math.round(bmp.height * f);
     c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
