@@ -440,6 +440,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mark_blue": {"en": "Bl", "de": "B"}, "mark_green": {"en": "Gn", "de": "Gn"},
     "mark_grey": {"en": "Gy", "de": "Gr"},
     "misthrows": {"en": "misthrows", "de": "Fehlwürfe"},
+    "exact_hit": {"en": "exact hit", "de": "genauer Treffer"},
 }
 
 

@@ -287,7 +287,8 @@ class Game:
     #        "printed": text printed in the field | None, "shape": "square" | "pentagon"},
     #        addressed the way a `Mark` is, so legal placements light up cells; a cell may
     #        carry "x" (1-based grid column) and "span" where the sheet is not a plain grid,
-    #        "start" (a printed start) and "order" (its place on a drawn line).
+    #        "start" (a printed start), "order" (its place on a drawn line) and "hit" (twenty
+    #        one's exact hit, which the paper marks with a small x).
     # value: how a field takes a number from a roll (`cell_value`): "sum" (the default),
     #        "die-of-colour", "printed" or "marks-only" (the page offers the placements).
     # extras: counters written outside the grid: {"key", "label", "value", "max"[, "points"]}

@@ -279,7 +279,9 @@ class TwentyOne(Game):
         for lay_row, values in zip(self.layout.rows, data["rows"]):
             rows.append({"label": lay_row.label, "colour": None, "cells": [
                 {"row": lay_row.label, "col": p, "value": v, "colour": lay_row.colours[p],
-                 "printed": str(lay_row.numbers[p]), "shape": "square"}
+                 "printed": str(lay_row.numbers[p]), "shape": "square",
+                 # "indicate [an exact hit] with a small x": the page draws it so
+                 "hit": v == lay_row.numbers[p]}
                 for p, v in enumerate(values)]})
         return {"columns": 6, "rows": rows, "extras": [], "value": "die-of-colour"}
 

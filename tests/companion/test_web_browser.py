@@ -26,6 +26,7 @@ if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
                 allow_module_level=True)
 
 from engine.registry import load_game  # noqa: E402
+from engine_helpers import roll  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -479,6 +480,26 @@ def test_a_fields_colour_is_written_in_its_corner_for_colour_blind_players(base_
     bob.goto(f"{base_url}/t/{create_table(bob, base_url, 'qwinto')}/sheet")
     bob.wait_for_selector("#sheet .cell.c-orange")
     assert bob.locator("#sheet .cell .cmark").count() == 0
+
+
+def test_an_exact_hit_in_twenty_one_is_marked_with_a_small_x(base_url, players):
+    """Ann writes the black 1 on the black field printed 1 (sheet A, row A): the field shows
+    the small x the paper's rule asks for, and is read aloud as an exact hit."""
+    ann, bob = players
+    code = create_table(ann, base_url, "twenty_one")
+    join(bob, ann, code)
+    tap_roll(ann, roll("black:1 blue:3 yellow:4 red:1 green:2 white:4"))
+    ann.click("#keep-roll")
+    assert state_of(ann, code)["players"][0]["layout"]["name"] == "A"
+    ann.click('#sheet .cell.legal[data-key="A@5"]')
+    ann.wait_for_selector('#enter-marks, #sheet .cell[data-key="A@5"] .hit')
+    if ann.locator("#enter-marks").count():
+        ann.click("#enter-marks")
+    ann.wait_for_selector('#sheet .cell[data-key="A@5"] .hit')
+    assert ann.text_content('#sheet .cell[data-key="A@5"] .hit') == "x"
+    assert "exact hit" in ann.get_attribute('#sheet .cell[data-key="A@5"]', "aria-label")
+    assert ann.locator("#sheet .cell .hit").count() == 1
+    shot(ann, "twenty-one-exact-hit-360")
 
 
 def test_the_choice_ring_in_german(base_url, players):

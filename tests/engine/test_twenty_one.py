@@ -177,6 +177,15 @@ class TestSecondAttempt:
             t.apply(RollDice(roll("1 2 3 4 5 6")))
 
 
+class TestDrawnSheet:
+    def test_an_exact_hit_is_marked_as_the_paper_marks_it_with_a_small_x(self):
+        """"an exact hit ... that you indicate with a small x": the drawn sheet marks each
+        field whose number is its printed one (Linus' first row: the 4, the 2 and the 1)."""
+        rows = A.grid(A.sheet_to_json(sheet(A, LINUS[0])))["rows"]
+        assert [c["col"] for c in rows[0]["cells"] if c["hit"]] == [2, 4, 5]
+        assert not any(c["hit"] for row in rows[1:] for c in row["cells"])
+
+
 class TestEndOfGame:
     def test_others_score_their_current_row_when_one_player_finishes(self):
         t = Table.new([A, B], ["Linus", "Emma"])

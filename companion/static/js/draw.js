@@ -71,6 +71,8 @@ function cellNode(cell, opts, style, where, marked) {
   }
   if (cell.order) kids.push(el("span", { class: "order" }, cell.order));
   if (marked) kids.push(colourMark(cell.colour));
+  // twenty one's exact hit, marked with a small x as on paper
+  if (cell.hit) kids.push(el("span", { class: "hit", "aria-hidden": "true" }, "x"));
   // read aloud: "row C, column 2, yellow: 7" ("…: empty"), in the page's words; `where`: the
   // field named as the page shows it (a row's label, a ring's space)
   where = where || T.field_label.replace("{r}", cell.row).replace("{c}", cell.col);
@@ -83,7 +85,8 @@ function cellNode(cell, opts, style, where, marked) {
   const name = where + (cell.colour ? ", " + word(cell.colour) : "") +
     (cell.printed && !cell.start ? ", " + word(cell.printed) : "") + ": " +
     (empty(cell.value) ? T.field_empty : cell.value === "x" ? T.field_crossed :
-      word(cell.value)) + (legal ? ", " + T.field_legal : "");
+      word(cell.value)) + (cell.hit ? ", " + T.exact_hit : "") +
+    (legal ? ", " + T.field_legal : "");
   return el(opts.onCell ? "button" : "div", {
     class: cls.join(" "), "data-key": key, type: opts.onCell ? "button" : null, style,
     "aria-label": name, role: opts.onCell ? null : "img",
