@@ -135,6 +135,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "last_roll": {"en": "The last roll:", "de": "Der letzte Wurf:"},
     "waiting_for": {"en": "Waiting for", "de": "Warten auf"},
     "enter_roll": {"en": "Enter the roll", "de": "Wurf eingeben"},
+    "enter_roll_of": {"en": "Enter {name}'s roll", "de": "Wurf von {name} eingeben"},
     "tap_dice": {"en": "Tap the dice as they lie, or take a photo of them.",
                  "de": "Tippe die Würfel an, wie sie liegen, oder fotografiere sie."},
     "photo_dice": {"en": "Photo of the dice", "de": "Foto der Würfel"},
@@ -253,6 +254,9 @@ STRINGS: dict[str, dict[str, str]] = {
                     "de": "Beim zweiten Wurf werden dieselben Würfel noch einmal geworfen"},
     "reroll_not_ones": {"en": "The second attempt throws again every die not showing 1",
                         "de": "Beim zweiten Wurf werden alle Würfel ohne 1 noch einmal geworfen"},
+    "ones_entered": {"en": "The 1s stay and are entered already: tap the others as they lie.",
+                     "de": "Die Einsen bleiben liegen und sind schon eingetragen: tippe die "
+                           "anderen an, wie sie liegen."},
     "no_field_hint": {"en": "No field can take this roll: choose below.",
                       "de": "Kein Feld passt zu diesem Wurf: unten wählen."},
     "no_field_roll_again": {"en": "No field can take this roll: roll again (attempt {i} of {n}), "

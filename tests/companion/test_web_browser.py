@@ -1154,6 +1154,51 @@ def test_the_roll_entry_says_what_the_next_attempt_throws(base_url, players):
     assert ann.locator("#reroll-hint").is_hidden()
 
 
+def test_twenty_ones_ones_stay_entered_and_drawn_kept_for_the_second_attempt(base_url,
+                                                                            players):
+    """"Dice that show a 1 must stay": after a first attempt with two 1s, the roller's entry
+    holds them already (only the four thrown again are tapped), and among the dashed dice
+    still to be thrown the 1s are drawn solid, kept."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "twenty_one", ["Ann"], """
+        await act({type: 'roll', roll: 'white:1 black:2 red:3 blue:1 yellow:6 green:4'});""")
+    ann.goto(f"{base_url}/t/{code}")
+    ann.wait_for_selector("#reroll-hint")
+    assert sorted(ann.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)")) \
+        == ["blue:1", "white:1"]
+    assert ann.text_content("#reroll-hint").endswith(
+        "The 1s stay and are entered already: tap the others as they lie.")
+    borders = at_once(ann, "#roll .rolling .die", """dice => dice.map(d =>
+        [d.dataset.die, getComputedStyle(d).borderTopStyle])""")
+    assert {die: style for die, style in borders} == {
+        "white:1": "solid", "black:2": "dashed", "red:3": "dashed", "blue:1": "solid",
+        "yellow:6": "dashed", "green:4": "dashed"}
+    for die in ("black:5", "red:2", "yellow:3", "green:6"):
+        ann.click(f'#roll-entry .pad [data-die="{die}"]')
+    ann.click("#send-roll")
+    ann.wait_for_function("+document.body.dataset.seq >= 2")
+    assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == [
+        ("black", 5), ("blue", 1), ("green", 6), ("red", 2), ("white", 1), ("yellow", 3)]
+
+
+def test_the_host_entering_anothers_roll_is_told_whose_it_is(base_url, players):
+    """The host may roll for anyone; on Bob's turn the host's entry says it is Bob's roll, and
+    a game of one throw a turn (Knister) counts no attempts."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "knister", ["Ann", "Bob"], """
+        await act({type: 'roll', roll: '3 4'});
+        await act({type: 'place', seat: 0, placement: 'A7@0'});
+        await act({type: 'place', seat: 1, placement: 'A7@0'});""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#roll-entry h2")
+    assert ann.text_content("#roll-entry h2") == "Enter Bob's roll"
+    ann.click('#roll-entry .pad [data-die=":2"]')
+    ann.click('#roll-entry .pad [data-die=":5"]')
+    ann.click("#send-roll")
+    ann.wait_for_function("document.querySelector('#turn').textContent.startsWith('Turn of')")
+    assert ann.text_content("#turn") == "Turn of: Bob"
+
+
 def test_the_pages_run_under_their_content_security_policy(base_url, browser):
     """Every page works under the server's CSP (no inline script, no style attributes): nothing
     is refused in the console, and the pages' words come from the catalogue's data block. (The

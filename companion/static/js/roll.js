@@ -157,6 +157,14 @@ export function rollEntry(box, state, code, refresh) {
   const rerolled = again && state.roll && rule !== "any" ? state.roll
     .filter(d => d.colour && (rule !== "not_ones" || d.face !== 1))
     .map(d => T[d.colour] || d.colour) : [];
+  // twenty one's second attempt: the 1s stay where they lie, so they are entered already
+  // (once a roll: a player who clears them takes them out)
+  const ones = again && state.roll && rule === "not_ones" ?
+    state.roll.filter(d => d.face === 1) : [];
+  if (ones.length && !picked.length && box.dataset.onesFor !== String(state.seq)) {
+    ones.forEach(d => picked.push({ colour: d.colour, face: d.face }));
+  }
+  box.dataset.onesFor = ones.length ? String(state.seq) : "";
   // no new roll now (the others answer the roll): the pad only for a correction, when asked for
   const waiting = state.roll && !state.turn_complete && !again;
   if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
@@ -202,11 +210,16 @@ export function rollEntry(box, state, code, refresh) {
     onclick: () => photoInput.click() }, T.photo_dice);
   const unusual = spec.colours.some(c => c.usual && c.faces.some(f => !c.usual.includes(f)));
   const clear = () => { picked.length = 0; reading = null; notice = ""; redraw(); };
-  box.append(el("h2", {}, T.enter_roll), el("p", { class: "note" }, T.tap_dice),
+  // the host may enter another player's roll: the heading names whose it is
+  const rolling = again ? state.roller : state.next_roller;
+  box.append(el("h2", {}, rolling === me.seat ? T.enter_roll :
+    T.enter_roll_of.replace("{name}", state.players[rolling].name)),
+    el("p", { class: "note" }, T.tap_dice),
     el("div", { class: "actions" }, photoBtn, photoInput),
     el("p", { class: "note", id: "unusual-faces", hidden: !unusual }, T.unusual_faces),
     el("p", { class: "note", id: "reroll-hint", hidden: !rerolled.length },
-      (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ")),
+      (rule === "not_ones" ? T.reroll_not_ones : T.reroll_same) + ": " + rerolled.join(", ") +
+      (ones.length ? ". " + T.ones_entered : "")),
     // any dice may be thrown again (Kuh Vadis, The Choice): the entry still takes every die
     el("p", { class: "note", id: "reroll-any", hidden: !(again && state.roll && rule === "any") },
       T.reroll_any.replace("{n}", spec.max_dice)),
@@ -263,14 +276,20 @@ export function statusBlock(state) {
     }
   }
   else {
-    turn.append(el("span", {}, T.turn_of + ": " + roller + " · " + T.attempt + " " +
-      state.attempts.length + "/" + state.game.max_attempts));
+    // a game of one throw a turn (Knister) has no attempts to count
+    turn.append(el("span", {}, T.turn_of + ": " + roller + (state.game.max_attempts > 1 ?
+      " · " + T.attempt + " " + state.attempts.length + "/" + state.game.max_attempts : "")));
   }
   roll.innerHTML = "";
   if (!state.roll) roll.append(el("p", { class: "note" }, T.no_roll));
   else if (state.still_rolling && state.game.others_answer) {
     // the roller may still roll again: the dice are shown, nobody else writes yet
-    roll.append(el("div", { class: "rolling" }, rollRow(state, state.roll)),
+    const row = rollRow(state, state.roll);
+    if (state.game.rerolls === "not_ones") {   // twenty one's 1s stay: drawn as kept
+      row.querySelectorAll(".die").forEach((node, i) =>
+        node.classList.toggle("stays", state.roll[i].face === 1));
+    }
+    roll.append(el("div", { class: "rolling" }, row),
       el("p", { class: "note", id: "still-rolling" }, state.me.seat === state.roller ?
         T.you_still_rolling : roller + " " + T.still_rolling));
   } else {
