@@ -66,11 +66,15 @@ def decode_frame(data: bytes, what: str = "frame"):
     once; the others wait their turn."""
     if not data:
         raise BadFrame(f"the {what} is empty")
-    from vision.pipeline import header_size, heif_brand
+    from vision.pipeline import BadImage, decode_image, header_size, heif_brand
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
         brand = heif_brand(data)
-        if brand:       # a phone's own format: say how to get a JPEG (written out whole: the
-            # German catalogue matches the sentence, companion/reasons.py "app.photo_heif")
+        # a phone's own format: say how to get a JPEG (written out whole: the German catalogue
+        # matches the sentence, companion/reasons.py "app.photo_heif", "app.photo_avif")
+        if brand == "AVIF":
+            raise BadFrame(f"the {what} is an AVIF image, which cannot be read here: send it as "
+                           f"JPEG or PNG (a gallery app's share or export gives one)")
+        if brand:
             raise BadFrame(f"the {what} is a {brand} image, which cannot be read here: send it "
                            f"as JPEG or PNG (an iPhone takes JPEG with Settings > Camera > "
                            f"Formats > Most Compatible)")
@@ -81,13 +85,13 @@ def decode_frame(data: bytes, what: str = "frame"):
     w, h = size
     if max(w, h) > MAX_SIDE:
         raise BadFrame(f"the {what} is {w}x{h}: at most {MAX_SIDE} pixels a side")
-    import cv2
-    import numpy as np
+    # decoded as the `read` command decodes it (a transparent PNG over white, turned by its
+    # EXIF orientation), so that a photo reads alike on the page and on the command line
     with _DECODING:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise BadFrame(f"the {what} is corrupt: it could not be decoded")
-    return image
+        try:
+            return decode_image(data)
+        except BadImage:
+            raise BadFrame(f"the {what} is corrupt: it could not be decoded") from None
 
 
 class Vision:

@@ -129,6 +129,10 @@ COMPANION: dict[str, str] = {
     "app.frame_heif": "the frame is a {brand} image, which cannot be read here: send it as JPEG "
                       "or PNG (an iPhone takes JPEG with Settings > Camera > Formats > Most "
                       "Compatible)",
+    "app.photo_avif": "the photo is an AVIF image, which cannot be read here: send it as JPEG "
+                      "or PNG (a gallery app's share or export gives one)",
+    "app.frame_avif": "the frame is an AVIF image, which cannot be read here: send it as JPEG "
+                      "or PNG (a gallery app's share or export gives one)",
     "app.no_next_picture": "the table camera shows what it sees: there is no next picture",
     "app.no_camera": "the server has no camera and no demo pictures",
     # request bodies (companion.bodies, api_base.body_json) and other sites (companion.security)
@@ -345,6 +349,10 @@ CATALOGUE: dict[str, str] = {
                       "schicke es als JPEG oder PNG (ein iPhone macht JPEG mit Einstellungen > "
                       "Kamera > Formate > Maximale Kompatibilität)",
     "app.frame_heif": "das Kamerabild ist ein {brand}-Bild, das hier nicht gelesen werden kann: "
+                      "schicke es als JPEG oder PNG",
+    "app.photo_avif": "das Foto ist ein AVIF-Bild, das hier nicht gelesen werden kann: schicke "
+                      "es als JPEG oder PNG (Teilen oder Exportieren in der Galerie-App gibt eins)",
+    "app.frame_avif": "das Kamerabild ist ein AVIF-Bild, das hier nicht gelesen werden kann: "
                       "schicke es als JPEG oder PNG",
     "app.no_next_picture": "die Tischkamera zeigt, was sie sieht: es gibt kein nächstes Bild",
     "app.no_camera": "der Server hat keine Kamera und keine Demo-Bilder",

@@ -37,9 +37,43 @@ class BadImage(ValueError):
     """The bytes are not an image this pipeline can read (the message says why)."""
 
 
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a TIFF's first image directory (tags 256 and 257), or None."""
+    order = "<" if data[:2] == b"II" else ">"
+    try:
+        (ifd,) = struct.unpack(order + "I", data[4:8])
+        (n,) = struct.unpack(order + "H", data[ifd:ifd + 2])
+        size = {}
+        for k in range(min(n, 512)):
+            at = ifd + 2 + 12 * k
+            tag, kind = struct.unpack(order + "HH", data[at:at + 4])
+            if tag in (256, 257):
+                size[tag] = struct.unpack(order + ("H" if kind == 3 else "I"),
+                                          data[at + 8:at + (10 if kind == 3 else 12)])[0]
+        return (size[256], size[257]) if len(size) == 2 else None
+    except (struct.error, KeyError):
+        return None
+
+
+def _pnm_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNM header ("P6\n# comment\n640 480\n255\n"), or None."""
+    words: list[bytes] = []
+    for line in data[2:512].splitlines():
+        words += line.split(b"#")[0].split()
+        if len(words) >= 2:
+            return (int(words[0]), int(words[1])) if words[0].isdigit() \
+                and words[1].isdigit() else None
+    return None
+
+
 def header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG, PNG, GIF, BMP or WebP header without decoding; None if
-    unknown."""
+    """(width, height) from a JPEG, PNG, GIF, BMP, WebP, TIFF or PNM header without decoding;
+    None if unknown."""
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return _tiff_size(data)
+    if data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6") and len(data) > 3 \
+            and data[2:3].isspace():
+        return _pnm_size(data)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         w, h = struct.unpack(">II", data[16:24])
         return w, h
@@ -141,14 +175,19 @@ def orient(img: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(_ORIENT[orientation](img))
 
 
-# what to do with a phone's HEIC/HEIF/AVIF photo, which OpenCV does not decode
+# what to do with a phone's HEIC/HEIF photo, which OpenCV does not decode
 AS_JPEG = ("send it as JPEG or PNG (an iPhone takes JPEG with Settings > Camera > Formats > "
            "Most Compatible)")
+# ...and with an AVIF picture (a browser's or gallery app's "save as" or "share")
+AVIF_AS_JPEG = "send it as JPEG or PNG (a gallery app's share or export gives one)"
+# what this reader decodes, said when bytes are none of them
+FORMATS = "JPEG, PNG, WebP, GIF, BMP, TIFF or PNM"
 
 
-def _checked_size(data: bytes) -> tuple[int, int] | None:
-    """The header's (width, height), refused when it is too large; None for formats whose size is
-    not parsed. ``BadImage`` for empty data or bytes that are no known image format."""
+def _checked_size(data: bytes) -> tuple[int, int]:
+    """The header's (width, height), refused when it is too large. ``BadImage`` for empty data,
+    a header cut short, and bytes of a format whose size is not read from its header (checked
+    before a pixel is decoded) or of no image format at all."""
     if not data:
         raise BadImage("empty file (0 bytes)")
     size = header_size(data)
@@ -157,12 +196,20 @@ def _checked_size(data: bytes) -> tuple[int, int] | None:
         if w <= 0 or h <= 0:
             raise BadImage(f"image header gives a size of {w}x{h}")
         if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
-            raise BadImage(f"image too large: header says {w}x{h} pixels (limit "
-                           f"{MAX_PIXELS // 1_000_000} megapixels)")
+            raise BadImage(f"image too large: header says {w}x{h} pixels (at most "
+                           f"{MAX_PIXELS // 1_000_000} megapixels and {MAX_SIDE} pixels a side)")
     elif brand := heif_brand(data):
-        raise BadImage(f"a {brand} photo, which cannot be read here: {AS_JPEG}")
-    elif not _looks_like_image(data):
-        raise BadImage("not an image (unknown format)")
+        raise BadImage(f"an AVIF picture, which cannot be read here: {AVIF_AS_JPEG}"
+                       if brand == "AVIF" else
+                       f"a {brand} photo, which cannot be read here: {AS_JPEG}")
+    elif _sized_format(data):   # a header cut short or broken
+        raise BadImage("cannot decode the image (corrupt or truncated)")
+    elif _looks_like_image(data):   # no size to check before decoding: a small file may claim
+        # any size (a 1.3 MB TIFF of 16000 x 16000 pixels took 1.6 GB and 10 s to decode)
+        raise BadImage("a picture in a format whose size cannot be checked before it is read: "
+                       f"send it as {FORMATS}")
+    else:
+        raise BadImage(f"not an image (unknown format; {FORMATS} are read)")
     return size
 
 
@@ -181,7 +228,7 @@ def decode_reduced(data: bytes) -> tuple[np.ndarray, int]:
     longer side stays at least ``REDUCE_ABOVE``; anything else whole, factor 1. Refuses as
     ``decode_image`` does."""
     size = _checked_size(data)
-    if size is None or data[:2] != b"\xff\xd8":
+    if data[:2] != b"\xff\xd8":
         return decode_image(data), 1
     factor = next((k for k in (8, 4, 2) if max(size) / k >= REDUCE_ABOVE), 1)
     if factor == 1:
@@ -239,13 +286,18 @@ def heif_brand(data: bytes) -> str | None:
     return None
 
 
+def _sized_format(data: bytes) -> bool:
+    """Bytes that begin as a format whose size ``header_size`` reads (``FORMATS``)."""
+    return data[:2] in (b"\xff\xd8", b"BM", b"P1", b"P2", b"P3", b"P4", b"P5", b"P6") \
+        or data[:4] in (b"II*\x00", b"MM\x00*", b"GIF8") or data[:8] == b"\x89PNG\r\n\x1a\n" \
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+
+
 def _looks_like_image(data: bytes) -> bool:
-    # formats OpenCV reads whose size we do not parse:
-    # TIFF, PNM, JPEG 2000, OpenEXR, HDR, Sun raster
-    return data[:4] in (b"II*\x00", b"MM\x00*", b"\x00\x00\x00\x0c", b"v/1\x01",
-                        b"\x59\xa6\x6a\x95") \
-        or data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6") or data[:10] == b"#?RADIANCE" \
-        or data[:4] == b"\xff\x4f\xff\x51"
+    """Other formats OpenCV decodes, whose size is not read: JPEG 2000, OpenEXR, HDR, Sun
+    raster (refused, with what to send instead)."""
+    return data[:4] in (b"\x00\x00\x00\x0c", b"v/1\x01", b"\x59\xa6\x6a\x95") \
+        or data[:10] == b"#?RADIANCE" or data[:4] == b"\xff\x4f\xff\x51"
 
 
 def read_image_bytes(path: str | Path) -> bytes:

@@ -643,12 +643,28 @@ class TestPhoto:
         (b"\x00\x00\x00\x18ftypheic" + bytes(64),
          "the photo is a HEIC image, which cannot be read here: send it as JPEG or PNG (an "
          "iPhone takes JPEG with Settings > Camera > Formats > Most Compatible)"),
+        (b"\x00\x00\x00\x18ftypavif" + bytes(64),
+         "the photo is an AVIF image, which cannot be read here: send it as JPEG or PNG (a "
+         "gallery app's share or export gives one)"),
     ])
     def test_a_bad_photo_is_400_and_changes_nothing(self, client, make_table, data, message):
         code = make_table(client)
         r = client.post(f"/api/tables/{code}/photo", data=data, content_type="image/jpeg")
         assert r.status_code == 400 and r.json["error"].startswith(message)
         assert client.get(f"/api/tables/{code}").json["seq"] == 0
+
+    def test_a_transparent_png_reads_as_the_read_command_reads_it(self):
+        """A PNG with transparent parts is seen over white, by the page's photo as by the `read`
+        command (the server decoded it with its hidden colours, black here, before)."""
+        import cv2
+        import numpy as np
+        from companion.reader import decode_frame
+        from vision.pipeline import decode_image
+        bgra = cv2.cvtColor(cv2.imread(str(self.SAMPLE)), cv2.COLOR_BGR2BGRA)
+        bgra[:40, :, :] = 0          # a transparent band whose hidden colour is black
+        data = cv2.imencode(".png", bgra)[1].tobytes()
+        seen = decode_frame(data, "photo")
+        assert np.array_equal(seen, decode_image(data)) and (seen[:40] == 255).all()
 
     def test_only_the_tables_players_may_send_photos(self, app, client, make_table):
         code = make_table(client)

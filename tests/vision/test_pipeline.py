@@ -46,12 +46,47 @@ class TestBadInput:
             decode_image(bytes(data))
         assert time.perf_counter() - t0 < 0.5
 
-    @pytest.mark.parametrize("brand,name",
-                             [(b"heic", "HEIC"), (b"mif1", "HEIF"), (b"avif", "AVIF")])
-    def test_an_iphone_photo_in_heic_is_refused_with_what_to_send_instead(self, brand, name):
+    @pytest.mark.parametrize("brand,said", [(b"heic", "a HEIC photo.*Settings > Camera"),
+                                            (b"mif1", "a HEIF photo.*Settings > Camera"),
+                                            (b"avif", "an AVIF picture.*gallery app")])
+    def test_an_iphone_photo_in_heic_is_refused_with_what_to_send_instead(self, brand, said):
         data = b"\x00\x00\x00\x18ftyp" + brand + b"\x00\x00\x00\x00mif1heic" + bytes(200)
-        with pytest.raises(BadImage, match=f"a {name} photo.*send it as JPEG"):
+        with pytest.raises(BadImage, match=said):
             decode_image(data)
+
+    @pytest.mark.parametrize("order", ["<", ">"])
+    def test_a_small_tiff_claiming_16000_square_is_refused_before_decoding(self, order):
+        """A 1.3 MB compressed TIFF may hold 16000 x 16000 pixels (1.6 GB, 10 s decoded): its
+        size is read from its first image directory, as a JPEG's from its frame header."""
+        magic = b"II*\x00" if order == "<" else b"MM\x00*"
+        entries = b"".join(struct.pack(order + "HHII", tag, 4, 1, 16000) for tag in (256, 257))
+        data = magic + struct.pack(order + "I", 8) + struct.pack(order + "H", 2) + entries \
+            + bytes(4) + bytes(1000)
+        assert header_size(data) == (16000, 16000)
+        with pytest.raises(BadImage, match="16000x16000.*16384 pixels a side"):
+            decode_image(data)
+
+    def test_tiff_and_pnm_are_read_with_their_sizes(self):
+        img = np.full((48, 64, 3), 90, np.uint8)
+        for data in (cv2.imencode(".tiff", img)[1].tobytes(),
+                     cv2.imencode(".pgm", img[..., 0])[1].tobytes()):
+            assert header_size(data) == (64, 48)
+            assert decode_image(data).shape == (48, 64, 3)
+        with pytest.raises(BadImage, match="too large"):
+            decode_image(b"P5\n# a comment\n20000 20000\n255\n" + bytes(100))
+
+    def test_a_format_whose_size_is_not_read_is_refused_with_what_to_send(self):
+        """JPEG 2000, OpenEXR, HDR: OpenCV decodes them, but their size is not checked first."""
+        for data in (b"\x00\x00\x00\x0cjP  \r\n\x87\n" + bytes(100),
+                     b"#?RADIANCE\n" + bytes(50)):
+            with pytest.raises(BadImage, match="send it as JPEG, PNG"):
+                decode_image(data)
+
+    def test_a_header_cut_short_is_corrupt_not_unknown(self):
+        for data in (_jpeg(np.zeros((16, 16, 3), np.uint8))[:10],
+                     cv2.imencode(".tiff", np.zeros((16, 16, 3), np.uint8))[1].tobytes()[:6]):
+            with pytest.raises(BadImage, match="corrupt or truncated"):
+                decode_image(data)
 
     def test_png_header_claiming_30000_square(self):
         data = bytearray(cv2.imencode(".png", np.zeros((8, 8), np.uint8))[1].tobytes())
