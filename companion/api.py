@@ -308,15 +308,13 @@ def create_table():
     first = first_roller(data.get("first"), n)
     key = request_key(data)
     with store.creating(key):
-        try:
-            rec, table = store.create_table(game_name, players, layouts, key=key)
+        try:   # the first roller (logged as the table's first action) and the creator's seat
+            # with the table, in one transaction
+            rec, table = store.create_table(game_name, players, layouts, key=key, first=first,
+                                            claim=claim)
         except AlreadyMade as made:     # a retry: the table the first request made
             return _created(store.table_record(made.code))
-        if first is not None:       # logged as the table's first action
-            store.append(rec, Begin(first), -1)
-        if claim is not None:
-            store.join(rec, claim, rec.creator_token)
-        return _created(store.table_record(rec.code))
+        return _created(rec)
 
 
 def _created(rec: TableRecord) -> Response:

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 from engine.errors import IllegalPlacement, InvalidInput
 from engine.game import Game
 from engine.registry import game_class
-from engine.table import Action, Table, action_from_json, action_to_json
+from engine.table import Action, Begin, Table, action_from_json, action_to_json
 
 from .bounded import Bounded
 
@@ -276,14 +276,25 @@ class Store:
 
     # -- tables ----------------------------------------------------------------------
     def create_table(self, game: str, players: Sequence[str], layouts: Sequence[dict],
-                     key: str | None = None) -> tuple[TableRecord, Table]:
+                     key: str | None = None, first: int | None = None,
+                     claim: int | None = None) -> tuple[TableRecord, Table]:
         """Create a table (checked by building it); returns the record and the new Table.
-        `key`: the request's idempotency key; a table already made with it is `AlreadyMade`."""
+        `key`: the request's idempotency key; a table already made with it is `AlreadyMade`.
+        `first`: the seat that rolls first, logged as the table's first action (`Begin`);
+        `claim`: the seat the creator sits at. Table, first roller and seat are written in one
+        transaction: a server killed between them left a table whose retry (the same key)
+        answered with the wrong first roller and the creator standing."""
         games = self.memory.games_for(game, layouts)
         table = Table.new(games, players)          # raises InvalidInput when wrong
+        begin = None
+        if first is not None:
+            begin = Begin(first)
+            table = table.apply(begin)             # refused: nothing written
+        if claim is not None and not 0 <= claim < len(players):
+            raise InvalidInput(f"there is no seat {claim} at this table of {len(players)}")
         name = games[0].name
         token = secrets.token_urlsafe(24)
-        return self._insert_table(name, players, layouts, token, key), table
+        return self._insert_table(name, players, layouts, token, key, begin, claim), table
 
     # -- what differs between the stores (`store_pg.PgStore` overrides these) --------------
     # The seats of table `t` as one JSON text: [[seat, name, token], ...] in seat order.
@@ -321,7 +332,8 @@ class Store:
         self.memory.group_commit.commit(self.db, row)
 
     # -- tables, continued -------------------------------------------------------------
-    def _insert_table(self, name, players, layouts, token, key=None) -> TableRecord:
+    def _insert_table(self, name, players, layouts, token, key=None, begin=None,
+                      claim=None) -> TableRecord:
         with self._transaction():
             if key is not None:
                 made = self.db.execute("SELECT code FROM tables WHERE request_key=?",
@@ -338,8 +350,13 @@ class Store:
                 (code, name, json.dumps(list(layouts)), token, new_join_key(), time.time(),
                  key)).fetchone()[0]
             self.db.executemany(
-                "INSERT INTO players (table_id, seat, name) VALUES (?, ?, ?)",
-                [(tid, i, p) for i, p in enumerate(players)])
+                "INSERT INTO players (table_id, seat, name, token) VALUES (?, ?, ?, ?)",
+                [(tid, i, p, token if i == claim else None) for i, p in enumerate(players)])
+            if begin is not None:
+                self.db.execute(
+                    "INSERT INTO actions (table_id, seq, action, created, by_seat, request_key) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (tid, 1, json.dumps(action_to_json(begin)), time.time(), -1, None))
         return self.table_record(code)
 
     def table_record(self, code: str) -> TableRecord:

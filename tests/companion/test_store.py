@@ -158,6 +158,34 @@ class TestBothStores:
             stores().append(st.table_record(rec.code), act, None, key="action-key-00001")
         assert done.value.seq == 1 and len(st.actions(rec)) == 1
 
+    def test_a_table_its_first_roller_and_the_creators_seat_are_one_write(self, stores):
+        """A server killed while a table is made leaves all of it or nothing: the page's retry
+        (the same key) then makes the whole table, not one with the wrong first roller and
+        the creator standing."""
+        st = stores()
+        real = st.db
+
+        class KilledBeforeTheLog:     # the connection dies at the first action's row
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+            def execute(self, sql, *args):
+                if sql.startswith("INSERT INTO actions"):
+                    raise RuntimeError("killed")
+                return real.execute(sql, *args)
+
+        made = dict(game="qwinto", players=["A", "B"], layouts=[_layout_data("qwinto")] * 2,
+                    key="new-table-key-0002", first=1, claim=0)
+        st.db = KilledBeforeTheLog()
+        with pytest.raises(RuntimeError):
+            st.create_table(**made)
+        st.db = real
+        again = stores()
+        rec, table = again.create_table(**made)       # not AlreadyMade: nothing was kept
+        rec = again.table_record(rec.code)
+        assert table.next_roller == 1 and again.state(rec)[1].next_roller == 1
+        assert again.seat_of(rec, rec.creator_token) == 0 and len(again.actions(rec)) == 1
+
     def test_an_overtaken_action_is_refused_and_a_refused_one_writes_nothing(self, stores):
         st = stores()
         rec = _table(st)
