@@ -797,14 +797,19 @@ def check():
     spec = data.get("layout") or G.default_layouts(game_name, 1)[0]
     layout = G.resolve_layout(game_name, spec, data.get("uploaded"))
     (g_,) = database().memory.games_for(game_name, [layout])
+    final = data.get("final", True)
+    if not isinstance(final, bool):
+        raise ApiError(400, "'final' is true or false")
     if "cells" in data:
+        extras = data.get("extras") or {}
         if not isinstance(data["cells"], dict):
             raise ApiError(400, "'cells' must map fields to values")
+        if not isinstance(extras, dict):
+            raise ApiError(400, "'extras' must map the sheet's extras to values")
         try:
-            sheet = g_.sheet_from_json(G.sheet_from_cells(g_, data["cells"],
-                                                          data.get("extras") or {}))
+            sheet = g_.sheet_from_json(G.sheet_from_cells(g_, data["cells"], extras))
         except InvalidInput as exc:     # the page shows the message at the field it is about
-            field = G.field_refused(g_, data["cells"], data.get("extras") or {})
+            field = G.field_refused(g_, data["cells"], extras)
             raise ApiError(400, str(exc), **({"field": field} if field else {})) from None
     else:
         sheet = g_.sheet_from_json(data.get("sheet"))
@@ -812,7 +817,7 @@ def check():
     language = lang()
     return jsonify({"problems": [translate(p, language) for p in problems], "ok": not problems,
                     "score": translate_score(
-                        g_.score(sheet, final=bool(data.get("final", True))).to_json(),
+                        g_.score(sheet, final=final).to_json(),
                         language),
                     "finished": g_.is_finished(sheet),
                     "sheet": g_.sheet_to_json(sheet),

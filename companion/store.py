@@ -140,6 +140,11 @@ class AlreadyMade(Exception):
         self.code = code
 
 
+class AlreadyWithdrawn(ValueError):
+    """A teaching example withdrawn already (by another device at the same moment): nothing is
+    written again."""
+
+
 class Overtaken(ValueError):
     """An action made against an earlier state of the table than the log holds now, and
     overtaken by what was written since (409 with the current state)."""
@@ -314,6 +319,10 @@ class Store:
                 raise
             self.db.execute("COMMIT")
 
+    def _one_writer(self, rec: TableRecord) -> None:
+        """Inside a transaction: no other writer of this table's logs until it ends. SQLite's
+        BEGIN IMMEDIATE holds the database's one write lock already."""
+
     @contextlib.contextmanager
     def _table_writer(self, rec: TableRecord, key: str | None = None):
         """Held while an action is checked and written; yields the record to check against
@@ -453,8 +462,15 @@ class Store:
         of the table's dice; `box`: the JSON list of the dice found, `colour`: the JSON list of
         the colours read), `colours` (`ref`: a colour photo; `colour`: the JSON list of the
         confirmed names) and `colours_stop`. The columns' comments in the schema name the first
-        four (schema 3); the others reuse the same columns."""
+        four (schema 3); the others reuse the same columns. A `withdraw` of an example withdrawn
+        already is `AlreadyWithdrawn`: checked in the same transaction, as two devices'
+        withdrawals at once both passed a check made before it."""
         with self._transaction():
+            self._one_writer(rec)
+            if kind == "withdraw" and self.db.execute(
+                    "SELECT 1 FROM teach_log WHERE table_id=? AND kind='withdraw' AND ref=?",
+                    (rec.id, ref)).fetchone():
+                raise AlreadyWithdrawn(f"example {ref} is withdrawn already")
             seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM teach_log "
                                   "WHERE table_id=?", (rec.id,)).fetchone()[0]
             self.db.execute(

@@ -104,6 +104,11 @@ class PgStore(Store):
         with self.db.conn.transaction():
             yield
 
+    def _one_writer(self, rec: TableRecord) -> None:
+        """The table's advisory lock, held until the transaction ends (the action log's
+        writers take the same one)."""
+        self.db.execute("SELECT pg_advisory_xact_lock(?)", (rec.id,))
+
     @contextlib.contextmanager
     def _table_writer(self, rec: TableRecord, key: str | None = None):
         """This process's lock of the table, then a transaction holding the table's advisory

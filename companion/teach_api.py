@@ -36,7 +36,7 @@ from .api_base import ApiError, body_json, bp, viewer
 from .bounded import Bounded
 from .db import get_store
 from .reader import BadFrame, ReaderUnavailable, declared_palette, decode_frame
-from .store import TableRecord
+from .store import AlreadyWithdrawn, TableRecord
 
 
 def _labels(rec: TableRecord) -> T.TeachLabels:
@@ -170,9 +170,14 @@ def teach_withdraw(code: str):
     if not state.examples:
         raise ApiError(409, "nothing has been taught yet")
     seq = body.get("seq", state.examples[-1].seq) if isinstance(body, dict) else None
-    if not isinstance(seq, int) or seq not in {e.seq for e in state.examples}:
+    # (true is an int to Python: it withdrew example 1)
+    if isinstance(seq, bool) or not isinstance(seq, int) \
+            or seq not in {e.seq for e in state.examples}:
         raise ApiError(400, f"there is no taught example {seq!r} to withdraw")
-    store.teach_append(rec, "withdraw", ref=seq)
+    try:
+        store.teach_append(rec, "withdraw", ref=seq)
+    except AlreadyWithdrawn:    # another device's withdrawal of it came first
+        raise ApiError(400, f"there is no taught example {seq!r} to withdraw") from None
     _forget_reader(rec.code)
     return _answer(rec, withdrawn=seq)
 

@@ -209,6 +209,28 @@ class TestBothStores:
             (1, "example", [1, 2, 30, 40]), (2, "withdraw", None)]
         assert bytes(stores().teach_image(rec, 1)) == photo and st.teach_image(rec, 2) is None
 
+    def test_one_example_withdrawn_by_two_devices_at_once_is_withdrawn_once(self, stores):
+        """Two phones withdraw the same photo at the same moment: one withdrawal is logged,
+        the other is refused (both were told they had done it, and the log had it twice)."""
+        first = stores()
+        rec = _table(first)
+        first.teach_append(rec, "example", face="3", box=[1, 2, 30, 40], image=b"x")
+        outcomes, start = [], threading.Barrier(4)
+
+        def withdraw(st):
+            start.wait()
+            try:
+                outcomes.append(st.teach_append(rec, "withdraw", ref=1))
+            except S.AlreadyWithdrawn:
+                outcomes.append("refused")
+        threads = [threading.Thread(target=withdraw, args=(stores(),)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes, key=str) == [2, "refused", "refused", "refused"]
+        assert [e["kind"] for e in first.teach_log(rec)] == ["example", "withdraw"]
+
     def test_each_table_has_its_own_join_secret_read_with_its_record(self, stores):
         st = stores()
         first, second = _table(st), _table(st)

@@ -179,6 +179,9 @@ def test_a_mistaken_photo_is_withdrawn_and_teaching_survives_a_restart(app, make
     assert ([e["seq"] for e in r.json["examples"]] == [a]
             and r.json["faces"] == [1, 2, 3, 4, 5, "cow"])
     assert client.post(f"/api/tables/{code}/teach/withdraw", json={"seq": b}).status_code == 400
+    # true is no example's number (Python's True == 1 withdrew the first photo)
+    r = client.post(f"/api/tables/{code}/teach/withdraw", json={"seq": True})
+    assert r.status_code == 400 and r.json["error"] == "there is no taught example True to withdraw"
 
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
     state = again.get(f"/api/tables/{code}/teach").json

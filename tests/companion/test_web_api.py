@@ -513,6 +513,17 @@ class TestCheck:
         r = client.post("/api/check", json={"game": "kuh_vadis", "cells": {"B@1": "z"}})
         assert r.status_code == 400 and "write x" in r.json["error"]
 
+    @pytest.mark.parametrize("game", ["qwinto", "kuh_vadis", "the_choice", "knister"])
+    @pytest.mark.parametrize("extras", [5, "x", [1], True])
+    def test_extras_that_are_not_an_object_are_400_not_500(self, client, game, extras):
+        r = client.post("/api/check", json={"game": game, "cells": {}, "extras": extras})
+        assert r.status_code == 400
+        assert r.json["error"] == "'extras' must map the sheet's extras to values"
+
+    def test_final_is_true_or_false(self, client):
+        r = client.post("/api/check", json={"game": "knister", "cells": {}, "final": "x"})
+        assert r.status_code == 400 and r.json["error"] == "'final' is true or false"
+
     def test_the_choice_cells_give_the_line_in_order(self, client):
         view = client.post("/api/check", json={"game": "the_choice", "cells": {}}).json["view"]
         numbers = {c["col"]: int(c["printed"]) for row in view["rows"] for c in row["cells"]
