@@ -36,7 +36,7 @@ from engine.table import Begin, CorrectRoll, KeepRoll, RollDice, Table, action_f
 
 from . import games as G
 from .api_base import (LAYOUT_BODY, ApiError, body_json, bp, error_body, is_seat_number, lang,
-                       limit_arg, load, may_join, set_token, viewer)
+                       limit_arg, load, may_join, set_token, viewer, whole_body)
 from .bounded import Bounded
 from .db import database, get_store, release_store
 from .frames import Mjpeg
@@ -591,7 +591,7 @@ def _image_body(field: str) -> bytes:
     if request.files:
         upload = request.files.get(field)
         return upload.read() if upload else b""
-    return request.get_data(cache=False)
+    return whole_body(current_app.config["MAX_CONTENT_LENGTH"])
 
 
 @bp.post("/tables/<code>/camera")

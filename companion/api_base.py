@@ -77,6 +77,18 @@ SMALL_BODY = 16 * 1024      # an action, a seat, a teaching switch
 LAYOUT_BODY = 64 * 1024     # a new table or a sheet to check, with uploaded layouts
 
 
+def whole_body(limit: int, cache: bool = False) -> bytes:
+    """The request's body, 413 when over `limit` bytes. A body sent with a Content-Length is
+    refused before it is read; one sent in chunks (no Content-Length) is read up to the limit,
+    where werkzeug stops without a word: one that reaches it is refused too (it was read cut
+    short, as "malformed JSON" or "the photo is corrupt")."""
+    request.max_content_length = limit
+    raw = request.get_data(cache=cache)   # 413 when its Content-Length is over the limit
+    if request.content_length is None and len(raw) >= limit:
+        raise ApiError(413, "the upload is too large")
+    return raw
+
+
 def body_json(limit: int = SMALL_BODY) -> Any:
     """The request's JSON body, decoded and checked by `bodies.parse_json`; 400 "malformed
     JSON: why" when refused, 413 when over `limit` bytes (the routes that take layouts pass
@@ -84,8 +96,7 @@ def body_json(limit: int = SMALL_BODY) -> Any:
     send that type without asking: see `security`)."""
     if request.mimetype != "application/json":
         raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
-    request.max_content_length = min(limit, current_app.config["MAX_CONTENT_LENGTH"] or limit)
-    raw = request.get_data(cache=True)   # 413 when over the limit
+    raw = whole_body(min(limit, current_app.config["MAX_CONTENT_LENGTH"] or limit), cache=True)
     try:
         return parse_json(raw)
     except BadJson as exc:

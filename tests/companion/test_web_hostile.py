@@ -87,6 +87,45 @@ class TestJsonBodies:
         assert client.get(f"/api/tables/{code}/log").json["actions"] == []
         assert client.get("/").get_data(as_text=True).count("entries") == tables
 
+    def test_a_body_sent_in_chunks_over_the_limit_is_413_not_cut_short(self, app):
+        """A body without a Content-Length (sent in chunks) over its route's limit is refused as
+        too large by the running server, as the same body with one is (it was read up to the
+        limit and answered "malformed JSON" or "the photo is corrupt")."""
+        import http.client
+        from companion.server import ServerThread
+        server = ServerThread(app, threads=2)
+        try:
+            cookie = []
+
+            def post(path, body, kind, token=None):
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+                headers = {"Content-Type": kind, **({"Cookie": token} if token else {})}
+                conn.request("POST", path, body=iter([body[i:i + 8192]
+                                                      for i in range(0, len(body), 8192)]),
+                             headers=headers, encode_chunked=True)
+                r = conn.getresponse()
+                cookie.append((r.getheader("Set-Cookie") or "").split(";")[0])
+                answer = (r.status, json.loads(r.read()))
+                conn.close()
+                return answer
+            status, made = post("/api/tables", json.dumps(
+                {"game": "qwinto", "players": ["Ann", "Bob"], "claim": 0}).encode(),
+                "application/json")
+            assert status == 201
+            code, token = made["code"], cookie[0]
+            action = json.dumps({"type": "roll", "roll": "orange:3", "pad": "x" * 20_000})
+            photo = b"\xff\xd8\xff\xe0" + bytes(3_000_000)
+            for path, body, kind in ((f"/api/tables/{code}/actions", action.encode(),
+                                      "application/json"),
+                                     (f"/api/tables/{code}/photo", photo, "image/jpeg")):
+                status, answer = post(path, body, kind, token)
+                assert (status, answer["error"]) == (413, "the upload is too large"), path
+            assert post(f"/api/tables/{code}/actions", json.dumps(
+                {"type": "roll", "roll": "orange:3"}).encode(), "application/json",
+                token)[0] == 200
+        finally:
+            server.stop()
+
     def test_each_route_limits_its_body(self, client, make_table):
         code = make_table(client)
         # an action is a few dozen bytes: 16 KB is the most
