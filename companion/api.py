@@ -22,6 +22,7 @@ import functools
 import re
 import secrets
 import time
+import unicodedata
 from typing import Any
 
 from flask import Response, current_app, g, jsonify, make_response, request
@@ -278,7 +279,7 @@ def create_table():
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip()
                                                 for p in players):
         raise ApiError(400, "'players' must be a list of names")
-    players = [p.strip()[:40] for p in players]
+    players = [player_name(p) for p in players]
     cls = game_class(game_name)
     if not cls.min_players <= len(players) <= cls.max_players:
         many = (f"{cls.min_players}" if cls.min_players == cls.max_players else
@@ -315,6 +316,24 @@ def create_table():
         except AlreadyMade as made:     # a retry: the table the first request made
             return _created(store.table_record(made.code))
         return _created(rec)
+
+
+MAX_NAME = 40   # characters of a player's name (the start page's fields hold as many)
+
+
+def player_name(text: str) -> str:
+    """A player's name as typed, stripped and in one Unicode form (NFC: an "é" typed as e and
+    an accent is the "é" of another keyboard, not a second player); 400 for one over
+    `MAX_NAME` characters (it was cut without a word, and two names cut alike were "the same
+    name") or one that shows nothing (a zero-width space, control characters)."""
+    name = unicodedata.normalize("NFC", text).strip()
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"a player's name is at most {MAX_NAME} characters: "
+                            f"'{name[:20]}…' has {len(name)}")
+    if any(unicodedata.category(ch) == "Cc" for ch in name) or not any(
+            unicodedata.category(ch)[0] in "LNPS" for ch in name):
+        raise ApiError(400, "a player's name needs a letter, digit or sign one can see")
+    return name
 
 
 def _created(rec: TableRecord) -> Response:

@@ -160,6 +160,8 @@ COMPANION: dict[str, str] = {
     "app.frames_join": "join the table to send it camera frames",
     # tables, seats and actions (companion.api, companion.store, companion.games)
     "app.players_list": "'players' must be a list of names",
+    "app.name_long": "a player's name is at most {n} characters: '{name}' has {k}",
+    "app.name_blank": "a player's name needs a letter, digit or sign one can see",
     "app.layouts_each": "'layouts' needs one entry per player",
     "app.uploaded_object": "'uploaded' must be a layout object",
     "app.layouts_list": "layouts must be a list of layout objects",
@@ -380,6 +382,9 @@ CATALOGUE: dict[str, str] = {
     "app.no_reader": "Kamera-Lesen nicht verfügbar: {why}",
     "app.frames_join": "erst an den Tisch setzen, dann Kamerabilder senden",
     "app.players_list": "'players' muss eine Liste von Namen sein",
+    "app.name_long": "ein Spielername hat höchstens {n} Zeichen: '{name}' hat {k}",
+    "app.name_blank": "ein Spielername braucht einen Buchstaben, eine Ziffer oder ein sichtbares "
+                      "Zeichen",
     "app.layouts_each": "'layouts' braucht einen Eintrag pro Spieler",
     "app.uploaded_object": "'uploaded' muss ein Zettel-Objekt sein",
     "app.layouts_list": "die Zettel müssen eine Liste von Zettel-Objekten sein",

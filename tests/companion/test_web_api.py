@@ -87,6 +87,12 @@ class TestCreateAndJoin:
         ({"game": "qwinto", "players": []}, "played by"),
         ({"game": "qwinto", "players": "Ann"}, "list of names"),
         ({"game": "qwinto", "players": ["A", "A"]}, "same name"),
+        # one name typed on two keyboards: é, and e with an accent
+        ({"game": "qwinto", "players": ["Ren\u00e9", "Rene\u0301"]}, "same name"),
+        ({"game": "qwinto", "players": ["A" * 41]},
+         "a player's name is at most 40 characters: 'AAAAAAAAAAAAAAAAAAAA…' has 41"),
+        ({"game": "qwinto", "players": ["Ann", "\u200b"]}, "needs a letter, digit or sign"),
+        ({"game": "qwinto", "players": ["Ann\u0007"]}, "needs a letter, digit or sign"),
         ({"game": "nope", "players": ["A"]}, "unknown game"),
         ({"game": "qwinto", "players": ["A"], "layouts": ["standard", "standard"]}, "one entry"),
         ({"game": "qwinto", "players": ["A"], "layout": "nope"}, "no built-in layout"),
@@ -95,6 +101,12 @@ class TestCreateAndJoin:
     def test_bad_create_is_400(self, client, body, message):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and message in r.json["error"], r.json
+
+    def test_a_name_of_40_characters_and_one_with_an_emoji_are_kept_whole(self, client):
+        family = "Oma \U0001F468\u200d\U0001F469\u200d\U0001F467"
+        r = client.post("/api/tables", json={"game": "qwinto", "players": ["B" * 40, family]})
+        assert r.status_code == 201
+        assert [p["name"] for p in r.json["state"]["players"]] == ["B" * 40, family]
 
     def test_who_begins_is_chosen_or_drawn(self, sit, client, client2):
         r = client.post("/api/tables", json={"game": "qwinto", "players": ["Ann", "Bob", "Cy"],
