@@ -3,6 +3,7 @@
     python bench/vision_colour.py [--split tune|report|check|confirm|all] [--labels CSV]
                                   [--data DIR] [--json OUT]
     python bench/vision_colour.py --renders DIR [DIR ...]
+    python bench/vision_colour.py --chroma [--data DIR] [IMAGE ...]
 
 Every labelled photo is read by the shipped reader (``DiceReader``: general palette, no
 calibration, so the light is estimated from the photo). The labelled boxes (the set's
@@ -18,6 +19,11 @@ labelled after the check rows' errors had been looked at, are the blind ones now
 ``--renders`` reads folders of photoreal renders instead (``vision.training.render3d``: every die
 labelled with its body's general-palette name in ``labels.csv``); dice mostly hidden
 (``readable`` false) and dice without a name are left out.
+
+``--chroma`` prints, per real set (and for any photos named), how colourful its photos' most
+colourful pixels are (``vision.colour.colour_extent``): the lowest, the 1st and 5th percentile,
+and how many fall under ``NO_COLOUR_CHROMA``, under which a photo is taken for black and white
+and no colour named in it is trusted.
 """
 from __future__ import annotations
 
@@ -148,6 +154,25 @@ def confusion_text(counts: Counter) -> str:
     return "\n".join(lines)
 
 
+def print_chroma(data: Path, images) -> int:
+    """``--chroma``: per set (at most 400 photos each) and per photo named, ``colour_extent``."""
+    import cv2
+    import numpy as np
+
+    from vision.colour import NO_COLOUR_CHROMA, colour_extent
+    groups = {d.name: sorted([*d.glob("**/*.jpg"), *d.glob("**/*.png")])[:400]
+              for d in sorted(data.iterdir()) if d.is_dir()} if data.is_dir() else {}
+    groups.update({str(p): [p] for p in images})
+    for name, files in groups.items():
+        values = np.array([colour_extent(im) for im in map(cv2.imread, map(str, files))
+                           if im is not None])
+        if len(values):
+            print(f"{name}: {len(values)} photos, lowest {values.min():.1f}, 1st percentile "
+                  f"{np.percentile(values, 1):.1f}, 5th {np.percentile(values, 5):.1f}; under "
+                  f"{NO_COLOUR_CHROMA}: {int((values < NO_COLOUR_CHROMA).sum())}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=[*SPLITS, "all"], default="tune")
@@ -157,7 +182,11 @@ def main(argv=None) -> int:
                     help="also write the figures to this JSON file")
     ap.add_argument("--renders", type=Path, nargs="+", default=None, metavar="DIR",
                     help="read these folders of photoreal renders instead of the real photos")
+    ap.add_argument("--chroma", nargs="*", type=Path, default=None, metavar="IMAGE",
+                    help="print how colourful the real sets' photos (and these) are")
     args = ap.parse_args(argv)
+    if args.chroma is not None:
+        return print_chroma(args.data, args.chroma)
     if args.renders:
         missing = [str(f) for f in args.renders if not (f / "labels.csv").is_file()]
         if missing:

@@ -746,10 +746,14 @@ def _reading_json(rec: TableRecord, table: Table, reading, settled: bool, state:
     seat, creator = viewer(rec)
     if reading.dice:
         roll = Roll(Die(d.colour, d.value) for d in reading.dice)
-        problem = table.game.roll_problem(roll)
+        # a die whose colour the reader left to the player ("?") is no die of another game:
+        # the page asks for its colour, and the rules look at the roll once it is sent
+        unnamed = (any(d.colour is None for d in reading.dice)
+                   and any(c.get("colour") for c in G.dice_spec_of(table.game)["colours"]))
+        problem = None if unnamed else table.game.roll_problem(roll)
         out["roll"] = str(roll)
         out["problem"] = problem
-        if problem is None and seat is not None:
+        if problem is None and not unnamed and seat is not None:
             role = ROLLER if seat == table.next_roller else OTHER
             out["legal"] = [str(p) for p in table.games[seat].legal(table.sheets[seat], roll,
                                                                      role)]
@@ -781,6 +785,10 @@ def photo(code: str):
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
     out = _reading_json(rec, table, reader.read_photo(image), True, "photo")
+    # a black-and-white photo (a mono filter): its colours are left to the player, and the page
+    # says why
+    from vision.colour import shows_colour
+    out["colourless"] = not shows_colour(image)
     return jsonify(_in_page_language(out))
 
 

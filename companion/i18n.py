@@ -144,6 +144,11 @@ STRINGS: dict[str, dict[str, str]] = {
                          "wrong, tap it, then its right face.",
                    "de": "Aus deinem Foto gelesen. Vergleiche jeden Würfel mit den Würfeln auf "
                          "dem Tisch; ist einer falsch, tippe ihn an und dann oben, was er zeigt."},
+    "photo_no_colour": {"en": "This photo shows no colours (black and white, or a filter): "
+                              "tap each die marked ? on its colour and number in the pad.",
+                        "de": "Dieses Foto zeigt keine Farben (schwarz-weiß oder ein Filter): "
+                              "tippe bei jedem Würfel mit ? seine Farbe und Zahl im Feld unten "
+                              "an."},
     "photo_no_dice": {"en": "No dice found in the photo: take it again from above and closer, "
                             "or tap the dice in.",
                       "de": "Keine Würfel im Foto gefunden: fotografiere noch einmal, von oben "

@@ -81,7 +81,7 @@ SCHEMAS: dict[str, dict] = {
                     settled=BOOL, state=STR, width=INT, height=INT, elapsed_ms=NUM,
                     superseded=BOOL,
                     roll=STR, problem=_nullable(STR), legal={"type": "array", "items": STR},
-                    timing=ANY_OBJ),
+                    timing=ANY_OBJ, colourless=BOOL),
     "Camera": _obj(("source",), source=_nullable(STR), demo=BOOL, picture=INT, pictures=INT),
     "Teaching": _obj(("faces", "counts", "missing", "ready", "examples", "may_teach"),
                      faces={"type": "array", "items": FACE},

@@ -618,6 +618,32 @@ def shaded_white(palette: Palette) -> float | None:
     return (white + grey) / 2 / white
 
 
+# A picture whose most colourful pixels (``colour_extent``) stay under this shows no colour: a
+# black-and-white photo, a phone's mono filter, a webcam's infrared night view. Measured with
+# `python bench/vision_colour.py --chroma` (6 Dec 2026): black-and-white JPEGs 0.0 (and the
+# grey crops of tomitomi3_crops); the colour photos of ../shared/data/dice/ 4.5 at the lowest
+# (byler's white and black dice on plain tables), matteop65 11.3, epanemu_own 26.1; the sample
+# pictures 15-97. A sepia filter (27-29) shows colour to this test and is not caught.
+NO_COLOUR_CHROMA = 2.0
+
+
+def colour_extent(bgr: np.ndarray) -> float:
+    """The chroma of the picture's most colourful pixels (Lab, 99.9th percentile, on a copy at
+    most 320 px a side): 0 for a black-and-white picture."""
+    h, w = bgr.shape[:2]
+    f = 320 / max(h, w)
+    small = cv2.resize(bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else bgr
+    lab = cv2.cvtColor(np.ascontiguousarray(small[..., :3]), cv2.COLOR_BGR2LAB)
+    ab = lab[..., 1:].astype(np.float32) - 128.0
+    return float(np.percentile(np.hypot(ab[..., 0], ab[..., 1]), 99.9))
+
+
+def shows_colour(bgr: np.ndarray) -> bool:
+    """Whether the picture shows any colour at all (``NO_COLOUR_CHROMA``): in one without, a
+    red die and a grey one look alike, and no colour named in it can be trusted."""
+    return colour_extent(bgr) >= NO_COLOUR_CHROMA
+
+
 @dataclass
 class ColourNamer:
     """``ColourNamer(palette, calibration)(bgr, boxes) -> ColourResult``."""
@@ -640,6 +666,8 @@ class ColourNamer:
             names = self._shaded_whites(bgr, boxes, names, white, seen)
         else:
             names, conf = name_colour(measured, self.palette, self.calibration)
+        if measured and not shows_colour(bgr):   # named, but none of them can be trusted
+            conf = (0.0,) * len(names)
         return ColourResult(tuple(names), tuple(conf), measured, (time.perf_counter() - t0) * 1000)
 
     def _shaded_whites(self, bgr, boxes, names, white: Calibration, seen) -> tuple:

@@ -214,6 +214,9 @@ def run(args) -> int:
             print(json.dumps(d))
         else:
             print(f"{path}: {dice_text(roll.dice)} ({roll.elapsed_ms:.1f} ms)")
+            if roll.dice and all(d.colour_confidence == 0 for d in roll.dice):
+                print(f"dice-companion read: {path}: the picture shows no colours (black and "
+                      "white, or a filter): the colours named are guesses", file=sys.stderr)
         if draws:
             out = draws[n]
             try:

@@ -689,6 +689,27 @@ class TestPhoto:
         seen = decode_frame(data, "photo")
         assert np.array_equal(seen, decode_image(data)) and (seen[:40] == 255).all()
 
+    @pytest.mark.parametrize("game, sample", [("the_choice", "the_choice_1.jpg"),
+                                              ("qwinto", "qwinto_1.jpg")])
+    def test_a_black_and_white_photo_names_no_colour(self, client, make_table, game, sample):
+        """A photo in black and white (a phone's mono filter) shows no colours: none is named
+        (it read red, blue and yellow as three grey dice, sure of each, which The Choice takes
+        as a roll), the answer says so, and no rule objects to dice whose colour is left open."""
+        import cv2
+        code = make_table(client, game=game)
+        grey = cv2.cvtColor(cv2.cvtColor(cv2.imread(str(self.SAMPLE.parent / sample)),
+                                         cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        r = client.post(f"/api/tables/{code}/photo", data=cv2.imencode(".jpg", grey)[1].tobytes(),
+                        content_type="image/jpeg")
+        if r.status_code == 503:
+            pytest.skip("no face-reader model")
+        assert r.status_code == 200 and r.json["colourless"] is True
+        assert len(r.json["dice"]) == 3 and all(d["colour"] is None for d in r.json["dice"])
+        assert r.json["problem"] is None
+        colour = client.post(f"/api/tables/{code}/photo", data=(self.SAMPLE.parent / sample)
+                             .read_bytes(), content_type="image/jpeg").json
+        assert colour["colourless"] is False and all(d["colour"] for d in colour["dice"])
+
     def test_only_the_tables_players_may_send_photos(self, app, client, make_table):
         code = make_table(client)
         r = app.test_client().post(f"/api/tables/{code}/photo",

@@ -1007,6 +1007,31 @@ def test_a_small_webp_from_the_gallery_is_sent_as_a_jpeg(base_url, browser, tmp_
             == ["orange:3", "purple:4", "yellow:1"]
 
 
+def test_a_black_and_white_photo_asks_for_each_dies_colour(base_url, browser, tmp_path):
+    """A photo taken with a mono filter: its dice come in marked "?", the page says the photo
+    shows no colours, and the roll is sent once each die has its colour."""
+    import cv2
+    grey = tmp_path / "qwinto_1_grey.jpg"
+    img = cv2.cvtColor(cv2.imread(str(SAMPLES / "qwinto_1.jpg")), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(grey), img)
+    with phones(browser, "390x844") as (ann,):
+        code = create_table(ann, base_url, "qwinto")
+        ann.set_input_files("#photo-input", str(grey))
+        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
+                              "document.querySelector('#roll-entry .error').textContent")
+        if "unavailable" in ann.inner_text("#roll-entry .error"):
+            pytest.skip("no face-reader model (models/dice_face.onnx)")
+        assert ann.inner_text("#roll-why").startswith("This photo shows no colours")
+        assert ann.locator("#picked .die.unsure").count() == 3
+        assert ann.is_disabled("#send-roll")
+        for die in ("orange:3", "yellow:1", "purple:4"):
+            ann.click(f'#roll-entry .pad [data-die="{die}"]')
+        ann.click("#send-roll")
+        wait_seq([ann], 1)
+        assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == \
+            [("orange", 3), ("purple", 4), ("yellow", 1)]
+
+
 def test_a_wrong_die_is_tapped_then_its_face_and_no_right_die_is_dropped(base_url, browser):
     """Knister's two dice are in (read by the camera) and one is wrong: a tap on the pad alone
     changes nothing and says what to do; a tap on the wrong die, then on its face, replaces it

@@ -3,7 +3,7 @@ import pytest
 
 from vision.colour import (GENERAL, PALETTES, Calibration, ColourNamer, assign_one_each, calibrate,
                            calibrate_dice, estimate_gains, measure_body, name_colour, scene_white,
-                           shaded_white)
+                           shaded_white, shows_colour)
 
 
 def test_palettes_are_the_agreed_names():
@@ -64,6 +64,28 @@ def test_namer_stage():
     img[10:50, 10:50] = (140, 45, 105)
     res = ColourNamer(PALETTES["qwinto"])(img, [(10, 10, 50, 50)])
     assert res.names == ("purple",) and res.elapsed_ms >= 0
+
+
+def test_a_black_and_white_picture_names_no_colour_surely():
+    """In a black-and-white picture (a mono filter, a webcam's night view) a red die and a grey
+    one look alike: the colours are still named, each with no confidence at all."""
+    import cv2
+    img = np.full((120, 160, 3), 200, np.uint8)
+    img[10:50, 10:50] = (60, 60, 220)       # a red die
+    img[60:100, 60:100] = (140, 45, 105)    # a purple one
+    boxes = [(10, 10, 50, 50), (60, 60, 100, 100)]
+    assert shows_colour(img)
+    assert min(ColourNamer(GENERAL)(img, boxes).confidences) > 0.5
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    jpeg = cv2.imdecode(cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 70])[1],
+                        cv2.IMREAD_COLOR)
+    for picture in (grey, jpeg):
+        assert not shows_colour(picture)
+        for palette in (GENERAL, PALETTES["twenty_one"]):
+            assert ColourNamer(palette)(picture, boxes).confidences == (0.0, 0.0)
+    # a table of one faint cast with white dice (byler's plainest photos: 4.5) still shows one
+    faint = np.full((120, 160, 3), (192, 200, 210), np.uint8)
+    assert shows_colour(faint)
 
 
 class TestLightFromThePhoto:

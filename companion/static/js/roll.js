@@ -201,8 +201,11 @@ export function rollEntry(box, state, code, refresh) {
       redrawEntry();
       return;
     }
-    // what the rules say of the dice read (two dice of one colour...), else how to check them
-    notice = data.problem || T.photo_read;
+    // what the rules say of the dice read (two dice of one colour...), else that a photo in
+    // black and white shows no colours, else how to check them (a die without a sure colour:
+    // the pad's own words ask for it)
+    notice = data.problem || (data.colourless ? T.photo_no_colour :
+      coloured && data.dice.some(d => !d.colour) ? "" : T.photo_read);
     window.fillRoll(data.dice.map(d =>
       ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
   };
