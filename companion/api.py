@@ -156,9 +156,28 @@ def shared_state(rec: TableRecord, seq: int, table: Table) -> dict:
         "standings": [{"rank": st.rank, "seat": st.seat, "player": st.player,
                        "total": st.score.total, "rating": solo_rating(table, st, language)}
                       for st in table.standings(scores)],
+        "ended_by": ended_by(rec, table, language) if table.is_over else [],
     }
     cache[key] = state
     return state
+
+
+def ended_by(rec: TableRecord, table: Table, language: str) -> list[dict]:
+    """Whose sheet ended the game and why ({"seat", "player", "why"}: "Bob", "2 rows are full");
+    a sheet all players share (Kuh Vadis) is said once, without a player."""
+    out: list[dict] = []
+    for s, (game, sheet) in enumerate(zip(table.games, table.sheets)):
+        why = game.end_reason(sheet)
+        if why is None:
+            continue
+        text = translate(why, language)
+        if table.game.shared_sheet:
+            if out:
+                continue
+            out.append({"seat": None, "player": None, "why": text})
+        else:
+            out.append({"seat": s, "player": rec.seats[s].name, "why": text})
+    return out
 
 
 def solo_rating(table: Table, standing, language: str) -> str | None:

@@ -66,6 +66,7 @@ SCHEMAS: dict[str, dict] = {
         attempts={"type": "array"}, roll=_nullable({"type": "array", "items": _ref("Die")}),
         pending={"type": "array"}, may_reroll=BOOL, still_rolling=BOOL, turn_complete=BOOL,
         is_over=BOOL, standings={"type": "array", "items": ANY_OBJ},
+        ended_by={"type": "array", "items": ANY_OBJ},
         me=_obj(("seat", "creator", "can_roll", "writes_for", "seats"),
                 seat=_nullable(INT), creator=BOOL, can_roll=BOOL,
                 writes_for={"type": "array", "items": INT}, stand_in=_nullable(INT),

@@ -247,6 +247,8 @@ CATALOGUE: dict[str, str] = {
         "Eintrag gewählt",
     "table.seat": "'seat' muss eine Platznummer sein (0, 1, ...), nicht {v}",
     "game.no_sides": "{game} hat keine Zettelseiten zur Wahl",
+    "the_choice.ended_full": "die zweite Seite ist voll",
+    "the_choice.ended_misthrows": "{n} Fehlwürfe auf der zweiten Seite",
     "the_choice.side_unknown": "keine Seite '{side}': die Seiten sind {sides}",
     "the_choice.side_marked":
         "die Startseite wird vor dem ersten Eintrag gewählt: auf diesem Zettel steht schon "
@@ -443,6 +445,8 @@ CATALOGUE: dict[str, str] = {
     "app.teach_face_only":
         "diese Würfel haben ihre Farbe vom Körper: nur die Seite beibringen",
     "app.teach_say_colour": "sagen, welche Farbe die Seite zeigt (das Feld 'colour')",
+    "qwinto.ended_rows": "{n} Reihen sind voll",
+    "qwinto.ended_fails": "{n} Fehlwürfe",
     "qwinto.greater": "{v} muss größer sein als die {w} links davon in der Reihe {c}",
     "qwinto.smaller": "{v} muss kleiner sein als die {w} rechts davon in der Reihe {c}",
     "qwinto.column": "{v} steht schon in Spalte {p} (Reihe {c})",
@@ -479,6 +483,7 @@ CATALOGUE: dict[str, str] = {
     "qwinto.d_pentagon": "die Zahl im Fünfeck ({c})",
     "qwinto.l_fails": "Fehlwürfe",
     "qwinto.d_fails": "{n} x {m}",
+    "knister.ended": "das Raster ist voll: 25 Runden sind gespielt",
     "knister.must_write": "bei Knister muss jeder die Summe in ein freies Feld schreiben",
     "knister.no_field": "es gibt kein Feld {f}: Reihen A-E, Spalten 0-4",
     "knister.holds": "in Reihe {r}, Spalte {p} steht schon {v}",
@@ -525,6 +530,7 @@ CATALOGUE: dict[str, str] = {
         "(nur das linke freie darf durchgestrichen werden)",
     "twenty_one.d_partial": "angefangene Reihe, bei Spielende gewertet, {s}",
     "twenty_one.d_no_hit": "{n}, kein genauer Treffer",
+    "twenty_one.ended": "die letzte Reihe ist gefüllt",
     "twenty_one.d_hit": "{n} + {b} Bonus für 1 genauen Treffer",
     "twenty_one.d_hits": "{n} + {b} Bonus für {h} genaue Treffer",
     "row.label": "Reihe {r}",
@@ -555,6 +561,7 @@ CATALOGUE: dict[str, str] = {
         "oder cow)",
     "kuh_vadis.face": "'{die}' ist keine Kuh-Vadis-Seite: die Würfel zeigen 1-5 und eine Kuh",
     "kuh_vadis.connected": "{pl} haben {starts} verbunden",
+    "kuh_vadis.ended_cut": "beide sind abgeschnitten",
     "kuh_vadis.cut": "{pl} sind abgeschnitten: kein freier Weg verbindet {la} mit {lb}",
     "kuh_vadis.open":
         "{pl} sind noch offen: ein Weg aus eigenen oder freien Feldern verbindet {starts}",

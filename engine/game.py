@@ -325,6 +325,11 @@ class Game:
         """What the rule book says of a solo game's final total (Knister), or None."""
         return None
 
+    def end_reason(self, sheet) -> str | None:
+        """Why this sheet ends the game, in a player's words ("two rows are full"), or None
+        while it does not (`is_finished`)."""
+        return None
+
     def is_finished(self, sheet) -> bool:
         """True when this sheet ends the game for everyone."""
         raise NotImplementedError

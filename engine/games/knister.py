@@ -20,6 +20,7 @@ from ..placement import ENTER, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "knister.ended": "the grid is full: 25 rounds are played",
     "knister.must_write": "in Knister every player must write the sum into a free field",
     "knister.no_field": "there is no field {f}: rows A-E, columns 0-4",
     "knister.holds": "row {r}, column {p} already holds {v}",
@@ -238,6 +239,9 @@ class Knister(Game):
         if total >= 50:
             return Reason("knister.good")
         return None
+
+    def end_reason(self, sheet: KnisterSheet) -> str | None:
+        return Reason("knister.ended") if self.is_finished(sheet) else None
 
     def is_finished(self, sheet: KnisterSheet) -> bool:
         return all(v is not None for row in sheet.grid for v in row)

@@ -31,6 +31,7 @@ from ..placement import ENTER, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "kuh_vadis.ended_cut": "both are cut off",
     "kuh_vadis.coin_toss": "coin toss",
     "kuh_vadis.roller": "in Kuh Vadis only the player whose turn it is marks the pad",
     "kuh_vadis.over": "the game is over: {s}",
@@ -603,6 +604,12 @@ class KuhVadis(Game):
 
     def seat_score(self, sheet: KuhVadisSheet, seat: int, final: bool = False) -> Score:
         return Score([self._line(sheet, PLAYERS[seat])])
+
+    def end_reason(self, sheet: KuhVadisSheet) -> str | None:
+        won = self.winner(sheet)
+        if won is not None:
+            return self.state(sheet, won)
+        return Reason("kuh_vadis.ended_cut") if self.is_finished(sheet) else None
 
     def is_finished(self, sheet: KuhVadisSheet) -> bool:
         return self.winner(sheet) is not None or all(

@@ -20,6 +20,8 @@ from ..placement import ENTER, FAIL, PASS, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "qwinto.ended_rows": "{n} rows are full",
+    "qwinto.ended_fails": "{n} failed attempts",
     "qwinto.greater": "{v} must be greater than the {w} to its left in the {c} row",
     "qwinto.smaller": "{v} must be smaller than the {w} to its right in the {c} row",
     "qwinto.column": "{v} already stands in column {p} (the {c} row)",
@@ -468,6 +470,14 @@ class Qwinto(Game):
                                    Reason("qwinto.d_fails", n=sheet.failed_attempts,
                                           m=lay.failed_attempt_points)))
         return Score(lines)
+
+    def end_reason(self, sheet: QwintoSheet) -> str | None:
+        full = sum(self._row_full(sheet, r) for r in range(len(self.layout.rows)))
+        if full >= self.layout.full_rows_to_end:
+            return Reason("qwinto.ended_rows", n=full)
+        if sheet.failed_attempts >= self.layout.failed_attempts_to_end:
+            return Reason("qwinto.ended_fails", n=sheet.failed_attempts)
+        return None
 
     def is_finished(self, sheet: QwintoSheet) -> bool:
         full = sum(self._row_full(sheet, r) for r in range(len(self.layout.rows)))

@@ -36,6 +36,8 @@ from ..placement import ENTER, MISTHROW, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "the_choice.ended_full": "the second side is full",
+    "the_choice.ended_misthrows": "{n} misthrows on the second side",
     "the_choice.side_unknown": "no side '{side}': the sides are {sides}",
     "the_choice.side_marked": "the side to start on is chosen before the first mark: this sheet "
                               "already has marks",
@@ -932,6 +934,13 @@ class TheChoice(Game):
 
     def _full(self, side: ChoiceSide) -> bool:
         return len(side.ring) == RING_SIZE and len(side.line) == NUMBER_SPACES
+
+    def end_reason(self, sheet: ChoiceSheet) -> str | None:
+        if not self.is_finished(sheet):
+            return None
+        side = sheet.side
+        return (Reason("the_choice.ended_misthrows", n=side.misthrows)
+                if side.misthrows >= MISTHROWS_TO_END else Reason("the_choice.ended_full"))
 
     def is_finished(self, sheet: ChoiceSheet) -> bool:
         side = sheet.side

@@ -21,6 +21,7 @@ from ..placement import CROSS, ENTER, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
+    "twenty_one.ended": "the last row is filled",
     "twenty_one.dice_plain": "twenty one is rolled with six dice, one of each colour: {cs}; "
                              "missing: {cs2} (write each die as colour:face, e.g. red:4)",
     "twenty_one.dice_missing": "twenty one is rolled with six dice, one of each colour: {cs}; "
@@ -322,6 +323,9 @@ class TwentyOne(Game):
             lines.append(ScoreLine(Reason("row.label", r=self._labels[r]), numbers + bonus,
                                    detail))
         return Score(lines)
+
+    def end_reason(self, sheet: TwentyOneSheet) -> str | None:
+        return Reason("twenty_one.ended") if self.is_finished(sheet) else None
 
     def is_finished(self, sheet: TwentyOneSheet) -> bool:
         return sheet.current_row is None

@@ -641,10 +641,13 @@ def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
     ann.goto(f"{base_url}/t/{code}?lang=de")
     ann.wait_for_selector("#ranking li")
     assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
+    # and why the game ended, in the page's words
+    assert ann.text_content("#ended-by") == " Ann: das Raster ist voll: 25 Runden sind gespielt."
     # the player's own sheet page says it too, where the solo player looks
     ann.goto(f"{base_url}/t/{code}/sheet?lang=en")
     ann.wait_for_selector("#turn .standings li")
     assert ann.text_content("#turn .standings li") == "Ann · 158 · amazing: 100 points or more"
+    assert ann.text_content("#ended-by") == " Ann: the grid is full: 25 rounds are played."
     # taking the last answer back would reopen the finished game: it asks a second tap
     ann.click("#undo")
     ann.wait_for_selector('#undo[data-armed="1"]')

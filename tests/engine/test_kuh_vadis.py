@@ -307,6 +307,7 @@ class TestConnection:
         t = t.apply(RollDice(kv_roll("cow cow 1 2 3")))    # C3 is a cow
         t = t.apply(Place(0, Placement.parse("Ccow@3")))
         assert t.is_over
+        assert game.end_reason(t.sheets[0]) == "crosses have connected A3, G0, G6"
         assert [(s.player, s.rank, s.score.total) for s in t.standings()] == [
             ("Sarah", 1, 1), ("Emil", 2, 0)]
         with pytest.raises(IllegalPlacement, match="over"):
@@ -377,6 +378,7 @@ class TestBlocking:
         t = t.apply(Place(1, Placement.parse("Dcow@6")))
         assert t.is_over
         assert [s.rank for s in t.standings()] == [1, 1]
+        assert game.end_reason(t.sheets[0]) == "both are cut off"
 
     def test_cut_off_is_checked_fast(self, game):
         import timeit

@@ -206,11 +206,14 @@ class TestEndOfGame:
     def test_two_full_rows_end_the_game(self):
         full = list(range(1, 10))
         assert not Q.is_finished(sheet(yellow=full))
-        assert Q.is_finished(sheet(yellow=full, purple=[10, 11, 12, 13, 14, 15, 16, 17, 18]))
+        assert Q.end_reason(sheet(yellow=full)) is None
+        ended = sheet(yellow=full, purple=[10, 11, 12, 13, 14, 15, 16, 17, 18])
+        assert Q.is_finished(ended) and Q.end_reason(ended) == "2 rows are full"
 
     def test_the_fourth_failed_attempt_ends_the_game(self):
-        assert not Q.is_finished(sheet(failed=3))
+        assert not Q.is_finished(sheet(failed=3)) and Q.end_reason(sheet(failed=3)) is None
         assert Q.is_finished(sheet(failed=4))
+        assert Q.end_reason(sheet(failed=4)) == "4 failed attempts"
 
     def test_table_ends_after_the_turn_of_the_fourth_failed_attempt(self):
         """The game ends once the turn of the fourth failed attempt is answered by all."""

@@ -448,6 +448,8 @@ class TestMisthrows:
         assert not t.is_over            # Linus has not answered yet
         t = t.apply(Place(0, Placement.parse("N9@11/123")))
         assert t.is_over
+        assert game.end_reason(t.sheets[1]) == "3 misthrows on the second side"
+        assert game.end_reason(t.sheets[0]) is None
         with pytest.raises(IllegalPlacement, match="over"):
             t.apply(RollDice(Roll.parse(SEED_ROLL)))
         # Linus's first side may be ended by choice, but not once the game is over
@@ -568,7 +570,7 @@ class TestScoring:
         full = {"colours": list(range(16)),
                 "numbers": [6, 8, 10, 12, 7, 3, 1, 2, 9, 4, 5, 13, 11]}
         s = sheet(game, {"misthrows": 3}, full, playing="back")
-        assert game.is_finished(s)
+        assert game.is_finished(s) and game.end_reason(s) == "the second side is full"
         assert game.score(s).total == 25 + 36
         first_full = sheet(game, full)
         assert not game.is_finished(first_full)

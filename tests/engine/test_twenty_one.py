@@ -196,6 +196,8 @@ class TestEndOfGame:
         t = t.apply(Place(0, placement("cross")))     # Linus completes his fifth row
         t = t.apply(Place(1, placement("B2@1")))      # black 2 on the 5 of Emma's row B
         assert t.is_over
+        assert A.end_reason(t.sheets[0]) == "the last row is filled"
+        assert B.end_reason(t.sheets[1]) is None
         (first, second) = t.standings()
         assert (first.player, first.score.total) == ("Linus", 20 + 20 + 21 + 7 + (13 + 3))
         # Emma's row B (6, 2, ...) is scored although not full: 8 + 1 bonus (the 6 hit)

@@ -269,7 +269,12 @@ export function statusBlock(state) {
   const roller = state.players[state.roller].name;
   const next = state.players[state.next_roller].name;
   turn.innerHTML = "";
-  if (state.is_over) turn.append(el("strong", {}, T.game_over));
+  if (state.is_over) {
+    // and why: whose sheet ended it ("Bob: 2 rows are full")
+    turn.append(el("strong", {}, T.game_over), (state.ended_by || []).length ? el("span",
+      { id: "ended-by" }, " " + state.ended_by.map(e => (e.player ? e.player + ": " : "") +
+        e.why).join("; ") + ".") : null);
+  }
   else if (!state.roll || state.turn_complete) {
     turn.append(el("span", {}, next + " " + T.to_roll));
     // the roller's pad lies below the sheet on a phone: a way to it from the top
