@@ -221,7 +221,9 @@ def seat_options(table: Table, s: int) -> dict:
         "parts": [p.to_json() for p in legal],      # the same placements as data
         "specials": [p.kind for p in legal if p.kind != ENTER],
         "marks": sorted({str(m) for p in legal for m in p.marks}),
-        "multi": any(len(p.marks) > 1 for p in legal),
+        # choose, then write: always where an answer may write several fields (a tap that
+        # wrote at once on a roll that fitted one field surprised players used to choosing)
+        "multi": table.games[s].several_fields or any(len(p.marks) > 1 for p in legal),
         "can_undo": bool(table.answers) and table.answers[s] is not None,
         "reasons": {},
         "can_end_side": _may_end_side(table, s),

@@ -102,6 +102,9 @@ class Game:
     notation: ClassVar[str] = ""
     # the roll is written as the sum of its dice (Qwinto, Knister): the pages show the sum
     writes_sum: ClassVar[bool] = False
+    # an answer may write several fields at once (twenty one): the pages let a player choose
+    # the fields, then write them, on every roll, also on one that fits a single field
+    several_fields: ClassVar[bool] = False
     # One sheet shared by every seat (Kuh Vadis' pad): a placement by one seat is
     # written on everybody's sheet, and the pages draw it once.
     shared_sheet: ClassVar[bool] = False

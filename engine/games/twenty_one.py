@@ -130,6 +130,7 @@ class TwentyOne(Game):
     min_players, max_players = 1, 6
     max_attempts = 2
     rerolls = "not_ones"
+    several_fields = True
     parse_layout = staticmethod(TwentyOneLayout.parse)
 
     def __init__(self, layout: TwentyOneLayout) -> None:

@@ -502,6 +502,27 @@ def test_an_exact_hit_in_twenty_one_is_marked_with_a_small_x(base_url, players):
     shot(ann, "twenty-one-exact-hit-360")
 
 
+def test_twenty_one_is_always_answered_by_choosing_then_writing(base_url, players):
+    """A roll that fits one field only is answered as every other: the tap chooses the field,
+    "Write" writes it (a tap that wrote at once on such a roll surprised players used to
+    choosing first)."""
+    ann, bob = players
+    code = create_table(ann, base_url, "twenty_one")
+    join(bob, ann, code)
+    assert state_of(ann, code)["players"][0]["layout"]["name"] == "A"
+    tap_roll(ann, roll("white:6 black:6 red:6 blue:6 green:6 yellow:6"))  # only yellow fits
+    ann.click("#keep-roll")
+    ann.wait_for_selector("#sheet .cell.legal")
+    assert ann.locator("#sheet .cell.legal").count() == 1
+    ann.click('#sheet .cell.legal[data-key="A@0"]')
+    ann.wait_for_selector("#enter-marks")
+    assert state_of(ann, code)["players"][0]["answered"] is False
+    ann.click("#enter-marks")
+    ann.wait_for_function("document.querySelector('#sheet .cell[data-key=\"A@0\"]')"
+                          ".textContent.includes('6')")
+    assert state_of(ann, code)["players"][0]["sheet"]["rows"][0][0] == 6
+
+
 def test_the_choice_ring_in_german(base_url, players):
     """The Choice's colour spaces are drawn as a ring (clockwise from the top, around the
     number area) on the sheet and table pages, at 360 px and on a desktop; a ring space is
