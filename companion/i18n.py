@@ -17,10 +17,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "layout": {"en": "Sheet layout", "de": "Zettel-Vorlage"},
     "layout_per_seat": {"en": "each player gets a different sheet",
                         "de": "jeder Spieler bekommt einen anderen Zettel"},
-    "recon": {"en": "RECON: reconstructed default, check it against your pad",
+    "recon": {"en": "Reconstructed sheet: compare it with your own pad",
               "de": "Rekonstruierte Vorlage: bitte mit deinem eigenen Zettel vergleichen"},
     # the shipped layouts' names as a page shows them (a layout of the user's keeps its name)
-    "recon_short": {"en": "RECON", "de": "rekonstruiert"},     # after a layout's name
+    "recon_short": {"en": "reconstructed", "de": "rekonstruiert"},     # after a layout's name
     "layout_standard": {"en": "standard", "de": "Standard"},
     "layout_default": {"en": "default", "de": "Standard"},
     "upload_layout": {"en": "or upload your own layout (JSON)",

@@ -740,6 +740,11 @@ def test_smaller_things_of_a_first_game(base_url, browser):
         note = ann.inner_text("#layout-note")
         assert note.startswith("Rekonstruierte Vorlage") and "Block" in note
         assert "SHEETS.md" not in note and "RECON" not in note
+        ann.goto(f"{base_url}/?lang=en")      # in English, too, in a player's words
+        ann.select_option("#game", "twenty_one")
+        note = ann.inner_text("#layout-note")
+        assert note.startswith("Reconstructed sheet: compare it with your own pad")
+        assert "RECON" not in note and "RECON" not in ann.inner_text("#layout")
 
 
 def test_the_table_view_shows_which_players_have_their_page_open(base_url, browser):
