@@ -1169,7 +1169,8 @@ def test_the_roll_entry_says_what_the_next_attempt_throws(base_url, players):
     ann.goto(f"{base_url}/t/{code}")
     ann.wait_for_selector("#reroll-hint")
     assert ann.text_content("#reroll-hint") == (
-        "The second attempt throws again every die not showing 1: black, red, yellow, green")
+        "The second attempt throws again every die not showing 1: black, red, yellow, green. "
+        "The 1s stay and are entered already: tap the others as they lie.")
     code = table_by_api(ann, base_url, "the_choice", ["Ann", "Bob"], """
         await act({type: 'roll', roll: 'purple:2 red:5 red:1'});""")
     ann.goto(f"{base_url}/t/{code}")
