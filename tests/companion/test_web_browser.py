@@ -596,6 +596,21 @@ def test_check_my_paper(base_url, players):
     assert "must be greater than the 5" in ann.text_content(".problems")
 
 
+def test_check_my_paper_marks_twenty_ones_exact_hits_as_typed(base_url, players):
+    """Checking a twenty one sheet, a number typed equal to its field's printed number is
+    marked as an exact hit at once, and unmarked when it is changed."""
+    ann, _ = players
+    ann.goto(base_url + "/check")
+    ann.select_option("#game", "twenty_one")
+    ann.wait_for_selector('#sheet input[data-key="A@5"]')
+    printed = ann.text_content('#sheet .cell[data-key="A@5"] .printed')
+    ann.fill('#sheet input[data-key="A@5"]', printed)
+    ann.wait_for_selector('#sheet .cell[data-key="A@5"] .hit')
+    assert ann.locator("#sheet .cell .hit").count() == 1
+    ann.fill('#sheet input[data-key="A@5"]', "x")
+    ann.wait_for_selector('#sheet .cell[data-key="A@5"] .hit', state="detached")
+
+
 def test_qwinto_erase_a_number_found_wrong_later(base_url, players):
     """Ann's 3 turns out wrong a round later: she taps it, taps "Erase", and the field is
     crossed out (no number, never written again)."""

@@ -106,6 +106,20 @@ export function start() {
         el("p", { class: "ok" }, T.no_problems),
       el("h2", {}, T.score + ": " + r.score.total), scoreTable(r.score));
     $("#json").value = JSON.stringify(r.sheet);
+    markHits(r.view);
+  }
+  // twenty one's exact hits, marked as typed (the fields are not drawn again while typing)
+  function markHits(checked) {
+    if (!checked) return;
+    for (const row of checked.rows) {
+      for (const c of row.cells) {
+        const cell = c && $('#sheet .cell[data-key="' + c.row + "@" + c.col + '"]');
+        if (!cell) continue;
+        const had = cell.querySelector(".hit");
+        if (c.hit && !had) cell.append(el("span", { class: "hit", "aria-hidden": "true" }, "x"));
+        if (!c.hit && had) had.remove();
+      }
+    }
   }
   $("#check-json").onclick = async () => {
     let sheet;
