@@ -297,8 +297,7 @@ def create_table():
         raise ApiError(400, "send a JSON object")
     game_name = game_class(str(data.get("game", ""))).name
     players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip()
-                                                for p in players):
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "'players' must be a list of names")
     players = [player_name(p) for p in players]
     cls = game_class(game_name)
@@ -340,6 +339,8 @@ def create_table():
 
 
 MAX_NAME = 40   # characters of a player's name (the start page's fields hold as many)
+# letters and signs that show nothing: Hangul fillers, the blank Braille pattern
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def player_name(text: str) -> str:
@@ -352,7 +353,7 @@ def player_name(text: str) -> str:
         raise ApiError(400, f"a player's name is at most {MAX_NAME} characters: "
                             f"'{name[:20]}…' has {len(name)}")
     if any(unicodedata.category(ch) == "Cc" for ch in name) or not any(
-            unicodedata.category(ch)[0] in "LNPS" for ch in name):
+            unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK for ch in name):
         raise ApiError(400, "a player's name needs a letter, digit or sign one can see")
     return name
 

@@ -147,8 +147,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "photo_no_colour": {"en": "This photo shows no colours (black and white, or a filter): "
                               "tap each die marked ? on its colour and number in the pad.",
                         "de": "Dieses Foto zeigt keine Farben (schwarz-weiß oder ein Filter): "
-                              "tippe bei jedem Würfel mit ? seine Farbe und Zahl im Feld unten "
-                              "an."},
+                              "tippe bei jedem Würfel mit ? seine Farbe und Zahl im Würfelfeld "
+                              "oben an."},
     "photo_no_dice": {"en": "No dice found in the photo: take it again from above and closer, "
                             "or tap the dice in.",
                       "de": "Keine Würfel im Foto gefunden: fotografiere noch einmal, von oben "
@@ -203,7 +203,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "unsure_colour": {"en": "A die marked ? was read without a sure colour: tap its colour and "
                             "number in the pad.",
                       "de": "Ein Würfel mit ? wurde ohne sichere Farbe erkannt: tippe seine Farbe "
-                            "und Zahl im Feld unten an."},
+                            "und Zahl im Würfelfeld oben an."},
     "check_die": {"en": "check", "de": "prüfen"},
     "replace_die": {"en": "Tap the die's right face in the pad, or tap the die again to take it "
                           "out.",

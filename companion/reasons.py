@@ -483,7 +483,7 @@ CATALOGUE: dict[str, str] = {
     "qwinto.d_pentagon": "die Zahl im Fünfeck ({c})",
     "qwinto.l_fails": "Fehlwürfe",
     "qwinto.d_fails": "{n} x {m}",
-    "knister.ended": "das Raster ist voll: 25 Runden sind gespielt",
+    "knister.ended": "das Raster ist nach 25 Runden voll",
     "knister.must_write": "bei Knister muss jeder die Summe in ein freies Feld schreiben",
     "knister.no_field": "es gibt kein Feld {f}: Reihen A-E, Spalten 0-4",
     "knister.holds": "in Reihe {r}, Spalte {p} steht schon {v}",

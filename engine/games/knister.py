@@ -20,7 +20,7 @@ from ..placement import ENTER, Mark, Placement, Score, ScoreLine
 from ..reasons import Reason, declare
 
 declare({
-    "knister.ended": "the grid is full: 25 rounds are played",
+    "knister.ended": "the grid is full after 25 rounds",
     "knister.must_write": "in Knister every player must write the sum into a free field",
     "knister.no_field": "there is no field {f}: rows A-E, columns 0-4",
     "knister.holds": "row {r}, column {p} already holds {v}",

@@ -596,6 +596,29 @@ def test_check_my_paper(base_url, players):
     assert "must be greater than the 5" in ann.text_content(".problems")
 
 
+def test_game_over_says_whose_sheet_ended_it(base_url, players):
+    """Ann's fourth failed attempt ends a Qwinto game for two: "Game over: 4 failed attempts
+    (Ann)." on both pages."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "qwinto", ["Ann", "Bob"], """
+        const bob = ['O1@2', 'O2@3', 'O3@4'];
+        for (let turn = 0; turn < 7; turn++) {
+            await act({type: 'roll', roll: 'orange:' + (1 + Math.floor(turn / 2))});
+            if (turn % 2 === 0) {       // Ann's turn: a failed attempt; Bob passes
+                await act({type: 'place', seat: 0, placement: 'fail'});
+                await act({type: 'place', seat: 1, placement: 'pass'});
+            } else {                    // Bob's: he writes; Ann passes
+                await act({type: 'place', seat: 1, placement: bob[(turn - 1) / 2]});
+                await act({type: 'place', seat: 0, placement: 'pass'});
+            }
+        }""")
+    assert state_of(ann, code)["is_over"]
+    for path in (f"/t/{code}", f"/t/{code}/sheet"):
+        ann.goto(base_url + path)
+        ann.wait_for_selector("#ended-by")
+        assert ann.text_content("#turn").startswith("Game over: 4 failed attempts (Ann).")
+
+
 def test_check_my_paper_marks_twenty_ones_exact_hits_as_typed(base_url, players):
     """Checking a twenty one sheet, a number typed equal to its field's printed number is
     marked as an exact hit at once, and unmarked when it is changed."""
@@ -678,12 +701,12 @@ def test_a_solo_knister_game_shows_the_rule_books_rating(base_url, players):
     ann.wait_for_selector("#ranking li")
     assert ann.text_content("#ranking li").endswith("fantastisch: 100 Punkte oder mehr")
     # and why the game ended, in the page's words
-    assert ann.text_content("#ended-by") == " Ann: das Raster ist voll: 25 Runden sind gespielt."
+    assert ann.text_content("#ended-by") == ": das Raster ist nach 25 Runden voll."
     # the player's own sheet page says it too, where the solo player looks
     ann.goto(f"{base_url}/t/{code}/sheet?lang=en")
     ann.wait_for_selector("#turn .standings li")
     assert ann.text_content("#turn .standings li") == "Ann · 158 · amazing: 100 points or more"
-    assert ann.text_content("#ended-by") == " Ann: the grid is full: 25 rounds are played."
+    assert ann.text_content("#ended-by") == ": the grid is full after 25 rounds."
     # taking the last answer back would reopen the finished game: it asks a second tap
     ann.click("#undo")
     ann.wait_for_selector('#undo[data-armed="1"]')
@@ -1219,6 +1242,25 @@ def test_twenty_ones_ones_stay_entered_and_drawn_kept_for_the_second_attempt(bas
     ann.wait_for_function("+document.body.dataset.seq >= 2")
     assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == [
         ("black", 5), ("blue", 1), ("green", 6), ("red", 2), ("white", 1), ("yellow", 3)]
+
+
+def test_the_ones_entered_for_a_second_attempt_go_once_the_roll_is_written_on(base_url,
+                                                                                players):
+    """Ann writes on her first attempt instead of throwing again: the 1s the entry held for
+    that second attempt are gone from her next turn's entry (a host found them in the next
+    player's roll)."""
+    ann, _ = players
+    code = table_by_api(ann, base_url, "twenty_one", ["Ann"], """
+        await act({type: 'roll', roll: 'white:1 black:2 red:3 blue:1 yellow:6 green:4'});""")
+    ann.goto(f"{base_url}/t/{code}/sheet")
+    ann.wait_for_selector("#reroll-hint")
+    assert ann.locator("#picked .die").count() == 2
+    ann.evaluate("code => fetch('/api/tables/' + code + '/actions', {method: 'POST', "
+                 "headers: {'Content-Type': 'application/json'}, body: JSON.stringify("
+                 "{type: 'place', seat: 0, placement: 'cross'})})", code)
+    ann.wait_for_function("document.querySelector('#send-roll') && "
+                          "document.querySelector('#send-roll').textContent === 'Roll'")
+    assert ann.locator("#picked .die").count() == 0
 
 
 def test_the_host_entering_anothers_roll_is_told_whose_it_is(base_url, players):

@@ -738,13 +738,15 @@ def test_smaller_things_of_a_first_game(base_url, browser):
         ann.goto(f"{base_url}/?lang=de")
         ann.select_option("#game", "kuh_vadis")
         note = ann.inner_text("#layout-note")
-        assert note.startswith("Rekonstruierte Vorlage") and "Block" in note
+        assert note.startswith("Rekonstruierter Block:")
         assert "SHEETS.md" not in note and "RECON" not in note
         ann.goto(f"{base_url}/?lang=en")      # in English, too, in a player's words
         ann.select_option("#game", "twenty_one")
         note = ann.inner_text("#layout-note")
-        assert note.startswith("Reconstructed sheet: compare it with your own pad")
+        assert note == "Reconstructed sheet: compare it with your own pad."
         assert "RECON" not in note and "RECON" not in ann.inner_text("#layout")
+        ann.select_option("#game", "the_choice")     # said once, by the layout's own note
+        assert ann.inner_text("#layout-note").count("Reconstructed sheet") == 1
 
 
 def test_the_table_view_shows_which_players_have_their_page_open(base_url, browser):
@@ -1035,6 +1037,13 @@ def test_a_black_and_white_photo_asks_for_each_dies_colour(base_url, browser, tm
         wait_seq([ann], 1)
         assert sorted((d["colour"], d["face"]) for d in state_of(ann, code)["roll"]) == \
             [("orange", 3), ("purple", 4), ("yellow", 1)]
+        # Knister's dice have no colours: nothing is said of them
+        create_table(ann, base_url, "knister")
+        cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(SAMPLES / "knister_1.jpg")),
+                                            cv2.COLOR_BGR2GRAY))
+        ann.set_input_files("#photo-input", str(grey))
+        ann.wait_for_function("document.querySelectorAll('#picked .die').length > 0")
+        assert ann.inner_text("#roll-why").startswith("Read from your photo")
 
 
 def test_a_wrong_die_is_tapped_then_its_face_and_no_right_die_is_dropped(base_url, browser):

@@ -144,7 +144,7 @@ class TestEndOfGame:
         t = random_game(K, 3, seed=11)
         assert t.turns + 1 == 25
         assert all(K.is_finished(s) for s in t.sheets)
-        assert K.end_reason(t.sheets[0]) == "the grid is full: 25 rounds are played"
+        assert K.end_reason(t.sheets[0]) == "the grid is full after 25 rounds"
         assert K.end_reason(K.new_sheet()) is None
 
     def test_as_many_players_as_you_want(self):

@@ -11,6 +11,7 @@ let selected = null;    // the picked die a pad tap replaces (tapped once; a sec
 // while the pad is drawn again (the table's news often arrives while a photo is read)
 let notice = "";
 let redrawEntry = () => {};   // the pad drawn now: a photo's answer goes to it
+let onesEntered = [];         // twenty one's 1s the entry put in for a second attempt
 // the last roll the server refused, and when: the pad is drawn again as the table's news
 // arrives (often the very change that caused the refusal), and the reason must outlive that
 let refused = null;
@@ -162,7 +163,14 @@ export function rollEntry(box, state, code, refresh) {
   const ones = again && state.roll && rule === "not_ones" ?
     state.roll.filter(d => d.face === 1) : [];
   if (ones.length && !picked.length && box.dataset.onesFor !== String(state.seq)) {
-    ones.forEach(d => picked.push({ colour: d.colour, face: d.face }));
+    onesEntered = ones.map(d => ({ colour: d.colour, face: d.face }));
+    picked.push(...onesEntered);
+  }
+  // no second attempt now (the roll was kept, or written on): the 1s put in for it go, or a
+  // host entering the next player's roll found them there
+  if (!ones.length && onesEntered.length) {
+    for (const d of onesEntered) if (picked.includes(d)) picked.splice(picked.indexOf(d), 1);
+    onesEntered = [];
   }
   box.dataset.onesFor = ones.length ? String(state.seq) : "";
   // no new roll now (the others answer the roll): the pad only for a correction, when asked for
@@ -204,7 +212,7 @@ export function rollEntry(box, state, code, refresh) {
     // what the rules say of the dice read (two dice of one colour...), else that a photo in
     // black and white shows no colours, else how to check them (a die without a sure colour:
     // the pad's own words ask for it)
-    notice = data.problem || (data.colourless ? T.photo_no_colour :
+    notice = data.problem || (coloured && data.colourless ? T.photo_no_colour :
       coloured && data.dice.some(d => !d.colour) ? "" : T.photo_read);
     window.fillRoll(data.dice.map(d =>
       ({ colour: d.colour, face: d.face, confidence: d.confidence, check: d.check })));
@@ -270,10 +278,17 @@ export function statusBlock(state) {
   const next = state.players[state.next_roller].name;
   turn.innerHTML = "";
   if (state.is_over) {
-    // and why: whose sheet ended it ("Bob: 2 rows are full")
-    turn.append(el("strong", {}, T.game_over), (state.ended_by || []).length ? el("span",
-      { id: "ended-by" }, " " + state.ended_by.map(e => (e.player ? e.player + ": " : "") +
-        e.why).join("; ") + ".") : null);
+    // and why: "Game over: 4 failed attempts (Bob)." (each reason once, with whose sheets
+    // ended the game; without names when every sheet did)
+    const why = new Map();
+    for (const e of state.ended_by || []) {
+      if (!why.has(e.why)) why.set(e.why, []);
+      if (e.player) why.get(e.why).push(e.player);
+    }
+    const said = [...why].map(([text, names]) => text +
+      (names.length && names.length < state.players.length ? " (" + names.join(", ") + ")" : ""));
+    turn.append(el("strong", {}, T.game_over), said.length ?
+      el("span", { id: "ended-by" }, ": " + said.join("; ") + ".") : null);
   }
   else if (!state.roll || state.turn_complete) {
     turn.append(el("span", {}, next + " " + T.to_roll));

@@ -49,7 +49,8 @@ export function start() {
     const l = g.layouts.find(x => x.name === layoutSel.value);
     const n = $("#layout-note");
     const recon = l ? l.recon : (layoutSel.value === "" && g.layouts.some(x => x.recon));
-    n.textContent = (recon ? T.recon + ". " : "") + (l ? l.note : "");
+    // a shipped reconstruction's own note says what it is; the label stands for one without
+    n.textContent = l && l.note ? l.note : recon ? T.recon + "." : "";
     n.className = "note" + (recon ? " recon" : "");
   }
   gameSel.onchange = () => {
