@@ -176,3 +176,18 @@ def test_a_settled_rolls_faces_and_votes_are_named_as_the_game_names_them():
     assert named.dice[0].value_votes == (("cow", 2), (5, 1))
     assert read_cmd.as_game_faces(roll, read_cmd.symbol_sides("knister")) is roll
     assert read_cmd.symbol_sides(None) == {}
+
+
+def test_a_black_and_white_photo_is_said_to_show_no_colours(photos, tmp_path, capsys):
+    """The dice of a black-and-white photo are read, and the colours named for them are said
+    to be guesses; a colour photo says nothing of the kind."""
+    good, _, _, sc = photos
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY))
+    code, out, err = _run(["read", str(grey), "--json"], capsys)
+    assert code == 0 and json.loads(out)["dice"]
+    assert all(d["colour_confidence"] == 0 for d in json.loads(out)["dice"])
+    code, out, err = _run(["read", str(grey)], capsys)
+    assert code == 0 and "the picture shows no colours" in err
+    code, out, err = _run(["read", str(good)], capsys)
+    assert code == 0 and "no colours" not in err
