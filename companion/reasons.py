@@ -359,7 +359,8 @@ CATALOGUE: dict[str, str] = {
     "app.photo_avif": "das Foto ist ein AVIF-Bild, das hier nicht gelesen werden kann: schicke "
                       "es als JPEG oder PNG (Teilen oder Exportieren in der Galerie-App gibt eins)",
     "app.frame_avif": "das Kamerabild ist ein AVIF-Bild, das hier nicht gelesen werden kann: "
-                      "schicke es als JPEG oder PNG",
+                      "schicke es als JPEG oder PNG (Teilen oder Exportieren in der Galerie-App "
+                      "gibt eins)",
     "app.no_next_picture": "die Tischkamera zeigt, was sie sieht: es gibt kein nächstes Bild",
     "app.no_camera": "der Server hat keine Kamera und keine Demo-Bilder",
     "app.json_malformed": "fehlerhaftes JSON: {s}",

@@ -83,7 +83,7 @@ def test_a_black_and_white_picture_names_no_colour_surely():
         assert not shows_colour(picture)
         for palette in (GENERAL, PALETTES["twenty_one"]):
             assert ColourNamer(palette)(picture, boxes).confidences == (0.0, 0.0)
-    # a table of one faint cast with white dice (byler's plainest photos: 4.5) still shows one
+    # a table of one faint cast with white dice (byler's plainest photos: 4.2) still shows one
     faint = np.full((120, 160, 3), (192, 200, 210), np.uint8)
     assert shows_colour(faint)
 
