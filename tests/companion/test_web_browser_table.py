@@ -957,6 +957,16 @@ def test_the_one_kuh_vadis_pad_is_drawn_once_on_the_table_page(base_url, browser
 SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_images"
 
 
+def photo_dice(page, count=3):
+    """The dice a photo put into the roll entry (as "colour:face", sorted), once `count` are
+    in or an error is shown; skips the test where the server has no face-reader model."""
+    page.wait_for_function(f"document.querySelectorAll('#picked .die').length === {count} || "
+                           "document.querySelector('#roll-entry .error').textContent")
+    if "unavailable" in page.inner_text("#roll-entry .error"):
+        pytest.skip("no face-reader model (models/dice_face.onnx)")
+    return sorted(page.eval_on_selector_all("#picked .die", "ds => ds.map(d => d.dataset.die)"))
+
+
 def test_a_photo_of_the_dice_fills_the_roll_entry(base_url, browser):
     """Ann photographs the roll with "Photo of the dice" (the phone's file input: no camera
     stream, no HTTPS): the dice read from it fill the roll entry, she is told to compare them
@@ -977,13 +987,7 @@ def test_a_photo_of_the_dice_fills_the_roll_entry(base_url, browser):
         while not held:
             ann.wait_for_timeout(50)
         held[0].continue_()
-        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
-                              "document.querySelector('#roll-entry .error').textContent")
-        if "unavailable" in ann.inner_text("#roll-entry .error"):
-            pytest.skip("no face-reader model (models/dice_face.onnx)")
-        assert sorted(ann.eval_on_selector_all("#picked .die",
-                                               "ds => ds.map(d => d.dataset.die)")) \
-            == ["orange:3", "purple:4", "yellow:1"]
+        assert photo_dice(ann) == ["orange:3", "purple:4", "yellow:1"]
         assert ann.inner_text("#roll-why").startswith("Read from your photo")
         shot(ann, "photo-of-the-dice-390")
         assert state_of(ann, code)["seq"] == seq    # read, not written
@@ -1005,13 +1009,7 @@ def test_a_small_webp_from_the_gallery_is_sent_as_a_jpeg(base_url, browser, tmp_
     with phones(browser, "390x844") as (ann,):
         create_table(ann, base_url, "qwinto")
         ann.set_input_files("#photo-input", str(webp))
-        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
-                              "document.querySelector('#roll-entry .error').textContent")
-        if "unavailable" in ann.inner_text("#roll-entry .error"):
-            pytest.skip("no face-reader model (models/dice_face.onnx)")
-        assert sorted(ann.eval_on_selector_all("#picked .die",
-                                               "ds => ds.map(d => d.dataset.die)")) \
-            == ["orange:3", "purple:4", "yellow:1"]
+        assert photo_dice(ann) == ["orange:3", "purple:4", "yellow:1"]
 
 
 def test_a_black_and_white_photo_asks_for_each_dies_colour(base_url, browser, tmp_path):
@@ -1024,10 +1022,7 @@ def test_a_black_and_white_photo_asks_for_each_dies_colour(base_url, browser, tm
     with phones(browser, "390x844") as (ann,):
         code = create_table(ann, base_url, "qwinto")
         ann.set_input_files("#photo-input", str(grey))
-        ann.wait_for_function("document.querySelectorAll('#picked .die').length === 3 || "
-                              "document.querySelector('#roll-entry .error').textContent")
-        if "unavailable" in ann.inner_text("#roll-entry .error"):
-            pytest.skip("no face-reader model (models/dice_face.onnx)")
+        assert len(photo_dice(ann)) == 3
         assert ann.inner_text("#roll-why").startswith("This photo shows no colours")
         assert ann.locator("#picked .die.unsure").count() == 3
         assert ann.is_disabled("#send-roll")
