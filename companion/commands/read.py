@@ -58,6 +58,11 @@ def as_game_faces(roll, symbol_at: dict):
         for d in roll.dice))
 
 
+# a picture whose shorter side is under this many pixels is said to be small: a 64x48 copy of a
+# sample photo gave one die of its three, and nothing said why
+SMALL_PICTURE = 200
+
+
 def dice_text(dice) -> str:
     """The dice read, in words: "no dice", "1 die: 3 red", "2 dice: 3 red, 5 blue"; a die
     whose face the reader was unsure of: "(check)", for the player to look at."""
@@ -214,6 +219,10 @@ def run(args) -> int:
             print(json.dumps(d))
         else:
             print(f"{path}: {dice_text(roll.dice)} ({roll.elapsed_ms:.1f} ms)")
+            if min(roll.width, roll.height) < SMALL_PICTURE:
+                print(f"dice-companion read: {path}: the picture is small ({roll.width}x"
+                      f"{roll.height} pixels): dice in it are easily missed; a larger photo "
+                      "reads better", file=sys.stderr)
             if roll.dice and all(d.colour_confidence == 0 for d in roll.dice):
                 print(f"dice-companion read: {path}: the picture shows no colours (black and "
                       "white, or a filter): the colours named are guesses", file=sys.stderr)

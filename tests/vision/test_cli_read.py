@@ -191,3 +191,13 @@ def test_a_black_and_white_photo_is_said_to_show_no_colours(photos, tmp_path, ca
     assert code == 0 and "the picture shows no colours" in err
     code, out, err = _run(["read", str(good)], capsys)
     assert code == 0 and "no colours" not in err
+
+
+def test_a_small_picture_is_said_to_be_small(photos, tmp_path, capsys):
+    good, _, _, sc = photos
+    small = tmp_path / "small.jpg"
+    cv2.imwrite(str(small), cv2.resize(sc.image, (64, 48), interpolation=cv2.INTER_AREA))
+    code, out, err = _run(["read", str(small)], capsys)
+    assert code == 0 and "the picture is small (64x48 pixels)" in err
+    code, out, err = _run(["read", str(good)], capsys)
+    assert code == 0 and "small" not in err
