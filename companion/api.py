@@ -261,7 +261,8 @@ def seat_options(table: Table, s: int) -> dict:
 
 
 def _may_end_side(table: Table, s: int) -> bool:
-    if table.roll is None or not table.answers or table.answers[s] is None:
+    # (not once the game is over: the table refuses it, so the page offers no button)
+    if table.roll is None or not table.answers or table.answers[s] is None or table.is_over:
         return False
     try:
         return table.games[s].end_side_problem(table.sheets[s]) is None

@@ -336,8 +336,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "misthrow": {"en": "Misthrow", "de": "Fehlwurf"},
     "answered": {"en": "answered", "de": "eingetragen"},
     "not_joined": {"en": "not joined", "de": "nicht da"},
-    "connected": {"en": "connected", "de": "verbunden"},   # a joined player's page is open
-    "away": {"en": "page closed", "de": "nicht verbunden"},        # joined, but no page open now
+    # a joined player's page is open / joined, but no page open now (not "connected": Kuh
+    # Vadis' players connect their starting squares, and its end says so)
+    "connected": {"en": "page open", "de": "Seite offen"},
+    "away": {"en": "page closed", "de": "Seite zu"},
     "score": {"en": "Score", "de": "Punkte"},
     "total": {"en": "Total", "de": "Summe"},
     "ranking": {"en": "Ranking", "de": "Rangliste"},

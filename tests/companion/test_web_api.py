@@ -972,3 +972,24 @@ def test_settler_without_visions_tracker():
                                                          False, True]
     assert s.settled is b
     assert Settler(1).add(Roll(64, 48, (), elapsed_ms=1.0)) is False   # no dice: nothing settles
+
+
+def test_no_side_is_offered_for_ending_once_the_game_is_over(app):
+    """The Choice: Sarah's third misthrow on her second side ends the game; Linus could end
+    his first side by choice a moment before, but the page offers it no more (the table
+    refuses it: "the game is over")."""
+    from companion.api import seat_options
+    from engine.dice import Roll as EngineRoll
+    from engine.placement import MISTHROW
+    from engine.placement import Placement as EnginePlacement
+    from engine.table import KeepRoll, Place, RollDice
+    game = load_game("the_choice")
+    sarah = game.sheet_from_json({"first_side": "front", "playing": "back",
+                                  "front": {"misthrows": 3}, "back": {"misthrows": 2}})
+    t = Table.new(game, ["Linus", "Sarah"], sheets=[game.new_sheet(), sarah])
+    t = t.apply(RollDice(EngineRoll.parse("green:6 green:1 yellow:2"))).apply(KeepRoll())
+    t = t.apply(Place(1, EnginePlacement.special(MISTHROW)))
+    t = t.apply(Place(0, EnginePlacement.parse("N9@11/123")))
+    assert t.is_over and game.end_side_problem(t.sheets[0]) is None
+    with app.test_request_context():
+        assert seat_options(t, 0)["can_end_side"] is False

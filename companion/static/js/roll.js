@@ -294,7 +294,7 @@ export function statusBlock(state) {
     turn.append(el("span", {}, next + " " + T.to_roll));
     // the roller's pad lies below the sheet on a phone: a way to it from the top
     if (state.me.seat === state.next_roller && $("#roll-entry")) {
-      turn.append(" ", el("a", { href: "#roll-entry", id: "to-roll-entry" },
+      turn.append(". ", el("a", { href: "#roll-entry", id: "to-roll-entry" },
         T.enter_roll + " ↓"));
     }
   }
