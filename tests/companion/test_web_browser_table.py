@@ -156,10 +156,11 @@ def at_once_boxes(page, selector):
                          "return {left: r.left, right: r.right}; })", selector)
 
 
-def held_back(page, held, why, seconds=3.0):
+def held_back(page, held, why, seconds=10.0):
     """Let ``page`` run until its route handler has held a request back (appended to
-    ``held``); fail with ``why`` after ``seconds``. Route handlers run while the page is
-    waited on, so this waits in the page's small steps."""
+    ``held``); fail with ``why`` after ``seconds`` (3 s were too few on CI's two busy cores,
+    once in two clean-clone runs). Route handlers run while the page is waited on, so this
+    waits in the page's small steps."""
     for _ in range(int(seconds * 50)):
         if held:
             return
