@@ -772,7 +772,7 @@ def _reading_json(rec: TableRecord, table: Table, reading, settled: bool, state:
         # a die whose colour the reader left to the player ("?") is no die of another game:
         # the page asks for its colour, and the rules look at the roll once it is sent
         unnamed = (any(d.colour is None for d in reading.dice)
-                   and any(c.get("colour") for c in G.dice_spec_of(table.game)["colours"]))
+                   and any(table.game.dice_spec().colours))
         problem = None if unnamed else table.game.roll_problem(roll)
         out["roll"] = str(roll)
         out["problem"] = problem
@@ -807,11 +807,11 @@ def photo(code: str):
         reader = _table_reader(rec, table.game.name)
     except ReaderUnavailable as exc:
         raise ApiError(503, str(exc)) from None
-    out = _reading_json(rec, table, reader.read_photo(image), True, "photo")
+    reading = reader.read_photo(image)
+    out = _reading_json(rec, table, reading, True, "photo")
     # a black-and-white photo (a mono filter): its colours are left to the player, and the page
     # says why
-    from vision.colour import shows_colour
-    out["colourless"] = not shows_colour(image)
+    out["colourless"] = reading.colourless
     return jsonify(_in_page_language(out))
 
 

@@ -124,6 +124,12 @@ class Roll:
         return tuple(d.value for d in self.dice)
 
     @property
+    def colourless(self) -> bool:
+        """The picture shows no colours (black and white): every die's colour confidence is
+        0, which only ``ColourNamer`` gives, for such a picture (``colour.shows_colour``)."""
+        return bool(self.dice) and all(d.colour_confidence == 0 for d in self.dice)
+
+    @property
     def disagreeing(self) -> tuple[int, ...]:
         """Indices (into ``dice``) of the dice whose frames did not all agree."""
         return tuple(i for i, d in enumerate(self.dice) if d.disagrees)

@@ -223,7 +223,7 @@ def run(args) -> int:
                 print(f"dice-companion read: {path}: the picture is small ({roll.width}x"
                       f"{roll.height} pixels): dice in it are easily missed; a larger photo "
                       "reads better", file=sys.stderr)
-            if roll.dice and all(d.colour_confidence == 0 for d in roll.dice):
+            if roll.colourless:
                 print(f"dice-companion read: {path}: the picture shows no colours (black and "
                       "white, or a filter): the colours named are guesses", file=sys.stderr)
         if draws:

@@ -480,9 +480,7 @@ class Qwinto(Game):
         return None
 
     def is_finished(self, sheet: QwintoSheet) -> bool:
-        full = sum(self._row_full(sheet, r) for r in range(len(self.layout.rows)))
-        return (full >= self.layout.full_rows_to_end
-                or sheet.failed_attempts >= self.layout.failed_attempts_to_end)
+        return self.end_reason(sheet) is not None
 
     def score_bounds(self) -> tuple[int, int]:
         lay = self.layout

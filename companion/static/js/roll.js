@@ -11,7 +11,8 @@ let selected = null;    // the picked die a pad tap replaces (tapped once; a sec
 // while the pad is drawn again (the table's news often arrives while a photo is read)
 let notice = "";
 let redrawEntry = () => {};   // the pad drawn now: a photo's answer goes to it
-let onesEntered = [];         // twenty one's 1s the entry put in for a second attempt
+// twenty one's 1s the entry put in for a second attempt: {seq: the roll's, dice}, or null
+let onesEntered = null;
 // the last roll the server refused, and when: the pad is drawn again as the table's news
 // arrives (often the very change that caused the refusal), and the reason must outlive that
 let refused = null;
@@ -162,17 +163,16 @@ export function rollEntry(box, state, code, refresh) {
   // (once a roll: a player who clears them takes them out)
   const ones = again && state.roll && rule === "not_ones" ?
     state.roll.filter(d => d.face === 1) : [];
-  if (ones.length && !picked.length && box.dataset.onesFor !== String(state.seq)) {
-    onesEntered = ones.map(d => ({ colour: d.colour, face: d.face }));
-    picked.push(...onesEntered);
+  if (ones.length && !picked.length && !(onesEntered && onesEntered.seq === state.seq)) {
+    onesEntered = { seq: state.seq, dice: ones.map(d => ({ colour: d.colour, face: d.face })) };
+    picked.push(...onesEntered.dice);
   }
   // no second attempt now (the roll was kept, or written on): the 1s put in for it go, or a
   // host entering the next player's roll found them there
-  if (!ones.length && onesEntered.length) {
-    for (const d of onesEntered) if (picked.includes(d)) picked.splice(picked.indexOf(d), 1);
-    onesEntered = [];
+  if (!ones.length && onesEntered) {
+    for (const d of onesEntered.dice) if (picked.includes(d)) picked.splice(picked.indexOf(d), 1);
+    onesEntered = null;
   }
-  box.dataset.onesFor = ones.length ? String(state.seq) : "";
   // no new roll now (the others answer the roll): the pad only for a correction, when asked for
   const waiting = state.roll && !state.turn_complete && !again;
   if (waiting && !canCorrect) { box.classList.add("hidden"); return; }
