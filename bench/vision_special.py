@@ -45,6 +45,7 @@ from vision.embedding import FaceEmbedder  # noqa: E402
 from vision.teach import teach  # noqa: E402
 
 EMBEDDER: FaceEmbedder | None = None  # set by main (--model)
+VIEWS: FaceEmbedder | None = None  # further views' embedder (--float-views: EMBEDDER)
 # read unsure dice as their ink's colour contrast too (main: --no-contrast switches it off)
 CONTRAST = True
 FIND = "detector"  # whose boxes the taught reader reads in whole scenes (main: --find)
@@ -137,7 +138,8 @@ def run_designs(designs, per_face, n_test, seed, label):
         t0 = time.perf_counter()
         ds = teach(teaching_examples(design, per_face, seed + 1000 + k), embedder=EMBEDDER)
         teach_s = time.perf_counter() - t0
-        reader = DiceSetReader(ds, embedder=EMBEDDER, contrast=CONTRAST, find_with=FIND)
+        reader = DiceSetReader(ds, embedder=EMBEDDER, views=VIEWS, contrast=CONTRAST,
+                               find_with=FIND)
         r = evaluate(design, reader, test_scenes(design, n_test, seed + 2000 + k),
                      design.game == "the_choice")
         totals.append(r)
@@ -200,7 +202,7 @@ def run_real(root: Path, per_value: int, seed: int, sets=REAL_SETS):
                 bgr, box, value = dice[int(i)]
                 examples.append((bgr, box, value, None))
         reader = DiceSetReader(teach(examples, embedder=EMBEDDER), embedder=EMBEDDER,
-                               contrast=CONTRAST, find_with=FIND)
+                               views=VIEWS, contrast=CONTRAST, find_with=FIND)
         # as a taught table of pip dice reads: the shipped reader's sure values stand
         kept = replace(reader, pip_reader=onnx_reader) if onnx_reader is not None else None
         for test_name in names:
@@ -268,11 +270,15 @@ def main(argv=None) -> int:
     ap.add_argument("--find", choices=["detector", "opencv"], default="detector",
                     help="whose boxes the taught reader reads in whole scenes (default: the "
                          "reader's)")
+    ap.add_argument("--float-views", action="store_true",
+                    help="read the unsure dice's further views with the float model too, not its "
+                         "shipped 8-bit copy (vision.embedding.view_embedder), to compare them")
     args = ap.parse_args(argv)
-    global EMBEDDER, CONTRAST, FIND
+    global EMBEDDER, VIEWS, CONTRAST, FIND
     FIND = args.find
     EMBEDDER = FaceEmbedder(args.model)
     CONTRAST = not args.no_contrast
+    VIEWS = EMBEDDER if args.float_views else None
     print(f"face embedding: {args.model} ({EMBEDDER.model_id})")
     if args.only in (None, "seen"):
         run_designs(SEEN_DESIGNS, args.teach, args.test, args.seed,

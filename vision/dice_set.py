@@ -44,7 +44,7 @@ from .find import DieFinder, box_area, box_intersection, iou_matrix, same_die
 from .dice import Die, Roll
 from .pipeline import as_bgr, find_candidates
 from .read import CONTEXT, crop_square, mean_over_turns
-from .embedding import FaceEmbedder, default_embedder
+from .embedding import FaceEmbedder, default_embedder, view_embedder
 from .face_colour import CROP, MIN_INK, face_features, ink_contrast_view
 
 __all__ = ["DiceSet", "DiceSetReader", "reader_for", "FORMAT", "StaleDiceSet", "teaching_problem"]
@@ -561,6 +561,10 @@ class DiceSetReader:
     work_size: int = 640
     overlap: float = 0.3
     embedder: FaceEmbedder | None = None
+    # the further views of the unsure dice (quarter turns, ink contrast, top faces): by default
+    # the embedder's 8-bit copy where one ships (vision.embedding.view_embedder); the first
+    # reading of every box, which decides what is a die, stays with ``embedder``
+    views: FaceEmbedder | None = None
     # read each die the first reading is unsure of in its four quarter turns (see _turned)
     turns: bool = True
     turn_below: float = 0.99  # ...the dice whose first value confidence is below this
@@ -598,6 +602,8 @@ class DiceSetReader:
             raise ValueError(f"find_with must be 'opencv' or 'detector', not {self.find_with!r}")
         if self.embedder is None:
             self.embedder = default_embedder()
+        if self.views is None:
+            self.views = view_embedder(self.embedder)
         if self.top_faces and self.dice_set.top_embeddings is not None and self.locator is None:
             from .top_face import default_locator_or_none
             self.locator = default_locator_or_none()
@@ -756,7 +762,7 @@ class DiceSetReader:
             return q
         tops = crops[[k for k, f in enumerate(found) if f]]
         r = self._turned(bgr, [boxes[i] for i in idx],
-                         self.dice_set.classify(self.embedder(tops), top=True)[0], tops, True)
+                         self.dice_set.classify(self.views(tops), top=True)[0], tops, True)
         q = np.array(q, copy=True)
         q[idx] = (q[idx] + r) / 2
         return q
@@ -778,7 +784,7 @@ class DiceSetReader:
         out = np.array(p, copy=True)
         crops = (self.embedder.crops(bgr, [boxes[i] for i in unsure]) if crops is None
                  else crops[unsure])
-        read = lambda c: self.dice_set.classify(self.embedder(c), top=top)[0]  # noqa: E731
+        read = lambda c: self.dice_set.classify(self.views(c), top=top)[0]  # noqa: E731
         out[unsure] = mean_over_turns(p[unsure], crops, read)
         if self.contrast:
             # the same dice seen as their ink's colour contrast (ink_contrast_view), read the same

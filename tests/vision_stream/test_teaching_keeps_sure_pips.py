@@ -71,9 +71,10 @@ def test_a_die_the_pip_reader_decided_costs_no_further_views(taught):
     embeddings) would not change a value the pip reader decided, so they are not made."""
     examples, two = taught
     every_die_unsure = replace(DiceSetReader(teach(examples)), turn_below=1.01)
-    counting = CountingEmbedder(every_die_unsure.embedder)
-    assert read_value(replace(every_die_unsure, embedder=counting), two) == 2
+    counting = CountingEmbedder(every_die_unsure.embedder)   # first readings and further views
+    assert read_value(replace(every_die_unsure, embedder=counting, views=counting), two) == 2
     assert counting.embedded > 1
     counting = CountingEmbedder(every_die_unsure.embedder)
-    sure = replace(every_die_unsure, embedder=counting, pip_reader=PipReader(sure_of(5, 0.9)))
+    sure = replace(every_die_unsure, embedder=counting, views=counting,
+                   pip_reader=PipReader(sure_of(5, 0.9)))
     assert read_value(sure, two) == 5 and counting.embedded == 1
