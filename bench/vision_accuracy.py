@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled folders and on synthetic scenes.
 
-    python bench/vision_accuracy.py DIR... [--split all|val|train] [--model M.onnx]
+    python bench/vision_accuracy.py DIR... [--split all|val|train] [--model M.onnx] [--float]
     python bench/vision_accuracy.py --synth 300 [--synth-seed 20261125]
     python bench/vision_accuracy.py --loso [--without SET=FACE.onnx[,DETECT.onnx] ...]
 
@@ -26,6 +26,8 @@ entirely right (every die found with its value, nothing else found) and the conf
   made with ``vision.training.train --exclude SET`` and ``vision.training.train_detect --exclude
   SET``). A set the shipped models never saw is read whole (its figure is already an unseen-setup
   figure); a set they trained on is read on its validation split, by both.
+* The shipped face readers run as their 8-bit copies (``vision.read.load_session``); ``--float``
+  reads with their float weights instead (also with ``--model``), to compare the two.
 * Dice to check (``vision.dice.Die.check_face``): how many misread dice the reading marks for the
   player to check, how many read right it marks, and the share of images right once the marked
   dice are checked (every die found, nothing else, every misread die marked).
@@ -60,7 +62,7 @@ from vision.training.data import STRETCHED, as_taken, default_data_root, load_fo
 from vision.training.metrics import greedy_match, reads_of_hidden_dice  # noqa: E402
 from vision.training.train import SYNTHETIC  # noqa: E402
 from vision.pipeline import DiceReader, read_image_file, unturn_box  # noqa: E402
-from vision.read import Vote, load_session  # noqa: E402
+from vision.read import BIG_MODEL, DEFAULT_MODEL, Vote, load_session  # noqa: E402
 
 
 def _confusion_text(conf: np.ndarray) -> str:
@@ -378,10 +380,13 @@ def print_loso(rows: list[dict]) -> None:
               f"{pct(s['images_right_once_checked'])} |")
 
 
-def face_session(models: str):
-    """The face reader of ``--model``: one file, or a vote of the comma-separated files."""
+def face_session(models: str, eight_bit: bool = True):
+    """The face reader of ``--model``: one file, or a vote of the comma-separated files (each run
+    as its 8-bit copy where one made from it lies beside it, unless ``eight_bit`` is False:
+    ``--float``)."""
     paths = [Path(p) for p in models.split(",")]
-    return load_session(paths[0]) if len(paths) == 1 else Vote([load_session(p) for p in paths])
+    load = lambda p: load_session(p, eight_bit=eight_bit)  # noqa: E731
+    return load(paths[0]) if len(paths) == 1 else Vote([load(p) for p in paths])
 
 
 def _without(text: str) -> tuple[str, tuple[Path, Path | None]]:
@@ -398,6 +403,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--split", choices=["all", "val", "train"], default="all")
+    ap.add_argument("--float", action="store_true",
+                    help="read with the face readers' float weights, not their shipped 8-bit "
+                         "copies (vision.read.load_session), to compare them")
     ap.add_argument("--model", default=None,
                     help="another face reader (FILE.onnx), or several read as one vote "
                          "(A.onnx,B.onnx: vision.read.Vote, as the settled tier votes its two; "
@@ -457,6 +465,8 @@ def main(argv=None) -> int:
             if not only[folder]:
                 ap.error(f"--where {args.where}: no photo of {folder} has it")
     kw = {"find_with": args.find} if args.find else {}
+    if args.float and not args.model:
+        args.model = f"{DEFAULT_MODEL},{BIG_MODEL}"   # the settled tier's vote, in float
     if args.no_scene_turns:
         kw["scene_turns"] = False
     if args.detector:
@@ -465,13 +475,14 @@ def main(argv=None) -> int:
         if not args.data.is_dir():
             ap.error(f"--data {args.data}: no such folder")
         # --model: that face reader alone in the shipped models' column
-        shipped_kw = dict(kw, session=face_session(args.model)) if args.model else kw
+        shipped_kw = (dict(kw, session=face_session(args.model, not args.float)) if args.model
+                      else kw)
         rows = leave_one_setup_out(args.data, dict(args.without), shipped_kw)
         print_loso(rows)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1))
         return 0
-    reader = DiceReader(face_session(args.model) if args.model else None, **kw)
+    reader = DiceReader(face_session(args.model, not args.float) if args.model else None, **kw)
     results = {"folders": [], "synthetic": []}
     for folder in args.folders:
         t0 = time.perf_counter()

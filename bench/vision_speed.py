@@ -3,7 +3,7 @@ and how many images took longer than issue 17's budget (15 ms a camera frame, 15
 
     python bench/vision_speed.py [--images 40] [--dice 10] [--model M.onnx] [--frames]
                                  [--find detector|opencv] [--detector M.onnx] [--no-colours]
-                                 [--photos DIR [DIR ...]] [--every-box]
+                                 [--photos DIR [DIR ...]] [--every-box] [--float]
 
 The images are synthetic scenes (``vision.training.synth``, fixed seed) with ``--dice`` dice each,
 at 640x640 and 1280x720, encoded as JPEG and decoded once up front: the time is that of
@@ -14,6 +14,7 @@ times the reader as camera frames are read (the companion, ``watch``): no quarte
 turns, the other boxes of a die read surely not read again, no rotated outlines; the default is a
 photo's reading, outlines included. ``--no-colours`` reads as for a game whose dice do not differ
 by colour (Knister, Kuh Vadis: ``DiceReader(name_colours=False)``, as the companion reads them).
+``--float`` reads with the face readers' float weights instead of their shipped 8-bit copies.
 ``--every-box`` reads every box with both face readers of the settled tier
 (``DiceReader.screen_die=None``), to time what the screen saves. ``--photos`` times real
 labelled photos instead (folders of ``images/`` + ``labels.csv``, such as
@@ -60,7 +61,7 @@ def real_photos(folders: list[str]) -> list:
 def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model: str | None,
           frames: bool = False, find: str | None = None, detector: str | None = None,
           colours: bool = True, photos: list[str] | None = None,
-          every_box: bool = False) -> dict:
+          every_box: bool = False, eight_bit: bool = True) -> dict:
     import cv2
     import numpy as np
 
@@ -76,9 +77,9 @@ def child(size: tuple[int, int], threads: int, n_images: int, n_dice: int, model
                                    [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
          for _ in range(n_images)]
     # photos: the settled tier's two face readers voted together; frames: the shipped one alone
-    session = (load_session(model, threads=threads) if model
-               else load_session(threads=threads) if frames
-               else load_settled_session(threads=threads))
+    session = (load_session(model, threads=threads, eight_bit=eight_bit) if model
+               else load_session(threads=threads, eight_bit=eight_bit) if frames
+               else load_settled_session(threads=threads, eight_bit=eight_bit))
     kw = {"find_with": find} if find else {}
     kw["name_colours"] = colours
     if every_box:
@@ -132,20 +133,24 @@ def main(argv=None) -> int:
     ap.add_argument("--every-box", action="store_true",
                     help="photos: both face readers read every box (DiceReader.screen_die=None), "
                          "to time what leaving the first reader's no-dice to it saves")
+    ap.add_argument("--float", action="store_true",
+                    help="the face readers' float weights, not their shipped 8-bit copies "
+                         "(vision.read.load_session), to compare them")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         h, w, threads = (int(v) for v in args.child.split(","))
         print(json.dumps(child((h, w), threads, args.images, args.dice, args.model, args.frames,
                                args.find, args.detector, not args.no_colours, args.photos,
-                               args.every_box)))
+                               args.every_box, not args.float)))
         return 0
     cores = os.cpu_count() or 1
     what = (f"real photos of {', '.join(args.photos)}" if args.photos else
             f"{args.images} synthetic images per size, {args.dice} dice each")
     print(f"{what}, {cores} cores, read as {'camera frames' if args.frames else 'photos'}"
           f"{', no colours named' if args.no_colours else ''}"
-          f"{', every box read by both readers' if args.every_box else ''}")
+          f"{', every box read by both readers' if args.every_box else ''}"
+          f"{', float face readers' if args.float else ''}")
     for h, w in ((0, 0),) if args.photos else ((640, 640), (720, 1280)):
         for threads in (1, cores):
             cmd = [sys.executable, __file__, "--child", f"{h},{w},{threads}",
@@ -156,6 +161,7 @@ def main(argv=None) -> int:
                 (["--detector", args.detector] if args.detector else []) + \
                 (["--no-colours"] if args.no_colours else []) + \
                 (["--every-box"] if args.every_box else []) + \
+                (["--float"] if args.float else []) + \
                 (["--photos", *args.photos] if args.photos else [])
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])

@@ -17,7 +17,7 @@ import numpy as np
 from .read import CONTEXT, crop_square, load_session, model_path, standardise
 
 EMBED_MODEL = model_path("face_embed.onnx")
-# its 8-bit copy for the taught reader's further views (vision.training.quantize_embed)
+# its 8-bit copy for the taught reader's further views (vision.training.quantize)
 VIEW_MODEL = model_path("face_embed_int8.onnx")
 
 
@@ -31,8 +31,9 @@ class FaceEmbedder:
                  batch: int = 64):
         self.path = Path(path)
         if session is None:
+            # the float model itself: its 8-bit copy reads only further views (view_embedder)
             session = load_session(self.path, threads, "face embedding",
-                                   "vision.training.train_embed")
+                                   "vision.training.train_embed", eight_bit=False)
         self.session = session
         inp = session.get_inputs()[0]
         self.input_name = inp.name
@@ -44,7 +45,7 @@ class FaceEmbedder:
         self.size = int(meta.get("size", inp.shape[-1] if isinstance(inp.shape[-1], int) else 48))
         self.context = float(meta.get("context", CONTEXT))
         self.model_id = meta.get("model_id", "unknown")
-        # an 8-bit copy names the float model it was made from (vision.training.quantize_embed)
+        # an 8-bit copy names the float model it was made from (vision.training.quantize)
         self.quantized_from = meta.get("quantized_from")
         nd = json.loads(meta["not_die_centre"]) if "not_die_centre" in meta else None
         self.not_die = np.asarray(nd, np.float32)[None] if nd else None

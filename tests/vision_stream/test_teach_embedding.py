@@ -95,10 +95,10 @@ class TestEightBitViews:
 
     def test_the_quantizer_writes_a_copy_named_after_its_weights(self, tmp_path):
         pytest.importorskip("onnx", reason="onnx is in the train extra")
-        from vision.training.quantize_embed import calibration_crops, quantize
+        from vision.training.quantize import calibration_crops, quantize_embedding
         float_model = default_embedder()
         crops = calibration_crops(float_model, scenes=1, seed=3)
-        quantize(EMBED_MODEL, tmp_path / "q.onnx", crops)
+        quantize_embedding(EMBED_MODEL, tmp_path / "q.onnx", crops)
         copy = FaceEmbedder(tmp_path / "q.onnx")
         assert copy.quantized_from == float_model.model_id != copy.model_id
         cos = (float_model(crops) * copy(crops)).sum(1)
