@@ -14,11 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read import CONTEXT, crop_square, load_session, model_path, standardise
+from .read import CONTEXT, crop_square, eight_bit_path, load_session, model_path, standardise
 
 EMBED_MODEL = model_path("face_embed.onnx")
-# its 8-bit copy for the taught reader's further views (vision.training.quantize)
-VIEW_MODEL = model_path("face_embed_int8.onnx")
 
 
 class FaceEmbedder:
@@ -84,19 +82,19 @@ def default_embedder(path: str | None = None) -> FaceEmbedder:
 
 def view_embedder(embedder: FaceEmbedder) -> FaceEmbedder:
     """The embedder for the further views of dice ``embedder`` read first (their quarter turns,
-    ink-contrast and top-face views: ``vision.dice_set.DiceSetReader``): the shipped 8-bit copy
-    where it was made from ``embedder``'s weights, about three times faster on one core with the
+    ink-contrast and top-face views: ``vision.dice_set.DiceSetReader``): the 8-bit copy beside
+    its model file (``vision.read.eight_bit_path``) where the copy was made from these weights
+    (its ``quantized_from`` is their ``model_id``), about three times faster on one core with the
     same readings measured (``models/README_face_embed.md``, "8-bit copy for further views"); else
     ``embedder`` itself (another model, a test's fake, a checkout without the copy)."""
-    copy = _shipped_copy()
+    copy = _copy_beside(str(embedder.path))
     return copy if copy is not None and copy.quantized_from == embedder.model_id else embedder
 
 
-@lru_cache(maxsize=1)
-def _shipped_copy() -> FaceEmbedder | None:
-    if not VIEW_MODEL.exists():
-        return None
-    return FaceEmbedder(VIEW_MODEL)
+@lru_cache(maxsize=4)
+def _copy_beside(path: str) -> FaceEmbedder | None:
+    copy = eight_bit_path(path)
+    return FaceEmbedder(copy) if copy.is_file() else None
 
 
 def quarter_turns(crops: np.ndarray) -> np.ndarray:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..embedding import EMBED_MODEL, VIEW_MODEL, FaceEmbedder, quarter_turns
+from ..embedding import EMBED_MODEL, FaceEmbedder, quarter_turns
 from ..face_colour import ink_contrast_view
 from ..read import BIG_MODEL, DEFAULT_MODEL, eight_bit_path, file_id, load_session, standardise
 
@@ -109,10 +109,10 @@ def _how(calibration_inputs: int) -> str:
                        "calibration_crops": int(calibration_inputs)})
 
 
-def quantize_embedding(model: Path, out: Path, crops: np.ndarray) -> None:
+def quantize_embedding(embedder: FaceEmbedder, out: Path, crops: np.ndarray) -> None:
     """The face embedding's copy: named after the float model's ``model_id``."""
-    model_id = FaceEmbedder(model).model_id
-    quantize(model, out, standardise(crops), {"quantized_from": model_id,
+    model_id = embedder.model_id
+    quantize(embedder.path, out, standardise(crops), {"quantized_from": model_id,
                                              "model_id": model_id + "-int8",
                                              "quantization": _how(len(crops))})
 
@@ -160,10 +160,10 @@ def per_crop_ms(embedder: FaceEmbedder, crops: np.ndarray, batch: int = 8) -> fl
 
 
 def _embed(args) -> None:
-    model, out = args.model or EMBED_MODEL, args.out or VIEW_MODEL
-    embedder = FaceEmbedder(model)
+    embedder = FaceEmbedder(args.model or EMBED_MODEL)
+    out = args.out or eight_bit_path(embedder.path)
     crops = calibration_crops(embedder, args.scenes or 20, args.seed)
-    quantize_embedding(model, out, crops)
+    quantize_embedding(embedder, out, crops)
     q = FaceEmbedder(out)
     cos = (embedder(crops) * q(crops)).sum(1)
     ms = [per_crop_ms(e, crops[:512]) for e in (embedder, q)]
