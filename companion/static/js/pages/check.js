@@ -24,7 +24,11 @@ export function start() {
   // game, the sheet as it was a keystroke ago), come late, is dropped: the page shows the
   // answer to the last thing asked
   let latest = 0;
+  let drawnFor = null;    // the game and layout of the sheet drawn
   async function begin() {
+    // the sheet of this game and layout is drawn already (the game chosen again): it stays,
+    // with what was typed on it
+    if (view && drawnFor === gameSel.value + "|" + layoutSel.value) return;
     const g = games.find(x => x.name === gameSel.value);
     const l = g.layouts.find(x => x.name === layoutSel.value);
     $("#layout-note").textContent = l && l.recon ? T.recon : "";
@@ -44,6 +48,7 @@ export function start() {
     }
   }
   function draw() {
+    drawnFor = gameSel.value + "|" + layoutSel.value;
     const box = $("#sheet"); box.innerHTML = "";
     box.append(drawSheet(view, { edit: true, onInput: () => {
       clearTimeout(timer); timer = setTimeout(check, 250);
