@@ -26,6 +26,11 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def default_ctrl_c() -> None:
+    """In a child before it starts: Ctrl-C (SIGINT) handled by default, whatever the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def one_line(err: str) -> bool:
     return len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
@@ -271,10 +276,13 @@ class TestPlayLeaving:
         assert "refused" not in proc.stdout
 
     def test_ctrl_c_is_one_line_and_exit_130(self):
+        # The game is started as a terminal starts it, with Ctrl-C's default handling: a suite
+        # run as a background job of a shell inherits SIGINT ignored, and Python then rightly
+        # never raises KeyboardInterrupt (the game would end at the end of input instead).
         proc = subprocess.Popen([sys.executable, "-m", "companion", "play", "--game", "knister",
                                  "--players", "1"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                cwd=ROOT)
+                                cwd=ROOT, preexec_fn=default_ctrl_c)
         seen = ""
         while "dice (Enter" not in seen:       # waiting at the first prompt
             char = proc.stdout.read(1)
