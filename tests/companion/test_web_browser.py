@@ -18,6 +18,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run",
         "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+# the shorter side of an element, in CSS pixels
+SHORTER_SIDE = "e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }"
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="the Python package 'playwright' is not installed")
@@ -426,11 +428,19 @@ def test_a_special_tapped_once_stays_armed_while_the_page_redraws(base_url, play
     assert state_of(ann, code)["seq"] == seq + 1
 
 
+
 def test_kuh_vadis_quads_are_shown(base_url, players):
     """Four 4s: the squares a quad marks are drawn dashed and the hint says the roller rolls
     again; three 4s mark no quad."""
     ann, _ = players
     code = create_table(ann, base_url, "kuh_vadis")
+    # a cow is drawn as a cow's head, as on the die and the paper sheet, large enough to see on a
+    # phone's 7-column sheet, and still named in words for screen readers
+    cow = ann.locator('#roll-entry .pad [data-die=":cow"]')
+    assert cow.get_attribute("aria-label") == "cow" and cow.locator("svg").count() == 1
+    printed = ann.locator("#sheet .cell .printed .sym")
+    assert printed.count() > 0 and printed.first.inner_text() == "cow"
+    assert printed.first.locator("svg").evaluate(SHORTER_SIDE) >= 12
     for face in ("4", "4", "4", "4", "cow"):
         ann.click(f'#roll-entry .pad [data-die=":{face}"]')
     ann.click("#send-roll")

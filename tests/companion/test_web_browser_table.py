@@ -7,13 +7,11 @@ import contextlib
 import pytest
 
 from engine.registry import load_game
-from test_web_browser import (ARGS, CHROMIUM, SHOTS, at_once, base_url, browser,  # noqa: F401
-                              box_of, create_table, join, join_link, playwright, shot, state_of,
-                              wait_seq)
+from test_web_browser import (ARGS, CHROMIUM, SHORTER_SIDE, SHOTS, at_once,  # noqa: F401
+                              base_url, browser, box_of, create_table, join, join_link,
+                              playwright, shot, state_of, wait_seq)
 
 PHONES = {"390x844": (390, 844), "360x640": (360, 640), "320x568": (320, 568)}
-# the shorter side of each element, in CSS pixels
-SHORTER_SIDE = "e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }"
 
 
 @contextlib.contextmanager
