@@ -114,7 +114,8 @@ def test_fine_tuning_starts_from_the_exported_model_exactly():
     x = np.random.default_rng(3).normal(size=(4, 3, 32, 32)).astype(np.float32)
     with torch.no_grad():
         ours = net(torch.from_numpy(x)).numpy()
-    shipped = load_session(DEFAULT_MODEL, threads=1).run(None, {"crops": x})[0]
+    # the float file itself, which --init reads, not the 8-bit copy the reader runs as
+    shipped = load_session(DEFAULT_MODEL, threads=1, eight_bit=False).run(None, {"crops": x})[0]
     assert np.abs(ours - shipped).max() < 1e-4
     with pytest.raises(ValueError, match="convolution of shape"):
         load_exported(_make_net("base"), DEFAULT_MODEL)
