@@ -428,7 +428,6 @@ def test_a_special_tapped_once_stays_armed_while_the_page_redraws(base_url, play
     assert state_of(ann, code)["seq"] == seq + 1
 
 
-
 def test_kuh_vadis_quads_are_shown(base_url, players):
     """Four 4s: the squares a quad marks are drawn dashed and the hint says the roller rolls
     again; three 4s mark no quad."""

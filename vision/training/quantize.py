@@ -111,10 +111,9 @@ def _how(calibration_inputs: int) -> str:
 
 def quantize_embedding(embedder: FaceEmbedder, out: Path, crops: np.ndarray) -> None:
     """The face embedding's copy: named after the float model's ``model_id``."""
-    model_id = embedder.model_id
-    quantize(embedder.path, out, standardise(crops), {"quantized_from": model_id,
-                                             "model_id": model_id + "-int8",
-                                             "quantization": _how(len(crops))})
+    quantize(embedder.path, out, standardise(crops), {"quantized_from": embedder.model_id,
+                                                      "model_id": embedder.model_id + "-int8",
+                                                      "quantization": _how(len(crops))})
 
 
 class Recording:
