@@ -127,3 +127,33 @@ class TestAsTaken:
         bgr = np.zeros((640, 640, 3), np.uint8)
         im2, bgr2 = as_taken(im, bgr)
         assert im2 is im and bgr2 is bgr
+
+    def test_a_photo_taken_upright_is_narrowed_not_flattened(self, tmp_path):
+        import numpy as np
+
+        from vision.training.data import STRETCHED, TAKEN_UPRIGHT, as_taken
+        name = sorted(TAKEN_UPRIGHT["epanemu_own"])[0]
+        _write(tmp_path / "epanemu_own",
+               "filename,image_w,image_h,die,value,x_min,y_min,x_max,y_max,orig_split\n"
+               f"{name},640,640,0,3,100,200,160,240,test\n")
+        im = load_folder(tmp_path / "epanemu_own")[0]
+        sx, sy = STRETCHED["epanemu_own"]
+        im2, bgr2 = as_taken(im, np.zeros((640, 640, 3), np.uint8))
+        assert bgr2.shape == (round(640 * sx), round(640 * sy), 3) == (640, 480, 3)
+        assert (im2.width, im2.height) == (480, 640)
+        assert im2.dice[0].box == (75, 200, 120, 240)
+
+    def test_the_photos_taken_upright_are_those_whose_dice_are_wider_than_tall(self, data_root):
+        # a die seen from above or obliquely is at least as tall as wide in the photo; stored
+        # stretched across, the upright photos' dice come out wider than tall, every other
+        # photo's (stretched upwards) taller still
+        import statistics
+
+        from vision.training.data import TAKEN_UPRIGHT
+        folder = data_root / "epanemu_own"
+        if not folder.is_dir():
+            pytest.skip(f"{folder} is absent")
+        wide = {im.path.name for im in load_folder(folder)
+                if statistics.median((d.box[3] - d.box[1]) / (d.box[2] - d.box[0])
+                                     for d in im.dice) < 1.0}
+        assert wide == TAKEN_UPRIGHT["epanemu_own"]
