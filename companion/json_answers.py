@@ -14,8 +14,11 @@ from typing import Any
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
+# numpy's numbers too: the engine's and vision's figures come from numpy, and orjson, unlike
+# the standard library's json, takes no float subclass (numpy.float64) without this option, so
+# one such figure in an answer was a server error rather than a number
 OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME \
-    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_SERIALIZE_NUMPY
 
 
 def dumps_bytes(obj: Any) -> bytes:

@@ -192,7 +192,7 @@ class KnisterEvaluator(Evaluator):
                                 np.repeat(filled_after, n, axis=0))
         means = scores.reshape(len(best), sums_n, fields, n).mean(axis=3)
         further = means.max(axis=2) @ values.chance
-        level = sum(t[0] for t in best) / len(best) - further.mean()
+        level = sum(t[0] for t in best) / len(best) - float(further.mean())
         again = sorted(((v + level, LOOKED_FURTHER, p, after)
                         for v, (_, _, p, after) in zip(further.tolist(), best)),
                        key=lambda t: (-t[0], str(t[2])))

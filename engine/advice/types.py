@@ -34,7 +34,8 @@ class Option:
     depth: int = AFTER
 
     def to_json(self) -> dict:
-        return {"placement": str(self.placement), "expected": round(self.expected, 2),
+        # float(): an evaluator's numpy figure is a float to json, not to orjson (the app's)
+        return {"placement": str(self.placement), "expected": round(float(self.expected), 2),
                 "reason": self.reason, "depth": self.depth}
 
 
@@ -58,7 +59,7 @@ class DiceChoice:
 
     def to_json(self) -> dict:
         return {"action": self.action, "dice": list(self.dice), "text": str(self),
-                "expected": round(self.expected, 2), "reason": self.reason}
+                "expected": round(float(self.expected), 2), "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

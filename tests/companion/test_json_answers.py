@@ -29,3 +29,13 @@ def test_an_answer_is_json_with_its_keys_in_the_order_made(client):
     r = client.get("/api/games/knister")
     assert r.mimetype == "application/json" and r.data.endswith(b"}\n")
     assert list(json.loads(r.data))[:2] == ["name", "title"]
+
+
+def test_numpy_numbers_are_numbers(app):
+    # a figure computed with numpy (the advisor's, vision's) is a number in the answer, not a
+    # server error: orjson takes no float subclass such as numpy.float64 by itself
+    import numpy as np
+    value = {"expected": np.float64(71.25), "confidence": np.float32(0.5), "dice": np.int64(3),
+             "check": np.bool_(False)}
+    assert json.loads(app.json.dumps(value)) == {"expected": 71.25, "confidence": 0.5,
+                                                 "dice": 3, "check": False}

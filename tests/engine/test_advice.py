@@ -60,6 +60,20 @@ class TestAdviceIsLegal:
             assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in values)
             assert all(o.reason for o in advice.options)
 
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_every_figure_is_a_plain_number_the_apps_json_takes(self, name):
+        """The phone's hints are sent as JSON by orjson, which takes a Python float but not
+        numpy's (a Knister hint once failed whenever its further look ran)."""
+        import orjson
+        game = load_game(name)
+        evaluator = evaluator_for(game)
+        for sheet, roll, role in positions(game, 5, count=6):
+            advice = advise(game, sheet, roll, role, attempts_left=1 if role == ROLLER else 0,
+                            evaluator=evaluator)
+            figures = [o.expected for o in advice.options] + [d.expected for d in advice.dice]
+            assert {type(v) for v in figures} == {float}, (name, {type(v) for v in figures})
+            assert orjson.loads(orjson.dumps(advice.to_json())) == advice.to_json()
+
     @pytest.mark.parametrize("name", ["twenty_one", "kuh_vadis", "the_choice", "qwinto"])
     def test_dice_choices_roll_again_real_dice(self, name):
         game = load_game(name)
