@@ -56,6 +56,24 @@ class TestAdviceRoute:
         assert all(o["reason"].startswith("leaves ") for o in en["options"] if o["marks"])
         assert {d["reason"] for d in r["dice"]} & {"diesen Wurf jetzt eintragen"}
 
+    def test_a_knister_player_who_follows_the_hints_gets_one_every_turn(self, client,
+                                                                        make_table):
+        """A whole Knister game by the hints: every turn's hint answers (its further look,
+        which runs once fields are few enough, once made every answer a server error), and
+        its best field is accepted."""
+        import random
+        rng = random.Random(7)
+        code = make_table(client, "knister", ["Ann"])
+        for turn in range(25):
+            roll(client, code, f"{rng.randint(1, 6)} {rng.randint(1, 6)}")
+            r = client.get(f"/api/tables/{code}/advice?seat=0")
+            assert r.status_code == 200, (turn, r.json)
+            assert all(isinstance(o["expected"], float) for o in r.json["options"])
+            placed = client.post(f"/api/tables/{code}/actions",
+                                 json={"type": "place", "seat": 0, "placement": r.json["best"]})
+            assert placed.status_code in (200, 201), (turn, placed.json)
+        assert client.get(f"/api/tables/{code}").json["is_over"]
+
     def test_nothing_to_hint_before_the_roll(self, client, make_table):
         code = make_table(client, "knister", ["Ann"])
         r = client.get(f"/api/tables/{code}/advice?seat=0")
