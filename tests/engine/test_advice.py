@@ -61,15 +61,22 @@ class TestAdviceIsLegal:
             assert all(o.reason for o in advice.options)
 
     @pytest.mark.parametrize("name", sorted(GAMES))
-    def test_every_figure_is_a_plain_number_the_apps_json_takes(self, name):
+    @pytest.mark.parametrize("budget_ms", [None, 0.0])
+    def test_every_figure_is_a_plain_number_the_apps_json_takes(self, name, budget_ms):
         """The phone's hints are sent as JSON by orjson, which takes a Python float but not
-        numpy's (a Knister hint once failed whenever its further look ran)."""
+        numpy's (a Knister hint once failed whenever its further look ran): with all the
+        work done (no clock) and with a budget spent at once (the figures of fields not
+        looked at)."""
+        import time
+
         import orjson
         game = load_game(name)
         evaluator = evaluator_for(game)
+        budget = {} if budget_ms is None else {"budget_ms": budget_ms,
+                                                "clock": time.process_time}
         for sheet, roll, role in positions(game, 5, count=6):
             advice = advise(game, sheet, roll, role, attempts_left=1 if role == ROLLER else 0,
-                            evaluator=evaluator)
+                            evaluator=evaluator, **budget)
             figures = [o.expected for o in advice.options] + [d.expected for d in advice.dice]
             assert {type(v) for v in figures} == {float}, (name, {type(v) for v in figures})
             assert orjson.loads(orjson.dumps(advice.to_json())) == advice.to_json()
