@@ -1,19 +1,10 @@
 """The accuracy benchmark says where the missed and misread dice are by their size."""
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("vision_accuracy",
-                                                  ROOT / "bench" / "vision_accuracy.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def bench(bench_module):
+    return bench_module("vision_accuracy")
 
 
 def test_each_die_counts_in_its_size_bin_and_faces_are_over_the_found(bench):
