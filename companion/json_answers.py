@@ -5,7 +5,8 @@ their drawn views, every seat's legal placements) is encoded on every action and
 refresh, and that encoding was about 12 % of an action's time in a worker (docs/companion.md,
 "Hosting many tables"). orjson gives the same JSON (UTF-8 instead of \\u escapes) at a
 fraction of the cost. What orjson does not encode itself (dates, dataclasses, anything
-unusual) goes to Flask's own `default`, so answers keep Flask's forms for those.
+unusual) goes to Flask's own `default`, so answers keep Flask's forms for those; numpy's
+numbers (`OPTIONS`) are numbers.
 """
 from __future__ import annotations
 
