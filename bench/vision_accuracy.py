@@ -20,8 +20,8 @@ for whole-die labels, recall and face accuracy by the labelled die's size (``by_
   tomitomi3_crops, a die of ~60 px in a 128-px view of its cup) are read by the whole pipeline:
   the die found nearest the image's centre is the reading, none found is a miss.
 * A set whose export stretched its photos (``vision.training.data.STRETCHED``: epanemu_own, 4:3
-  phone photos stretched to 640x640, the six taken upright stretched across,
-  ``TAKEN_UPRIGHT``) is read as the camera took them, its labels scaled alike;
+  phone photos stretched to 640x640, those taken upright stretched across:
+  ``taken_upright``) is read as the camera took them, its labels scaled alike;
   ``--as-exported`` reads the stored pixels, and ``--loso`` prints both.
 * ``--loso`` prints the leave-one-setup-out table: every set under ``--data``, read by the shipped
   models and by models trained without that set (``--without SET=FACE.onnx[,DETECT.onnx]``,

@@ -34,8 +34,7 @@ class Option:
     depth: int = AFTER
 
     def to_json(self) -> dict:
-        # float(): an evaluator's numpy figure is a float to json, not to orjson (the app's)
-        return {"placement": str(self.placement), "expected": round(float(self.expected), 2),
+        return {"placement": str(self.placement), "expected": round(self.expected, 2),
                 "reason": self.reason, "depth": self.depth}
 
 
@@ -59,7 +58,7 @@ class DiceChoice:
 
     def to_json(self) -> dict:
         return {"action": self.action, "dice": list(self.dice), "text": str(self),
-                "expected": round(float(self.expected), 2), "reason": self.reason}
+                "expected": round(self.expected, 2), "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ benchmark agree without sharing state:
 from __future__ import annotations
 
 import csv
+import statistics
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from pathlib import Path
 import cv2
 
 __all__ = ["LabelledDie", "LabelledImage", "load_folder", "face_class", "is_validation",
-           "default_data_root", "STRETCHED", "TAKEN_UPRIGHT", "as_taken"]
+           "default_data_root", "STRETCHED", "taken_upright", "as_taken"]
 
 
 UNREADABLE_TOP = 0.5  # a die whose top face is hidden more than this cannot be read
@@ -96,24 +97,29 @@ def is_validation(set_name: str, filename: str, orig_split: str = "",
 # glasses, laptop and dice have their own proportions again. No camera a player holds stretches
 # its photos, so the benchmarks read such sets as taken (``as_taken``).
 STRETCHED: dict[str, tuple[float, float]] = {"epanemu_own": (1.0, 0.75)}
-# Photos of such a set that the camera took upright (portrait, 3:4): the export stretched them
-# across instead, so they get the two scales swapped. epanemu_own: the six photos whose labelled
-# boxes are wider than tall as stored (median height / width 0.72-0.82; 1.28-1.74 in the other
-# 61, where the oblique view makes dice taller still); by eye, dice_399's pips are ellipses lying
-# on their side as stored and round once narrowed.
-TAKEN_UPRIGHT: dict[str, frozenset[str]] = {"epanemu_own": frozenset(
-    {"dice_379.jpg", "dice_399.jpg", "dice_400.jpg", "dice_401.jpg", "dice_419.jpg",
-     "dice_424.jpg"})}
+
+
+def taken_upright(im: LabelledImage) -> bool:
+    """Whether a photo of a ``STRETCHED`` set was taken upright (portrait, 3:4), so that the
+    export stretched it across, not upwards: its labelled dice are wider than tall as stored
+    (median height / width under 1). A camera tilted towards the table makes dice taller than
+    wide; stretched upwards they are taller still. epanemu_own: six photos at 0.72-0.82, the
+    other 61 at 1.28-1.74; by eye, dice_399's pips are ellipses lying on their side as stored
+    and round once narrowed."""
+    ratios = [(d.box[3] - d.box[1]) / (d.box[2] - d.box[0])
+              for d in im.dice if d.box[2] > d.box[0]]
+    return bool(ratios) and statistics.median(ratios) < 1.0
 
 
 def as_taken(im: LabelledImage, bgr):
     """``(im, bgr)`` with the photo and its labels scaled back to the shape the camera took
-    (``STRETCHED``, ``TAKEN_UPRIGHT``); unchanged for any other set."""
+    (``STRETCHED``; the two scales swapped for a photo ``taken_upright``); unchanged for any
+    other set."""
     sx, sy = STRETCHED.get(im.set_name, (1.0, 1.0))
-    if im.path.name in TAKEN_UPRIGHT.get(im.set_name, ()):
-        sx, sy = sy, sx
     if (sx, sy) == (1.0, 1.0):
         return im, bgr
+    if taken_upright(im):
+        sx, sy = sy, sx
     w, h = max(1, round(bgr.shape[1] * sx)), max(1, round(bgr.shape[0] * sy))
     bgr = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
     dice = tuple(replace(d, box=(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy))
